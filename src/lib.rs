@@ -1,0 +1,16 @@
+//! mergelens: see what a git merge does to a C program's behaviour.
+//!
+//! The library follows the data flow of a review:
+//!
+//! * [`automaton`]: deterministic finite automata over named letters, their algebra
+//!   (products, complement, minimisation, trimming), analyses and file formats;
+//! * [`cbmc`]: finding and checking the CBMC bounded model checker;
+//! * [`cli`] and the binary: argument parsing and the exit codes.
+//!
+//! The method is Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
+//! Software Errors* (JAIR 2020): L* learning whose queries a bounded model checker answers.
+
+pub mod automaton;
+pub mod cbmc;
+pub mod cli;
+pub mod commands;
