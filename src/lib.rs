@@ -5,12 +5,13 @@
 //! * [`automaton`]: deterministic finite automata over named letters, their algebra
 //!   (products, complement, minimisation, trimming), analyses and file formats;
 //! * [`cbmc`]: finding and checking the CBMC bounded model checker;
-//! * [`cli`] and the binary: argument parsing and the exit codes.
+//! * [`commands`]: the orchestration behind each command of the binary; [`exit`]: its exit codes.
 //!
 //! The method is Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
 //! Software Errors* (JAIR 2020): L* learning whose queries a bounded model checker answers.
 
 pub mod automaton;
+pub mod learn;
 pub mod cbmc;
-pub mod cli;
 pub mod commands;
+pub mod exit;

@@ -1,1 +1,85 @@
-fn main() {}
+//! The `mergelens` binary: parse the command line, run the command, print the error chain,
+//! and exit with a code documented in `mergelens::exit`.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use mergelens::automaton::ops::BoolOp;
+use mergelens::commands::{self, Outcome, automaton::Operation};
+use mergelens::exit;
+
+use cli::{AutomatonCommand, Cli, Command, OutputArgs};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(Outcome::Success) => ExitCode::from(exit::SUCCESS),
+        Ok(Outcome::Different) => ExitCode::from(exit::DIFFERENT),
+        Err(error) => {
+            // One line: the outermost message, then each cause.
+            let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
+            eprintln!("mergelens: error: {}", dedup_chain(&chain).join(": "));
+            ExitCode::from(exit::code_for(&error))
+        }
+    }
+}
+
+/// Context often repeats what its cause already says (a path, say); print each part once.
+fn dedup_chain(chain: &[String]) -> Vec<&str> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in chain {
+        if !parts.iter().any(|p| p.contains(part.as_str())) {
+            parts.push(part);
+        }
+    }
+    parts
+}
+
+fn run(command: Command) -> anyhow::Result<Outcome> {
+    match command {
+        Command::Automaton(command) => {
+            let (operation, out) = automaton_operation(command);
+            let options = commands::automaton::Options {
+                output: out.output,
+                raw: out.raw,
+            };
+            commands::automaton::run(&operation, &options)
+        }
+        Command::Doctor { cbmc } => {
+            commands::doctor::run(cbmc.as_deref())?;
+            Ok(Outcome::Success)
+        }
+    }
+}
+
+fn automaton_operation(command: AutomatonCommand) -> (Operation, OutputArgs) {
+    use AutomatonCommand as C;
+    let product = |op, left, right| Operation::Product { op, left, right };
+    match command {
+        C::Show { file, words, out } => (Operation::Show { input: file, words }, out),
+        C::Minimize { file, out } => (Operation::Minimize { input: file }, out),
+        C::Complement { file, out } => (Operation::Complement { input: file }, out),
+        C::Intersect { a, b, out } => (product(BoolOp::Intersection, a, b), out),
+        C::Union { a, b, out } => (product(BoolOp::Union, a, b), out),
+        C::Difference { a, b, out } => (product(BoolOp::Difference, a, b), out),
+        C::Symdiff { a, b, out } => (product(BoolOp::SymmetricDifference, a, b), out),
+        C::Equiv { a, b, out } => (Operation::Equiv { left: a, right: b }, out),
+        C::Words {
+            file,
+            max_length,
+            limit,
+            out,
+        } => (
+            Operation::Words {
+                input: file,
+                max_length,
+                limit,
+            },
+            out,
+        ),
+        C::Dot { file, out } => (Operation::Dot { input: file }, out),
+        C::Svg { file, out } => (Operation::Svg { input: file }, out),
+    }
+}

@@ -269,6 +269,46 @@ impl Dfa {
     }
 }
 
+/// Raw access for the algorithms of [`super::ops`] and [`super::analysis`], which build and
+/// scan whole tables and would pay a bounds check per edge through the public API.
+impl Dfa {
+    /// An automaton from its parts; `delta` is row-major (`states × letters`) with
+    /// [`NO_STATE`] for a missing edge, and every other entry is a state.
+    pub(crate) fn from_parts(
+        alphabet: Alphabet,
+        initial: StateId,
+        accepting: Vec<bool>,
+        delta: Vec<StateId>,
+    ) -> Dfa {
+        assert!(!accepting.is_empty(), "a DFA has at least its initial state");
+        assert!((initial as usize) < accepting.len(), "initial state out of range");
+        assert_eq!(delta.len(), accepting.len() * alphabet.len(), "table size");
+        debug_assert!(
+            delta
+                .iter()
+                .all(|&to| to == NO_STATE || (to as usize) < accepting.len())
+        );
+        Dfa {
+            alphabet,
+            initial,
+            accepting,
+            delta,
+        }
+    }
+
+    /// The whole transition table, row-major; [`NO_STATE`] marks the sink.
+    #[inline]
+    pub(crate) fn table(&self) -> &[StateId] {
+        &self.delta
+    }
+
+    /// Acceptance of every state, indexed by state.
+    #[inline]
+    pub(crate) fn acceptance(&self) -> &[bool] {
+        &self.accepting
+    }
+}
+
 impl fmt::Debug for Dfa {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(

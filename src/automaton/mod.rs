@@ -19,9 +19,11 @@ pub mod analysis;
 mod dfa;
 pub mod dot;
 mod error;
+mod marks;
 pub mod json;
 pub mod ops;
 pub mod svg;
 
 pub use dfa::{Alphabet, Dfa, Letter, StateId, Word};
 pub use error::AutomatonError;
+pub use marks::Marks;

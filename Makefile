@@ -1,0 +1,23 @@
+# The two commands of the README: `make demo` and `make test`. Both install what is missing.
+CARGO ?= cargo
+
+.PHONY: test demo deps bench bench-learner
+
+deps:
+	bash scripts/install-cbmc.sh
+
+test: deps
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) test
+
+demo: deps
+	$(CARGO) build --release
+	bash scripts/demo.sh target/release/mergelens target/demo
+
+# Benchmarks print figures; they are not tests (see benches/README.md).
+bench:
+	$(CARGO) bench --bench automaton
+
+bench-learner:
+	bash scripts/bench-learner.sh

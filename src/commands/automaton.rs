@@ -1,0 +1,171 @@
+//! `mergelens automaton OP`: the automaton library on `mergelens-dfa/1` files.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use crate::automaton::analysis::{self, Side};
+use crate::automaton::ops::{self, BoolOp};
+use crate::automaton::{Dfa, Marks, dot, json, svg};
+
+use super::{Outcome, write_output};
+
+/// The most words `words` prints unless told otherwise.
+pub const DEFAULT_WORD_LIMIT: u64 = 100_000;
+
+/// One automaton operation, with its inputs.
+#[derive(Clone, Debug)]
+pub enum Operation {
+    Show { input: PathBuf, words: usize },
+    Minimize { input: PathBuf },
+    Complement { input: PathBuf },
+    Product { op: BoolOp, left: PathBuf, right: PathBuf },
+    Equiv { left: PathBuf, right: PathBuf },
+    Words { input: PathBuf, max_length: usize, limit: u64 },
+    Dot { input: PathBuf },
+    Svg { input: PathBuf },
+}
+
+/// Options every operation shares.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Where the result goes; standard output when `None`.
+    pub output: Option<PathBuf>,
+    /// Skip minimising and trimming results.
+    pub raw: bool,
+}
+
+pub fn run(operation: &Operation, options: &Options) -> anyhow::Result<Outcome> {
+    let finish = |dfa: Dfa| if options.raw { dfa } else { ops::minimize(&dfa) };
+    let output = options.output.as_deref();
+    match operation {
+        Operation::Show { input, words } => write_output(output, &show(&json::read(input)?, *words)?)?,
+        Operation::Minimize { input } => write_dfa(output, &finish(json::read(input)?))?,
+        Operation::Complement { input } => {
+            write_dfa(output, &finish(ops::complement(&json::read(input)?)))?;
+        }
+        Operation::Product { op, left, right } => {
+            let (a, b) = (json::read(left)?, json::read(right)?);
+            write_dfa(output, &finish(ops::product(&a, &b, *op)))?;
+        }
+        Operation::Equiv { left, right } => {
+            let (a, b) = (json::read(left)?, json::read(right)?);
+            let text = match analysis::equivalence_witness(&a, &b) {
+                None => "equivalent\n".to_string(),
+                Some(witness) => {
+                    let (side, path) = match witness.accepted_by {
+                        Side::Left => ("first", left),
+                        Side::Right => ("second", right),
+                    };
+                    let result = format!(
+                        "not equivalent: [{}] is accepted only by the {side} automaton ({})\n",
+                        witness.word.join(" "),
+                        path.display()
+                    );
+                    write_output(output, &result)?;
+                    return Ok(Outcome::Different);
+                }
+            };
+            write_output(output, &text)?;
+        }
+        Operation::Words {
+            input,
+            max_length,
+            limit,
+        } => {
+            let dfa = json::read(input)?;
+            let mut text = String::new();
+            for word in analysis::words_up_to(&dfa, *max_length, *limit)? {
+                text.push_str(&dfa.alphabet().format_word(&word));
+                text.push('\n');
+            }
+            write_output(output, &text)?;
+        }
+        Operation::Dot { input } => {
+            let dfa = finish(json::read(input)?);
+            write_output(output, &dot::to_dot(&dfa, &stem(input), &Marks::analyse(&dfa)))?;
+        }
+        Operation::Svg { input } => {
+            let dfa = finish(json::read(input)?);
+            let svg = svg::to_svg(&dfa, &Marks::analyse(&dfa)).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{}: {} states and {} transitions are too many to draw (at most {} states); use `mergelens automaton words` or `dot`",
+                    input.display(),
+                    dfa.num_states(),
+                    dfa.num_transitions(),
+                    svg::MAX_DRAWN_STATES
+                )
+            })?;
+            write_output(output, &svg)?;
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+fn write_dfa(output: Option<&Path>, dfa: &Dfa) -> anyhow::Result<()> {
+    let mut text = json::to_string(dfa);
+    text.push('\n');
+    write_output(output, &text)
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "dfa".to_string())
+}
+
+/// The `show` summary: sizes, alphabet, the Sec. 7.2 analyses and the shortest words.
+fn show(dfa: &Dfa, words: usize) -> anyhow::Result<String> {
+    let minimal = ops::minimize(dfa);
+    let alphabet = dfa.alphabet();
+    let names = |letters: &[u32]| -> String {
+        let names: Vec<&str> = letters.iter().map(|&a| alphabet.name(a)).collect();
+        if names.is_empty() { "(none)".to_string() } else { names.join(" ") }
+    };
+    let mut out = String::new();
+    let accepting = dfa.accepting_states().count();
+    writeln!(
+        out,
+        "states       {} ({} accepting, {} transitions); minimal: {} states",
+        dfa.num_states(),
+        accepting,
+        dfa.num_transitions(),
+        minimal.num_states()
+    )?;
+    writeln!(out, "alphabet     {} letters: {}", alphabet.len(), alphabet.names().collect::<Vec<_>>().join(" "))?;
+    if analysis::is_empty(dfa) {
+        writeln!(out, "language     empty")?;
+        return Ok(out);
+    }
+    writeln!(out, "dominating   {}", names(&analysis::dominating_letters(dfa)))?;
+    let doomed: Vec<String> = analysis::doomed_states(dfa).iter().map(u32::to_string).collect();
+    writeln!(out, "doomed       {}", if doomed.is_empty() { "(none)".to_string() } else { doomed.join(" ") })?;
+    writeln!(out, "back edges   {}", analysis::back_edges(dfa).len())?;
+    let shortest = shortest_words(dfa, words);
+    writeln!(out, "shortest     {} accepted word(s):", shortest.len())?;
+    for word in shortest {
+        writeln!(out, "  [{}]", alphabet.format_word(&word))?;
+    }
+    Ok(out)
+}
+
+/// Up to `count` accepted words in length-lexicographic order, growing the length until
+/// enough are found; bounded so that a language of long words cannot make `show` slow.
+fn shortest_words(dfa: &Dfa, count: usize) -> Vec<Vec<u32>> {
+    let longest = dfa.num_states().saturating_mul(2).max(1);
+    let counts = analysis::count_by_length(dfa, longest);
+    let mut total: u128 = 0;
+    let mut length = 0usize;
+    for (n, c) in counts.iter().enumerate() {
+        total = total.saturating_add(*c);
+        length = n;
+        if total >= count as u128 {
+            break;
+        }
+    }
+    // Enumerating one length can explode (50 letters, length 5); then settle for the
+    // shorter words, which are few by construction.
+    let words = analysis::words_up_to(dfa, length, DEFAULT_WORD_LIMIT)
+        .or_else(|_| analysis::words_up_to(dfa, length.saturating_sub(1), DEFAULT_WORD_LIMIT))
+        .unwrap_or_default();
+    words.into_iter().take(count).collect()
+}

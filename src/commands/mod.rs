@@ -1,0 +1,40 @@
+//! The orchestration behind each command of the binary: read inputs, call the library,
+//! write outputs. Errors are `anyhow` with context here, and only here; [`crate::exit`]
+//! turns them into exit codes.
+
+pub mod automaton;
+pub mod doctor;
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::automaton::AutomatonError;
+
+/// How a command that compares things ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Done, and nothing differs.
+    Success,
+    /// Done, and a difference was found (exit code 1).
+    Different,
+}
+
+/// Writes `text` to `output`, or to standard output when there is none.
+pub(crate) fn write_output(output: Option<&Path>, text: &str) -> anyhow::Result<()> {
+    match output {
+        Some(path) => std::fs::write(path, text).map_err(|source| AutomatonError::Write {
+            path: path.display().to_string(),
+            source,
+        })?,
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .context("cannot write to standard output")?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,171 @@
+//! The built `mergelens` binary on files: outputs, exit codes, and one-line errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fig12").join(name)
+}
+
+fn mergelens(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .args(args)
+        .output()
+        .expect("run mergelens")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn equiv_exits_zero_or_one_with_a_shortest_distinguishing_word() {
+    let (ours, theirs) = (fixture("ours.json"), fixture("theirs.json"));
+    let same = mergelens(&["automaton", "equiv", path(&ours), path(&ours)]);
+    assert_eq!(same.status.code(), Some(0));
+    assert_eq!(stdout(&same), "equivalent\n");
+    let differ = mergelens(&["automaton", "equiv", path(&ours), path(&theirs)]);
+    assert_eq!(differ.status.code(), Some(1));
+    // Both sides have a word of length 3 the other lacks; the least one is theirs'
+    // `funcA funcB end` (funcB sorts before funcZ in the alphabet).
+    assert!(
+        stdout(&differ).contains("[funcA funcB end] is accepted only by the second automaton"),
+        "{}",
+        stdout(&differ)
+    );
+}
+
+#[test]
+fn words_lists_accepted_words_in_length_lexicographic_order() {
+    let merged = fixture("merged.json");
+    let out = mergelens(&["automaton", "words", path(&merged), "--max-length", "4"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "funcA funcZ funcB end\nfuncA funcZ funcC end\n");
+    let none = mergelens(&["automaton", "words", path(&merged), "--max-length", "3"]);
+    assert_eq!(stdout(&none), "");
+}
+
+#[test]
+fn words_prints_the_empty_word_as_an_empty_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("eps.json");
+    std::fs::write(
+        &file,
+        r#"{"format":"mergelens-dfa/1","alphabet":["a"],"states":1,"initial":0,"accepting":[0],"transitions":[{"from":0,"letter":"a","to":0}]}"#,
+    )
+    .unwrap();
+    let out = mergelens(&["automaton", "words", path(&file), "--max-length", "2"]);
+    assert_eq!(stdout(&out), "\na\na a\n");
+    let many = mergelens(&["automaton", "words", path(&file), "--max-length", "20", "--limit", "5"]);
+    assert_eq!(many.status.code(), Some(2));
+    assert!(stderr(&many).contains("there are 21 accepted words"), "{}", stderr(&many));
+}
+
+#[test]
+fn show_summarises_the_automaton() {
+    let out = mergelens(&["automaton", "show", path(&fixture("merged.json"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    insta::assert_snapshot!(stdout(&out));
+}
+
+#[test]
+fn dot_marks_accepting_states_and_dominating_letters() {
+    let out = mergelens(&["automaton", "dot", path(&fixture("theirs.json"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    insta::assert_snapshot!(stdout(&out));
+}
+
+#[test]
+fn svg_is_drawn_in_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("m.svg");
+    let out = mergelens(&["automaton", "svg", path(&fixture("merged.json")), "-o", path(&svg)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg") && text.contains("funcZ") && text.trim_end().ends_with("</svg>"));
+}
+
+#[test]
+fn complement_and_raw_products_keep_their_languages() {
+    let dir = tempfile::tempdir().unwrap();
+    let comp = dir.path().join("c.json");
+    let out = mergelens(&["automaton", "complement", path(&fixture("base.json")), "-o", path(&comp)]);
+    assert!(out.status.success());
+    let words = mergelens(&["automaton", "words", path(&comp), "--max-length", "1"]);
+    // Over 5 letters, all words of length <= 1 but none of base's (which has length 3).
+    assert_eq!(stdout(&words).lines().count(), 6);
+    let raw = dir.path().join("raw.json");
+    let out = mergelens(&[
+        "automaton",
+        "union",
+        path(&fixture("ours.json")),
+        path(&fixture("theirs.json")),
+        "--raw",
+        "-o",
+        path(&raw),
+    ]);
+    assert!(out.status.success());
+    let merged_words = mergelens(&["automaton", "words", path(&raw), "--max-length", "4"]);
+    assert_eq!(
+        stdout(&merged_words),
+        "funcA funcB end\nfuncA funcC end\nfuncA funcZ funcB end\n"
+    );
+}
+
+/// Every kind of bad input gets one line on stderr, naming the file, and exit code 2.
+#[test]
+fn bad_input_gets_one_clear_line_and_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(fixture("base.json")).unwrap();
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("truncated", good[..50].to_string(), "not valid JSON"),
+        ("tag", good.replace("mergelens-dfa/1", "mergelens-dfa/9"), "expected \"mergelens-dfa/1\""),
+        ("range", good.replace("\"to\": 3", "\"to\": 30"), "out of range"),
+        ("letter", good.replace("\"letter\": \"end\"", "\"letter\": \"exit\""), "not in the alphabet"),
+        (
+            "nondet",
+            good.replace(
+                "{\"from\": 1, \"letter\": \"funcB\", \"to\": 2}",
+                "{\"from\": 1, \"letter\": \"funcB\", \"to\": 2}, {\"from\": 1, \"letter\": \"funcB\", \"to\": 3}",
+            ),
+            "two transitions on letter \"funcB\"",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let file = dir.path().join(format!("{name}.json"));
+        std::fs::write(&file, text).unwrap();
+        let out = mergelens(&["automaton", "show", path(&file)]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(expected) && err.contains(&format!("{name}.json")), "{name}: {err}");
+    }
+    let missing = mergelens(&["automaton", "show", "/nonexistent/x.json"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("/nonexistent/x.json: cannot read"));
+}
+
+#[test]
+fn doctor_finds_the_real_cbmc() {
+    let out = mergelens(&["doctor"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("cbmc "), "{text}");
+    assert!(text.contains("goto-cc") && text.contains("goto-instrument"));
+}
+
+#[test]
+fn a_missing_cbmc_names_the_installer_with_exit_code_3() {
+    let out = mergelens(&["doctor", "--cbmc", "/nonexistent/cbmc"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    assert!(err.contains("scripts/install-cbmc.sh") && err.lines().count() == 1, "{err}");
+}
