@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fig12").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fig12")
+        .join(name)
 }
 
 fn mergelens(args: &[&str]) -> Output {
@@ -48,7 +50,10 @@ fn words_lists_accepted_words_in_length_lexicographic_order() {
     let merged = fixture("merged.json");
     let out = mergelens(&["automaton", "words", path(&merged), "--max-length", "4"]);
     assert!(out.status.success());
-    assert_eq!(stdout(&out), "funcA funcZ funcB end\nfuncA funcZ funcC end\n");
+    assert_eq!(
+        stdout(&out),
+        "funcA funcZ funcB end\nfuncA funcZ funcC end\n"
+    );
     let none = mergelens(&["automaton", "words", path(&merged), "--max-length", "3"]);
     assert_eq!(stdout(&none), "");
 }
@@ -64,9 +69,21 @@ fn words_prints_the_empty_word_as_an_empty_line() {
     .unwrap();
     let out = mergelens(&["automaton", "words", path(&file), "--max-length", "2"]);
     assert_eq!(stdout(&out), "\na\na a\n");
-    let many = mergelens(&["automaton", "words", path(&file), "--max-length", "20", "--limit", "5"]);
+    let many = mergelens(&[
+        "automaton",
+        "words",
+        path(&file),
+        "--max-length",
+        "20",
+        "--limit",
+        "5",
+    ]);
     assert_eq!(many.status.code(), Some(2));
-    assert!(stderr(&many).contains("there are 21 accepted words"), "{}", stderr(&many));
+    assert!(
+        stderr(&many).contains("there are 21 accepted words"),
+        "{}",
+        stderr(&many)
+    );
 }
 
 #[test]
@@ -87,7 +104,13 @@ fn dot_marks_accepting_states_and_dominating_letters() {
 fn svg_is_drawn_in_process() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("m.svg");
-    let out = mergelens(&["automaton", "svg", path(&fixture("merged.json")), "-o", path(&svg)]);
+    let out = mergelens(&[
+        "automaton",
+        "svg",
+        path(&fixture("merged.json")),
+        "-o",
+        path(&svg),
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.contains("<svg") && text.contains("funcZ") && text.trim_end().ends_with("</svg>"));
@@ -97,7 +120,13 @@ fn svg_is_drawn_in_process() {
 fn complement_and_raw_products_keep_their_languages() {
     let dir = tempfile::tempdir().unwrap();
     let comp = dir.path().join("c.json");
-    let out = mergelens(&["automaton", "complement", path(&fixture("base.json")), "-o", path(&comp)]);
+    let out = mergelens(&[
+        "automaton",
+        "complement",
+        path(&fixture("base.json")),
+        "-o",
+        path(&comp),
+    ]);
     assert!(out.status.success());
     let words = mergelens(&["automaton", "words", path(&comp), "--max-length", "1"]);
     // Over 5 letters, all words of length <= 1 but none of base's (which has length 3).
@@ -146,7 +175,10 @@ fn bad_input_gets_one_clear_line_and_exit_code_2() {
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert_eq!(err.lines().count(), 1, "{name}: {err}");
-        assert!(err.contains(expected) && err.contains(&format!("{name}.json")), "{name}: {err}");
+        assert!(
+            err.contains(expected) && err.contains(&format!("{name}.json")),
+            "{name}: {err}"
+        );
     }
     let missing = mergelens(&["automaton", "show", "/nonexistent/x.json"]);
     assert_eq!(missing.status.code(), Some(2));
@@ -167,5 +199,8 @@ fn a_missing_cbmc_names_the_installer_with_exit_code_3() {
     let out = mergelens(&["doctor", "--cbmc", "/nonexistent/cbmc"]);
     assert_eq!(out.status.code(), Some(3));
     let err = stderr(&out);
-    assert!(err.contains("scripts/install-cbmc.sh") && err.lines().count() == 1, "{err}");
+    assert!(
+        err.contains("scripts/install-cbmc.sh") && err.lines().count() == 1,
+        "{err}"
+    );
 }

@@ -27,18 +27,30 @@ fn run_case(case: &Path) {
         }
     }
     let ops = std::fs::read_to_string(case.join("ops.txt")).unwrap();
-    for line in ops.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    for line in ops
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
         let (result, command) = line.split_once(" = ").expect("result = OP ARGS");
         let mut words = command.split_whitespace();
         let op = words.next().unwrap();
         let out = work.path().join(format!("{result}.json"));
         let mut args: Vec<&Path> = vec![Path::new(op)];
         for arg in words {
-            args.push(files.get(arg).unwrap_or_else(|| panic!("{line}: unknown input {arg}")));
+            args.push(
+                files
+                    .get(arg)
+                    .unwrap_or_else(|| panic!("{line}: unknown input {arg}")),
+            );
         }
         args.extend([Path::new("-o"), &out]);
         let output = mergelens(&args);
-        assert!(output.status.success(), "{line}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         files.insert(result.to_string(), out);
     }
     let expected_dir = case.join("expected");
@@ -57,7 +69,11 @@ fn run_case(case: &Path) {
             String::from_utf8_lossy(&equiv.stdout)
         );
         let minimal = work.path().join(format!("{name}.min.json"));
-        assert!(mergelens(&[Path::new("minimize"), actual, Path::new("-o"), &minimal]).status.success());
+        assert!(
+            mergelens(&[Path::new("minimize"), actual, Path::new("-o"), &minimal])
+                .status
+                .success()
+        );
         assert_eq!(
             std::fs::read_to_string(actual).unwrap(),
             std::fs::read_to_string(&minimal).unwrap(),

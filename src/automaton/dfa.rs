@@ -41,7 +41,8 @@ impl Alphabet {
         if let Some(&letter) = self.index.get(name) {
             return letter;
         }
-        let letter = Letter::try_from(self.names.len()).expect("alphabet of more than 2^32 letters");
+        let letter =
+            Letter::try_from(self.names.len()).expect("alphabet of more than 2^32 letters");
         self.names.push(name.to_string());
         self.index.insert(name.to_string(), letter);
         letter
@@ -199,7 +200,10 @@ impl Dfa {
     }
 
     pub fn set_transition(&mut self, from: StateId, letter: Letter, to: StateId) {
-        assert!((to as usize) < self.num_states(), "target state out of range");
+        assert!(
+            (to as usize) < self.num_states(),
+            "target state out of range"
+        );
         let k = self.alphabet.len();
         self.delta[from as usize * k + letter as usize] = to;
     }
@@ -280,8 +284,14 @@ impl Dfa {
         accepting: Vec<bool>,
         delta: Vec<StateId>,
     ) -> Dfa {
-        assert!(!accepting.is_empty(), "a DFA has at least its initial state");
-        assert!((initial as usize) < accepting.len(), "initial state out of range");
+        assert!(
+            !accepting.is_empty(),
+            "a DFA has at least its initial state"
+        );
+        assert!(
+            (initial as usize) < accepting.len(),
+            "initial state out of range"
+        );
         assert_eq!(delta.len(), accepting.len() * alphabet.len(), "table size");
         debug_assert!(
             delta

@@ -39,7 +39,13 @@ pub fn to_dot(dfa: &Dfa, name: &str, marks: &Marks) -> String {
         if edge.highlighted {
             attrs.push("color=\"#d33\", fontcolor=\"#d33\"".to_string());
         }
-        let _ = writeln!(out, "  {} -> {} [{}];", edge.from, edge.to, attrs.join(", "));
+        let _ = writeln!(
+            out,
+            "  {} -> {} [{}];",
+            edge.from,
+            edge.to,
+            attrs.join(", ")
+        );
     }
     out.push_str("}\n");
     out

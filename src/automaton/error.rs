@@ -19,14 +19,18 @@ pub enum AutomatonError {
     WrongFormat { path: String, found: String },
     #[error("{path}: letter {letter:?} appears twice in the alphabet")]
     DuplicateLetter { path: String, letter: String },
-    #[error("{path}: {what} {state} is out of range (the automaton has {states} states: 0..{states})")]
+    #[error(
+        "{path}: {what} {state} is out of range (the automaton has {states} states: 0..{states})"
+    )]
     StateOutOfRange {
         path: String,
         what: &'static str,
         state: u64,
         states: u64,
     },
-    #[error("{path}: transition from state {from} uses letter {letter:?}, which is not in the alphabet")]
+    #[error(
+        "{path}: transition from state {from} uses letter {letter:?}, which is not in the alphabet"
+    )]
     UnknownLetter {
         path: String,
         from: u64,

@@ -92,7 +92,10 @@ pub fn from_str(text: &str, origin: &str) -> Result<Dfa, AutomatonError> {
 
 /// Like [`from_str`], but from any JSON value (for documents that embed automata).
 pub fn from_value(value: serde_json::Value, origin: &str) -> Result<Dfa, AutomatonError> {
-    let found = value.get("format").and_then(|f| f.as_str()).map(str::to_string);
+    let found = value
+        .get("format")
+        .and_then(|f| f.as_str())
+        .map(str::to_string);
     let file: DfaFile = serde_json::from_value(value).map_err(|source| match found {
         Some(found) if found != FORMAT => AutomatonError::WrongFormat {
             path: origin.to_string(),
@@ -226,17 +229,41 @@ mod tests {
     fn refuses_bad_input_with_one_line() {
         let cases = [
             (EXAMPLE[..40].to_string(), "not valid JSON"),
-            (EXAMPLE.replace("mergelens-dfa/1", "other/2"), "format is \"other/2\""),
-            (EXAMPLE.replace("\"to\":2", "\"to\":7"), "transition target 7 is out of range"),
-            (EXAMPLE.replace("\"initial\":0", "\"initial\":3"), "initial state 3"),
-            (EXAMPLE.replace("\"letter\":\"end\"", "\"letter\":\"h\""), "letter \"h\", which is not in the alphabet"),
             (
-                EXAMPLE.replace("{\"from\":1,\"letter\":\"end\"", "{\"from\":0,\"letter\":\"f\",\"to\":2},{\"from\":1,\"letter\":\"end\""),
+                EXAMPLE.replace("mergelens-dfa/1", "other/2"),
+                "format is \"other/2\"",
+            ),
+            (
+                EXAMPLE.replace("\"to\":2", "\"to\":7"),
+                "transition target 7 is out of range",
+            ),
+            (
+                EXAMPLE.replace("\"initial\":0", "\"initial\":3"),
+                "initial state 3",
+            ),
+            (
+                EXAMPLE.replace("\"letter\":\"end\"", "\"letter\":\"h\""),
+                "letter \"h\", which is not in the alphabet",
+            ),
+            (
+                EXAMPLE.replace(
+                    "{\"from\":1,\"letter\":\"end\"",
+                    "{\"from\":0,\"letter\":\"f\",\"to\":2},{\"from\":1,\"letter\":\"end\"",
+                ),
                 "two transitions on letter \"f\"",
             ),
-            (EXAMPLE.replace("\"states\":3", "\"states\":0"), "at least one state"),
-            (EXAMPLE.replace("[\"f\",\"g\",\"end\"]", "[\"f\",\"f\",\"end\"]"), "appears twice"),
-            (EXAMPLE.replace("\"states\":3", "\"states\":-3"), "not valid JSON"),
+            (
+                EXAMPLE.replace("\"states\":3", "\"states\":0"),
+                "at least one state",
+            ),
+            (
+                EXAMPLE.replace("[\"f\",\"g\",\"end\"]", "[\"f\",\"f\",\"end\"]"),
+                "appears twice",
+            ),
+            (
+                EXAMPLE.replace("\"states\":3", "\"states\":-3"),
+                "not valid JSON",
+            ),
         ];
         for (text, expected) in cases {
             let message = error_of(&text);

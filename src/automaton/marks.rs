@@ -37,7 +37,11 @@ pub(crate) struct DrawnEdge {
 
 impl DrawnEdge {
     pub fn label(&self, dfa: &Dfa) -> String {
-        let names: Vec<&str> = self.letters.iter().map(|&a| dfa.alphabet().name(a)).collect();
+        let names: Vec<&str> = self
+            .letters
+            .iter()
+            .map(|&a| dfa.alphabet().name(a))
+            .collect();
         names.join(", ")
     }
 }
@@ -51,7 +55,9 @@ pub(crate) fn drawn_edges(dfa: &Dfa, marks: &Marks) -> Vec<DrawnEdge> {
         .into_iter()
         .map(|((from, to), letters)| DrawnEdge {
             dominating: letters.iter().any(|a| marks.dominating.contains(a)),
-            highlighted: letters.iter().any(|&a| marks.highlighted.contains(&(from, a))),
+            highlighted: letters
+                .iter()
+                .any(|&a| marks.highlighted.contains(&(from, a))),
             from,
             to,
             letters,

@@ -19,8 +19,8 @@ pub mod analysis;
 mod dfa;
 pub mod dot;
 mod error;
-mod marks;
 pub mod json;
+mod marks;
 pub mod ops;
 pub mod svg;
 

@@ -22,7 +22,8 @@
 //!
 //! Cost: the product is linear in the number of reachable pairs times the letters; the
 //! minimisation is `O(k n log n)` for `n` states and `k` letters. Both avoid the standard
-//! hash map on their inner loops (see [`PairMap`]); `benches/README.md` has measurements.
+//! hash map on their inner loops (a hand-written pair table); `benches/README.md` has
+//! measurements.
 
 use std::borrow::Cow;
 
@@ -93,7 +94,10 @@ pub(crate) fn step(d: &Dfa, state: StateId, letter: Letter) -> StateId {
     if state == NO_STATE {
         return NO_STATE;
     }
-    d.row(state).get(letter as usize).copied().unwrap_or(NO_STATE)
+    d.row(state)
+        .get(letter as usize)
+        .copied()
+        .unwrap_or(NO_STATE)
 }
 
 #[inline]
@@ -243,14 +247,20 @@ pub fn symmetric_difference(a: &Dfa, b: &Dfa) -> Dfa {
 /// even when it is useless (the empty language) and becomes state 0; the other states keep
 /// their relative order, so the result reads like the input.
 pub fn trim(d: &Dfa) -> Dfa {
-    let mut keep = super::analysis::useful_states(d);
-    keep[d.initial() as usize] = true;
-    let mut renumber = vec![NO_STATE; d.num_states()];
+    let useful = super::analysis::useful_states(d);
     let mut order: Vec<StateId> = Vec::with_capacity(d.num_states());
     order.push(d.initial());
-    order.extend(d.states().filter(|&q| keep[q as usize] && q != d.initial()));
+    order.extend(
+        d.states()
+            .filter(|&q| useful[q as usize] && q != d.initial()),
+    );
+    // Only useful targets are renumbered: a useless initial state is kept for its own sake,
+    // and an edge into it (or anywhere else useless) becomes a missing edge.
+    let mut renumber = vec![NO_STATE; d.num_states()];
     for (new, &old) in order.iter().enumerate() {
-        renumber[old as usize] = new as StateId;
+        if useful[old as usize] {
+            renumber[old as usize] = new as StateId;
+        }
     }
     let k = d.alphabet().len();
     let mut delta = Vec::with_capacity(order.len() * k);
@@ -395,24 +405,27 @@ fn hopcroft(n: usize, k: usize, delta: &[StateId], accepting: &[bool]) -> Blocks
         if to == NO_STATE { sink } else { to }
     };
 
-    // Inverse transitions as a CSR indexed by `q * k + a`: the predecessors of q on a. The
-    // completed automaton has exactly `total * k` edges.
-    let mut offset = vec![0u32; total * k + 1];
+    // Inverse transitions as a CSR indexed by target: the edges into q are
+    // `preds[offset[q]..offset[q + 1]]` as (source, letter). Grouping by target alone keeps
+    // the offsets small enough to stay in cache while the table is built, and the splitter
+    // loop below sorts the edges by letter anyway. The completed automaton has exactly
+    // `total * k` edges.
+    let mut offset = vec![0usize; total + 1];
     for q in 0..total {
         for a in 0..k {
-            offset[target(q, a) as usize * k + a + 1] += 1;
+            offset[target(q, a) as usize + 1] += 1;
         }
     }
     for i in 1..offset.len() {
         offset[i] += offset[i - 1];
     }
-    let mut preds = vec![0u32; total * k];
+    let mut preds = vec![(0u32, 0u32); total * k];
     {
         let mut cursor = offset.clone();
         for q in 0..total {
             for a in 0..k {
-                let slot = &mut cursor[target(q, a) as usize * k + a];
-                preds[*slot as usize] = q as u32;
+                let slot = &mut cursor[target(q, a) as usize];
+                preds[*slot] = (q as u32, a as u32);
                 *slot += 1;
             }
         }
@@ -424,22 +437,18 @@ fn hopcroft(n: usize, k: usize, delta: &[StateId], accepting: &[bool]) -> Blocks
         worklist.push(if part.size(0) <= part.size(1) { 0 } else { 1 });
     }
 
-    let mut splitter: Vec<u32> = Vec::new();
-    // Predecessors of the splitter, bucketed by letter, so the CSR is read row by row.
+    // Predecessors of the splitter, bucketed by letter.
     let mut by_letter: Vec<Vec<u32>> = vec![Vec::new(); k];
     while let Some(b) = worklist.pop() {
-        // The block may split while its letters are processed; splitting by the original
-        // set stays sound since it is still a union of blocks.
-        splitter.clear();
-        splitter.extend_from_slice(part.members(b));
+        // All predecessors are gathered before the first split, so every letter splits by
+        // the block as it was dequeued even if it splits itself; that set is still a union
+        // of blocks, so splitting by it stays sound.
         for bucket in &mut by_letter {
             bucket.clear();
         }
-        for &q in &splitter {
-            let base = q as usize * k;
-            for (a, bucket) in by_letter.iter_mut().enumerate() {
-                let (from, to) = (offset[base + a] as usize, offset[base + a + 1] as usize);
-                bucket.extend_from_slice(&preds[from..to]);
+        for &q in part.members(b) {
+            for &(p, a) in &preds[offset[q as usize]..offset[q as usize + 1]] {
+                by_letter[a as usize].push(p);
             }
         }
         for bucket in &by_letter {
@@ -453,9 +462,7 @@ fn hopcroft(n: usize, k: usize, delta: &[StateId], accepting: &[bool]) -> Blocks
         }
     }
 
-    let representative = (0..part.count as u32)
-        .map(|b| part.members(b)[0])
-        .collect();
+    let representative = (0..part.count as u32).map(|b| part.members(b)[0]).collect();
     Blocks {
         class: part.block,
         representative,
@@ -688,7 +695,14 @@ mod tests {
         let d = dfa(
             &["a", "b"],
             3,
-            &[(0, "a", 1), (0, "b", 2), (1, "b", 1), (1, "a", 2), (2, "a", 2), (2, "b", 2)],
+            &[
+                (0, "a", 1),
+                (0, "b", 2),
+                (1, "b", 1),
+                (1, "a", 2),
+                (2, "a", 2),
+                (2, "b", 2),
+            ],
             &[1],
         );
         let m = minimize(&d);
@@ -714,7 +728,10 @@ mod tests {
             assert!(new && id == i);
         }
         for i in 0..10_000u32 {
-            assert_eq!(map.get_or_insert(pair_key(i, i.wrapping_mul(7)), 0), (i, false));
+            assert_eq!(
+                map.get_or_insert(pair_key(i, i.wrapping_mul(7)), 0),
+                (i, false)
+            );
         }
         // A sink component is a valid key.
         assert!(map.get_or_insert(pair_key(NO_STATE, 3), 99).1);

@@ -23,7 +23,8 @@ pub const MAX_DRAWN_EDGES: usize = 600;
 
 /// Whether [`to_svg`] will draw this automaton.
 pub fn drawable(dfa: &Dfa) -> bool {
-    dfa.num_states() <= MAX_DRAWN_STATES && drawn_edges(dfa, &Marks::default()).len() <= MAX_DRAWN_EDGES
+    dfa.num_states() <= MAX_DRAWN_STATES
+        && drawn_edges(dfa, &Marks::default()).len() <= MAX_DRAWN_EDGES
 }
 
 /// Draws `dfa`, or returns `None` when it is too large to draw (see [`drawable`]).

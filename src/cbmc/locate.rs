@@ -12,7 +12,8 @@ pub const MIN_VERSION: Version = Version {
     patch: 0,
 };
 
-const INSTALL_HINT: &str = "run scripts/install-cbmc.sh (or pass --cbmc PATH, or set MERGELENS_CBMC)";
+const INSTALL_HINT: &str =
+    "run scripts/install-cbmc.sh (or pass --cbmc PATH, or set MERGELENS_CBMC)";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Version {
@@ -88,7 +89,11 @@ impl Toolchain {
         // A CBMC the user names is the only candidate: falling back to another one would
         // hide their mistake.
         if let Some(named) = explicit.map(PathBuf::from).or(from_env.map(PathBuf::from)) {
-            let cbmc = if named.is_dir() { named.join("cbmc") } else { named };
+            let cbmc = if named.is_dir() {
+                named.join("cbmc")
+            } else {
+                named
+            };
             if cbmc.is_file() {
                 return Self::check(cbmc);
             }
@@ -115,13 +120,14 @@ impl Toolchain {
     }
 
     fn check(cbmc: PathBuf) -> Result<Toolchain, CbmcError> {
-        let output = Command::new(&cbmc)
-            .arg("--version")
-            .output()
-            .map_err(|e| CbmcError::Broken {
-                path: cbmc.clone(),
-                reason: e.to_string(),
-            })?;
+        let output =
+            Command::new(&cbmc)
+                .arg("--version")
+                .output()
+                .map_err(|e| CbmcError::Broken {
+                    path: cbmc.clone(),
+                    reason: e.to_string(),
+                })?;
         let stdout = String::from_utf8_lossy(&output.stdout);
         let version = Version::parse(&stdout)
             .filter(|_| output.status.success())
@@ -160,14 +166,22 @@ impl Toolchain {
 }
 
 fn first_line(stdout: &str, stderr: &str) -> String {
-    let text = if stdout.trim().is_empty() { stderr } else { stdout };
+    let text = if stdout.trim().is_empty() {
+        stderr
+    } else {
+        stdout
+    };
     text.lines().next().unwrap_or("").trim().to_string()
 }
 
 /// `$MERGELENS_CBMC_PREFIX/bin`, else `$XDG_DATA_HOME/mergelens/cbmc/bin`, else
 /// `~/.local/share/mergelens/cbmc/bin`: the same rule as `scripts/install-cbmc.sh`.
 pub(crate) fn private_prefix_bin() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     let prefix = var("MERGELENS_CBMC_PREFIX")
         .or_else(|| var("XDG_DATA_HOME").map(|d| d.join("mergelens/cbmc")))
         .or_else(|| var("HOME").map(|h| h.join(".local/share/mergelens/cbmc")))?;
@@ -213,12 +227,28 @@ mod tests {
         fake_tool(old.path(), "cbmc", "5.10.0");
         let new = tempfile::tempdir().unwrap();
         fake_tool(new.path(), "cbmc", "6.1.0");
-        let err = Toolchain::locate_in(Some(&new.path().join("cbmc")), None, Some(old.path().into()), None)
-            .unwrap_err();
-        assert!(matches!(err, CbmcError::MissingCompanion { tool: "goto-cc", .. }), "{err}");
+        let err = Toolchain::locate_in(
+            Some(&new.path().join("cbmc")),
+            None,
+            Some(old.path().into()),
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                CbmcError::MissingCompanion {
+                    tool: "goto-cc",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         fake_tool(new.path(), "goto-cc", "6.1.0");
         fake_tool(new.path(), "goto-instrument", "6.1.0");
-        let found = Toolchain::locate_in(None, Some(new.path().into()), Some(old.path().into()), None).unwrap();
+        let found =
+            Toolchain::locate_in(None, Some(new.path().into()), Some(old.path().into()), None)
+                .unwrap();
         assert_eq!(found.version.to_string(), "6.1.0");
         assert_eq!(found.goto_cc, new.path().join("goto-cc"));
     }

@@ -15,14 +15,36 @@ pub const DEFAULT_WORD_LIMIT: u64 = 100_000;
 /// One automaton operation, with its inputs.
 #[derive(Clone, Debug)]
 pub enum Operation {
-    Show { input: PathBuf, words: usize },
-    Minimize { input: PathBuf },
-    Complement { input: PathBuf },
-    Product { op: BoolOp, left: PathBuf, right: PathBuf },
-    Equiv { left: PathBuf, right: PathBuf },
-    Words { input: PathBuf, max_length: usize, limit: u64 },
-    Dot { input: PathBuf },
-    Svg { input: PathBuf },
+    Show {
+        input: PathBuf,
+        words: usize,
+    },
+    Minimize {
+        input: PathBuf,
+    },
+    Complement {
+        input: PathBuf,
+    },
+    Product {
+        op: BoolOp,
+        left: PathBuf,
+        right: PathBuf,
+    },
+    Equiv {
+        left: PathBuf,
+        right: PathBuf,
+    },
+    Words {
+        input: PathBuf,
+        max_length: usize,
+        limit: u64,
+    },
+    Dot {
+        input: PathBuf,
+    },
+    Svg {
+        input: PathBuf,
+    },
 }
 
 /// Options every operation shares.
@@ -35,10 +57,18 @@ pub struct Options {
 }
 
 pub fn run(operation: &Operation, options: &Options) -> anyhow::Result<Outcome> {
-    let finish = |dfa: Dfa| if options.raw { dfa } else { ops::minimize(&dfa) };
+    let finish = |dfa: Dfa| {
+        if options.raw {
+            dfa
+        } else {
+            ops::minimize(&dfa)
+        }
+    };
     let output = options.output.as_deref();
     match operation {
-        Operation::Show { input, words } => write_output(output, &show(&json::read(input)?, *words)?)?,
+        Operation::Show { input, words } => {
+            write_output(output, &show(&json::read(input)?, *words)?)?
+        }
         Operation::Minimize { input } => write_dfa(output, &finish(json::read(input)?))?,
         Operation::Complement { input } => {
             write_dfa(output, &finish(ops::complement(&json::read(input)?)))?;
@@ -82,7 +112,10 @@ pub fn run(operation: &Operation, options: &Options) -> anyhow::Result<Outcome> 
         }
         Operation::Dot { input } => {
             let dfa = finish(json::read(input)?);
-            write_output(output, &dot::to_dot(&dfa, &stem(input), &Marks::analyse(&dfa)))?;
+            write_output(
+                output,
+                &dot::to_dot(&dfa, &stem(input), &Marks::analyse(&dfa)),
+            )?;
         }
         Operation::Svg { input } => {
             let dfa = finish(json::read(input)?);
@@ -119,7 +152,11 @@ fn show(dfa: &Dfa, words: usize) -> anyhow::Result<String> {
     let alphabet = dfa.alphabet();
     let names = |letters: &[u32]| -> String {
         let names: Vec<&str> = letters.iter().map(|&a| alphabet.name(a)).collect();
-        if names.is_empty() { "(none)".to_string() } else { names.join(" ") }
+        if names.is_empty() {
+            "(none)".to_string()
+        } else {
+            names.join(" ")
+        }
     };
     let mut out = String::new();
     let accepting = dfa.accepting_states().count();
@@ -131,14 +168,34 @@ fn show(dfa: &Dfa, words: usize) -> anyhow::Result<String> {
         dfa.num_transitions(),
         minimal.num_states()
     )?;
-    writeln!(out, "alphabet     {} letters: {}", alphabet.len(), alphabet.names().collect::<Vec<_>>().join(" "))?;
+    writeln!(
+        out,
+        "alphabet     {} letters: {}",
+        alphabet.len(),
+        alphabet.names().collect::<Vec<_>>().join(" ")
+    )?;
     if analysis::is_empty(dfa) {
         writeln!(out, "language     empty")?;
         return Ok(out);
     }
-    writeln!(out, "dominating   {}", names(&analysis::dominating_letters(dfa)))?;
-    let doomed: Vec<String> = analysis::doomed_states(dfa).iter().map(u32::to_string).collect();
-    writeln!(out, "doomed       {}", if doomed.is_empty() { "(none)".to_string() } else { doomed.join(" ") })?;
+    writeln!(
+        out,
+        "dominating   {}",
+        names(&analysis::dominating_letters(dfa))
+    )?;
+    let doomed: Vec<String> = analysis::doomed_states(dfa)
+        .iter()
+        .map(u32::to_string)
+        .collect();
+    writeln!(
+        out,
+        "doomed       {}",
+        if doomed.is_empty() {
+            "(none)".to_string()
+        } else {
+            doomed.join(" ")
+        }
+    )?;
     writeln!(out, "back edges   {}", analysis::back_edges(dfa).len())?;
     let shortest = shortest_words(dfa, words);
     writeln!(out, "shortest     {} accepted word(s):", shortest.len())?;
