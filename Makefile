@@ -5,6 +5,7 @@ CARGO ?= cargo
 
 deps:
 	bash scripts/install-cbmc.sh
+	bash scripts/install-chromium.sh
 
 test: deps
 	$(CARGO) fmt --check

@@ -21,6 +21,18 @@ pub enum Command {
     /// Work with automata stored as mergelens-dfa/1 JSON files.
     #[command(subcommand)]
     Automaton(AutomatonCommand),
+    /// A report people read, from a mergelens-review/1, mergelens-diff/1 or mergelens-dfa/1 document.
+    Report {
+        /// The document; - reads standard input.
+        input: PathBuf,
+        #[arg(long, value_enum, default_value_t = ReportFormatArg::Html)]
+        format: ReportFormatArg,
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Where the HTML report is published (URL or path), for the Markdown to point to.
+        #[arg(long, value_name = "LINK")]
+        html_report: Option<String>,
+    },
     /// Show which CBMC mergelens uses, and check that it runs.
     Doctor {
         /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
@@ -128,4 +140,11 @@ pub enum CexArg {
     Rs,
     Angluin,
     Mp,
+}
+
+/// The report formats of `--format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ReportFormatArg {
+    Html,
+    Md,
 }

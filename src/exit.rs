@@ -10,6 +10,7 @@
 
 use crate::automaton::AutomatonError;
 use crate::cbmc::CbmcError;
+use crate::report::ReportError;
 
 pub const SUCCESS: u8 = 0;
 pub const DIFFERENT: u8 = 1;
@@ -25,6 +26,9 @@ pub fn code_for(error: &anyhow::Error) -> u8 {
                 AutomatonError::Write { .. } => FAILED,
                 _ => BAD_INPUT,
             };
+        }
+        if let Some(e) = cause.downcast_ref::<ReportError>() {
+            return if e.is_bad_input() { BAD_INPUT } else { FAILED };
         }
         if cause.downcast_ref::<CbmcError>().is_some() {
             return MISSING_TOOL;

@@ -11,7 +11,9 @@
 //! Software Errors* (JAIR 2020): L* learning whose queries a bounded model checker answers.
 
 pub mod automaton;
-pub mod learn;
 pub mod cbmc;
 pub mod commands;
+pub mod cprog;
 pub mod exit;
+pub mod learn;
+pub mod report;

@@ -10,7 +10,9 @@ use mergelens::automaton::ops::BoolOp;
 use mergelens::commands::{self, Outcome, automaton::Operation};
 use mergelens::exit;
 
-use cli::{AutomatonCommand, Cli, Command, OutputArgs};
+use mergelens::report::Format;
+
+use cli::{AutomatonCommand, Cli, Command, OutputArgs, ReportFormatArg};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -46,6 +48,25 @@ fn run(command: Command) -> anyhow::Result<Outcome> {
                 raw: out.raw,
             };
             commands::automaton::run(&operation, &options)
+        }
+        Command::Report {
+            input,
+            format,
+            output,
+            html_report,
+        } => {
+            let format = match format {
+                ReportFormatArg::Html => Format::Html,
+                ReportFormatArg::Md => Format::Markdown,
+            };
+            let args = commands::report::ReportArgs {
+                input,
+                format,
+                output,
+                html_report,
+            };
+            commands::report::run(&args)?;
+            Ok(Outcome::Success)
         }
         Command::Doctor { cbmc } => {
             commands::doctor::run(cbmc.as_deref())?;

@@ -75,7 +75,7 @@ pub fn to_svg(dfa: &Dfa, marks: &Marks) -> Option<String> {
     graph.add_edge(Arrow::simple(""), start, nodes[dfa.initial() as usize]);
     for edge in drawn_edges(dfa, marks) {
         let color = if edge.highlighted { "#dd3333" } else { "black" };
-        let width = if edge.dominating { 3 } else { 1 };
+        let width = if edge.dominating { 2 } else { 1 };
         let mut arrow = Arrow::simple(&edge.label(dfa));
         arrow.look = StyleAttr::new(Color::fast(color), width, None, 0, font);
         let mut class = vec!["edge"];

@@ -4,6 +4,7 @@
 
 pub mod automaton;
 pub mod doctor;
+pub mod report;
 
 use std::io::Write;
 use std::path::Path;

@@ -1,0 +1,52 @@
+//! [`ReportError`]: why a document could not be made into a report.
+
+use thiserror::Error;
+
+use crate::automaton::AutomatonError;
+
+/// Everything that can stop a report from being made. Each message is one line that names
+/// the input; all but [`ReportError::Template`] are the input's fault.
+#[derive(Debug, Error)]
+pub enum ReportError {
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: not valid JSON ({source})")]
+    Json {
+        path: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error(
+        "{path}: no \"format\" key; expected a mergelens-review/1, mergelens-diff/1 or mergelens-dfa/1 document"
+    )]
+    NoFormat { path: String },
+    #[error(
+        "{path}: format is {found:?}; mergelens report reads mergelens-review/1, mergelens-diff/1 and mergelens-dfa/1"
+    )]
+    UnknownFormat { path: String, found: String },
+    #[error("{path}: not a valid {format} document: {source}")]
+    Invalid {
+        path: String,
+        format: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A `mergelens-dfa/1` input that is not a valid automaton.
+    #[error(transparent)]
+    Automaton(#[from] AutomatonError),
+    /// A bug rather than bad input: the templates are compiled in, so they only fail when
+    /// writing into the output string fails.
+    #[error("cannot render the HTML report: {0}")]
+    Template(#[from] askama::Error),
+}
+
+impl ReportError {
+    /// Whether the input is to blame (exit code 2), rather than mergelens (exit code 4).
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, ReportError::Template(_))
+    }
+}

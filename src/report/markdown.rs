@@ -1,0 +1,516 @@
+//! The Markdown rendering, for a pull-request comment or `$GITHUB_STEP_SUMMARY`: the verdict
+//! first, example words as code blocks, automata as compact transition lists, and a pointer
+//! to the HTML report.
+//!
+//! Whatever the input, the result stays under a byte limit. It is written as blocks (the
+//! header, one per entry, the bounds); when the whole does not fit, the bulky parts
+//! (transition lists, source diffs) go first, then whole entries from the end, and a note
+//! says what was left out. No block is cut in the middle of a code fence or `<details>`.
+
+use std::fmt::Write;
+
+use super::Options;
+use super::view::{
+    AutomatonPage, Banner, EntryView, Figure, Finding, Page, RevisionView, WordView,
+};
+use crate::automaton::Dfa;
+
+/// The most transitions listed per automaton.
+const MAX_LISTED_EDGES: usize = 60;
+/// The most entries in the summary table.
+const MAX_SUMMARY_ROWS: usize = 30;
+/// Longer words and names are cut (with `…`) so that one silly input cannot fill a comment.
+const MAX_LINE: usize = 400;
+/// Room kept for the note that says what was left out.
+const NOTE_ROOM: usize = 400;
+
+/// How much of each entry to write.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    Full,
+    /// Without transition lists and source diffs.
+    Compact,
+}
+
+pub(crate) fn page(page: &Page, options: &Options, limit: usize) -> String {
+    let tail = tail(options, &page.tool);
+    let head = header(page);
+    let full = entry_blocks(page, Detail::Full);
+    if let Some(text) = fits(&head, &full, &tail, limit) {
+        return text;
+    }
+    let compact = entry_blocks(page, Detail::Compact);
+    let note = "_Transition lists and source diffs are left out to fit a comment; the HTML \
+                report has them._\n\n";
+    let tail = format!("{note}{tail}");
+    if let Some(text) = fits(&head, &compact, &tail, limit) {
+        return text;
+    }
+    squeeze(&head, &compact, &tail, limit)
+}
+
+pub(crate) fn automaton_page(page: &AutomatonPage, options: &Options, limit: usize) -> String {
+    let tail = tail(options, &page.tool);
+    let mut head = banner(&page.banner);
+    let _ = writeln!(head, "**{}**\n", text(&shorten(&page.title)));
+    if !page.facts.is_empty() {
+        head.push_str("| | |\n|---|---|\n");
+        for f in &page.facts {
+            let _ = writeln!(head, "| {} | {} |", cell(&f.label), cell(&code(&f.value)));
+        }
+        head.push('\n');
+    }
+    let mut body = String::new();
+    let _ = writeln!(body, "### {}\n", text(&page.shortest_title));
+    if page.shortest.is_empty() {
+        body.push_str("None: the automaton accepts no word.\n\n");
+    } else {
+        body.push_str(&words_block(&page.shortest));
+    }
+    if !page.dominating.is_empty() {
+        let letters: Vec<String> = page.dominating.iter().map(|d| code(d)).collect();
+        let every = if page.explain {
+            "every failing execution"
+        } else {
+            "every accepted word"
+        };
+        let _ = writeln!(
+            body,
+            "**Dominating letters** (in {every}): {}\n",
+            letters.join(", ")
+        );
+    }
+    if page.explain && !page.doomed.is_empty() {
+        let _ = writeln!(
+            body,
+            "**Doomed states** (from here every continuation fails): {}\n",
+            page.doomed.join(", ")
+        );
+    }
+    if !page.traces.is_empty() {
+        body.push_str("**Stored traces**\n\n");
+        for t in &page.traces {
+            let _ = writeln!(body, "- {} → {}", code(&calls(&t.word)), code(&t.path));
+        }
+        body.push('\n');
+    }
+    let mut lists = String::new();
+    lists.push_str("<details><summary>Transition list</summary>\n\n");
+    lists.push_str(&fence(&transition_list(
+        &page.figure.caption,
+        &page.figure.dfa,
+    )));
+    lists.push_str("</details>\n\n");
+    let mut bounds_block = String::new();
+    if let Some(b) = &page.bounds {
+        let _ = writeln!(
+            bounds_block,
+            "**Bounds**: loops unwound b = {}, words up to n = {} letters. {}\n",
+            b.unwind,
+            b.max_word_length,
+            text(&b.guarantee)
+        );
+    }
+    let blocks = [body, lists, bounds_block];
+    fits(&head, &blocks, &tail, limit).unwrap_or_else(|| squeeze(&head, &blocks, &tail, limit))
+}
+
+/// The text when everything fits.
+fn fits(head: &str, blocks: &[String], tail: &str, limit: usize) -> Option<String> {
+    let size = head.len() + blocks.iter().map(String::len).sum::<usize>() + tail.len();
+    (size <= limit).then(|| {
+        let mut out = head.to_string();
+        blocks.iter().for_each(|b| out.push_str(b));
+        out.push_str(tail);
+        out
+    })
+}
+
+/// As many whole blocks as fit, then a note of what was left out.
+fn squeeze(head: &str, blocks: &[String], tail: &str, limit: usize) -> String {
+    let budget = limit.saturating_sub(tail.len() + NOTE_ROOM);
+    let mut out = cut(head, budget);
+    let mut shown = 0;
+    for block in blocks {
+        if out.len() + block.len() > budget {
+            break;
+        }
+        out.push_str(block);
+        shown += 1;
+    }
+    if shown < blocks.len() {
+        let _ = writeln!(
+            out,
+            "> **Truncated:** {} of {} sections did not fit in a comment. The HTML report has \
+             everything.\n",
+            blocks.len() - shown,
+            blocks.len()
+        );
+    }
+    out.push_str(tail);
+    cut(&out, limit)
+}
+
+/// `text` cut at a line boundary to at most `max` bytes, with open code fences and
+/// `<details>` closed, so that what follows still renders.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    const CLOSING: usize = 64;
+    let mut out = String::new();
+    let mut fence: Option<String> = None;
+    let mut details = 0usize;
+    for line in text.split_inclusive('\n') {
+        let closing = fence.as_ref().map_or(0, |f| f.len() + 1) + details * 11;
+        if out.len() + line.len() + closing + CLOSING > max {
+            break;
+        }
+        out.push_str(line);
+        let trimmed = line.trim_end();
+        match &fence {
+            Some(f) if trimmed == f => fence = None,
+            Some(_) => {}
+            None if trimmed.starts_with("```") => {
+                fence = Some(trimmed.chars().take_while(|&c| c == '`').collect());
+            }
+            None => {
+                details += trimmed.matches("<details>").count();
+                details = details.saturating_sub(trimmed.matches("</details>").count());
+            }
+        }
+    }
+    if let Some(f) = fence {
+        let _ = writeln!(out, "{f}");
+    }
+    for _ in 0..details {
+        out.push_str("</details>\n");
+    }
+    out.push_str("\n…\n");
+    out
+}
+
+fn tail(options: &Options, tool: &str) -> String {
+    let mut out = String::from("---\n");
+    if let Some(report) = &options.html_report {
+        if report.starts_with("https://") || report.starts_with("http://") {
+            let _ = writeln!(out, "Full report: [HTML](<{}>)", report.replace('>', "%3E"));
+        } else {
+            let _ = writeln!(out, "Full report: {}", code(report));
+        }
+    }
+    let _ = writeln!(out, "<sub>{}</sub>", text(tool));
+    out
+}
+
+fn banner(b: &Banner) -> String {
+    let mut out = format!(
+        "## {} {}\n\n{}\n\n",
+        b.icon(),
+        text(&b.headline),
+        text(&b.detail)
+    );
+    let counts: Vec<String> = b
+        .counts
+        .iter()
+        .map(|c| format!("**{}** {}", text(&c.value), text(&c.label)))
+        .collect();
+    if !counts.is_empty() {
+        let _ = writeln!(out, "{}\n", counts.join(" · "));
+    }
+    out
+}
+
+fn revisions(rows: &[RevisionView]) -> String {
+    let mut out = String::from("| | commit | name | summary |\n|---|---|---|---|\n");
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            cell(&r.role),
+            cell(&code(&r.short)),
+            cell(&text(&shorten(&r.label))),
+            cell(&text(&shorten(&r.summary)))
+        );
+    }
+    out.push('\n');
+    out
+}
+
+fn header(page: &Page) -> String {
+    let mut out = banner(&page.banner);
+    let mut what = format!("**{}**", text(&page.title));
+    if let Some(repository) = &page.repository {
+        let _ = write!(what, " in {}", code(repository));
+    }
+    let _ = writeln!(out, "{what}\n");
+    out.push_str(&revisions(&page.revisions));
+    for w in &page.warnings {
+        let _ = writeln!(out, "> **Warning:** {}\n", text(w));
+    }
+    if !page.conflicts.is_empty() {
+        out.push_str("**Conflicts:** ");
+        let files: Vec<String> = page
+            .conflicts
+            .iter()
+            .take(MAX_SUMMARY_ROWS)
+            .map(|c| code(c))
+            .collect();
+        out.push_str(&files.join(", "));
+        if page.conflicts.len() > MAX_SUMMARY_ROWS {
+            let _ = write!(out, " and {} more", page.conflicts.len() - MAX_SUMMARY_ROWS);
+        }
+        out.push_str("\n\n");
+    }
+    if page.entries.len() > 1 {
+        let titles: Vec<&str> = page.entries[0]
+            .findings
+            .iter()
+            .map(|f| f.title.as_str())
+            .collect();
+        let _ = writeln!(out, "| entry | {} |", titles.join(" | "));
+        let _ = writeln!(out, "|---|{}", "---:|".repeat(titles.len()));
+        for entry in page.entries.iter().take(MAX_SUMMARY_ROWS) {
+            let counts: Vec<String> = entry.findings.iter().map(|f| cell(&f.count)).collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} |",
+                cell(&code(&entry.name)),
+                counts.join(" | ")
+            );
+        }
+        if page.entries.len() > MAX_SUMMARY_ROWS {
+            let _ = writeln!(
+                out,
+                "\n_… and {} more entries._",
+                page.entries.len() - MAX_SUMMARY_ROWS
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn entry_blocks(page: &Page, detail: Detail) -> Vec<String> {
+    let mut blocks: Vec<String> = page.entries.iter().map(|e| entry(e, detail)).collect();
+    let b = &page.bounds;
+    let mut bounds = format!(
+        "**Bounds**: loops unwound b = {}, words up to n = {} letters. {}\n\n",
+        b.unwind,
+        b.max_word_length,
+        text(&b.guarantee)
+    );
+    for note in &b.notes {
+        let _ = writeln!(bounds, "- {}", text(note));
+    }
+    blocks.push(bounds);
+    blocks
+}
+
+fn entry(e: &EntryView, detail: Detail) -> String {
+    let mut out = format!("### Entry {}\n\n", code(&e.name));
+    for f in &e.findings {
+        out.push_str(&finding(f));
+    }
+    out.push_str("<details><summary>How the versions compare</summary>\n\n");
+    for f in &e.comparisons {
+        out.push_str(&finding(f));
+    }
+    out.push_str("</details>\n\n");
+    if detail == Detail::Full {
+        out.push_str("<details><summary>Automata as transition lists</summary>\n\n");
+        let figures = e
+            .findings
+            .iter()
+            .map(|f| &f.figure)
+            .chain(e.versions.iter());
+        let lists: Vec<String> = figures.map(figure_list).collect();
+        out.push_str(&fence(&lists.join("\n")));
+        out.push_str("</details>\n\n");
+    }
+    if !e.changes.is_empty() {
+        let names: Vec<String> = e
+            .changes
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} ({}, {} → {})",
+                    code(&c.function),
+                    text(&c.file),
+                    c.from,
+                    c.to
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "**Changed functions in the differences:** {}\n",
+            names.join(", ")
+        );
+        if detail == Detail::Full {
+            out.push_str("<details><summary>Source changes</summary>\n\n");
+            for c in &e.changes {
+                out.push_str(&fence_as("diff", &c.unified()));
+            }
+            out.push_str("</details>\n\n");
+        }
+    }
+    out
+}
+
+fn finding(f: &Finding) -> String {
+    let mut out = format!(
+        "**{}** {} — {}\n{}\n\n",
+        text(&f.title),
+        code(&f.formula),
+        text(&f.count),
+        text(&f.meaning)
+    );
+    if !f.empty {
+        out.push_str(&words_block(&f.examples));
+    }
+    out
+}
+
+fn words_block(words: &[WordView]) -> String {
+    let lines: Vec<String> = words.iter().map(calls).collect();
+    fence(&lines.join("\n"))
+}
+
+fn calls(word: &WordView) -> String {
+    shorten(&word.calls())
+}
+
+fn figure_list(f: &Figure) -> String {
+    transition_list(&f.caption, &f.dfa)
+}
+
+/// An automaton as text: one line per pair of states, letters grouped.
+fn transition_list(caption: &str, dfa: &Dfa) -> String {
+    let accepting: Vec<String> = dfa.accepting_states().map(|q| q.to_string()).collect();
+    let mut out = format!(
+        "{}: {} states, start {}, accepting {{{}}}\n",
+        shorten(caption),
+        dfa.num_states(),
+        dfa.initial(),
+        accepting.join(", ")
+    );
+    let mut grouped: std::collections::BTreeMap<(u32, u32), Vec<&str>> = Default::default();
+    for (from, a, to) in dfa.transitions() {
+        grouped
+            .entry((from, to))
+            .or_default()
+            .push(dfa.alphabet().name(a));
+    }
+    for ((from, to), letters) in grouped.iter().take(MAX_LISTED_EDGES) {
+        let _ = writeln!(out, "  {from} --{}--> {to}", shorten(&letters.join(", ")));
+    }
+    if grouped.len() > MAX_LISTED_EDGES {
+        let _ = writeln!(out, "  … {} more edges", grouped.len() - MAX_LISTED_EDGES);
+    }
+    out
+}
+
+fn shorten(s: &str) -> String {
+    if s.len() <= MAX_LINE {
+        return s.to_string();
+    }
+    let mut end = MAX_LINE;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
+
+/// A fenced code block whose fence is longer than any run of backticks inside.
+fn fence(content: &str) -> String {
+    fence_as("text", content)
+}
+
+fn fence_as(language: &str, content: &str) -> String {
+    let longest = longest_backtick_run(content);
+    let ticks = "`".repeat(longest.max(2) + 1);
+    let content = content.trim_end_matches('\n');
+    format!("{ticks}{language}\n{content}\n{ticks}\n\n")
+}
+
+fn longest_backtick_run(s: &str) -> usize {
+    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// An inline code span that holds any text.
+fn code(s: &str) -> String {
+    let s = shorten(s).replace('\n', " ");
+    let ticks = "`".repeat(longest_backtick_run(&s) + 1);
+    // A span that starts or ends with a backtick needs a space of padding, which is stripped.
+    if s.starts_with('`') || s.ends_with('`') {
+        format!("{ticks} {s} {ticks}")
+    } else {
+        format!("{ticks}{s}{ticks}")
+    }
+}
+
+/// Program-derived text (commit messages, names) as inert Markdown: no markup, no HTML, no
+/// @-mention that would notify someone.
+fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '|' | '#' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '@' => out.push_str("@\u{2060}"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A table cell: a `|` would end it, even inside a code span.
+fn cell(s: &str) -> String {
+    let escaped = s.replace('|', "\\|");
+    // `text` already escaped its pipes; do not escape them twice.
+    escaped.replace("\\\\|", "\\|")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_and_fences_hold_backticks() {
+        assert_eq!(code("f"), "`f`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+        let block = fence("x ``` y");
+        assert!(block.starts_with("````text\n"), "{block}");
+        assert!(block.ends_with("````\n\n"));
+    }
+
+    #[test]
+    fn text_is_inert() {
+        assert_eq!(
+            text("<b>*x*</b> @alice"),
+            "&lt;b&gt;\\*x\\*&lt;/b&gt; @\u{2060}alice"
+        );
+        assert_eq!(cell(&text("a|b")), "a\\|b");
+        assert_eq!(cell(&code("a|b")), "`a\\|b`");
+    }
+
+    #[test]
+    fn cutting_closes_fences_and_details() {
+        let text = format!(
+            "<details><summary>x</summary>\n\n```text\n{}```\n</details>\n",
+            "line\n".repeat(1000)
+        );
+        let out = cut(&text, 500);
+        assert!(out.len() <= 500, "{}", out.len());
+        assert_eq!(out.matches("```").count(), 2, "{out}");
+        assert!(out.contains("</details>"));
+    }
+}

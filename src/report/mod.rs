@@ -1,0 +1,159 @@
+//! Reports people read: one self-contained HTML page, or Markdown for a pull-request comment.
+//!
+//! Key types:
+//!
+//! * [`Document`]: what a report is made from, read by [`parse`] or [`read`] from one of
+//!   three formats, told apart by their `format` key: a [`model::Review`]
+//!   (`mergelens-review/1`, what a merge does), a [`model::DiffDocument`] (`mergelens-diff/1`,
+//!   what changed between two revisions) or a [`model::AutomatonDocument`]
+//!   (`mergelens-dfa/1` with optional report keys: a learned or explained automaton).
+//!   `docs/formats.md` documents them.
+//! * [`Format`] and [`Options`]: what [`render`] makes.
+//! * [`ReportError`]: why a document was refused, in one line.
+//!
+//! Rendering goes document → view → text: `view` works out everything a page shows (the
+//! languages a document left out, example words, which letters link where, which edges to
+//! colour) once, and `html` (askama templates in `templates/`) and `markdown` only lay it out,
+//! so the two renderings cannot disagree.
+
+mod compute;
+mod error;
+mod html;
+mod markdown;
+pub mod model;
+mod view;
+
+use std::path::Path;
+
+pub use error::ReportError;
+use model::{AutomatonDocument, AutomatonMeta, DIFF_FORMAT, DiffDocument, REVIEW_FORMAT, Review};
+
+use crate::automaton::json;
+use view::Draw;
+
+/// A Markdown report never exceeds this many bytes: GitHub refuses comments over 65,536
+/// characters, and `$GITHUB_STEP_SUMMARY` has a similar limit; this leaves room for a line a
+/// workflow adds.
+pub const MARKDOWN_LIMIT: usize = 65_000;
+
+/// What a report is made from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Document {
+    Review(Box<Review>),
+    Diff(Box<DiffDocument>),
+    Automaton(Box<AutomatonDocument>),
+}
+
+/// How a report is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// One self-contained page: styles, script and drawings inline, no network request.
+    #[default]
+    Html,
+    /// GitHub-flavoured Markdown of at most [`MARKDOWN_LIMIT`] bytes.
+    Markdown,
+}
+
+/// Options of [`render`].
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Where the HTML report is (a link or a path), for the Markdown report to point to.
+    pub html_report: Option<String>,
+}
+
+/// Reads a document; `origin` names the input (a path, "stdin") in error messages.
+pub fn parse(text: &str, origin: &str) -> Result<Document, ReportError> {
+    let path = || origin.to_string();
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|source| ReportError::Json {
+            path: path(),
+            source,
+        })?;
+    let Some(format) = value.get("format") else {
+        return Err(ReportError::NoFormat { path: path() });
+    };
+    let invalid = |format: &'static str| {
+        move |source| ReportError::Invalid {
+            path: origin.to_string(),
+            format,
+            source,
+        }
+    };
+    // Each document is parsed again from the text, not from `value`, so that an error names
+    // its line and column.
+    match format.as_str() {
+        Some(REVIEW_FORMAT) => serde_json::from_str(text)
+            .map(|r| Document::Review(Box::new(r)))
+            .map_err(invalid(REVIEW_FORMAT)),
+        Some(DIFF_FORMAT) => serde_json::from_str(text)
+            .map(|d| Document::Diff(Box::new(d)))
+            .map_err(invalid(DIFF_FORMAT)),
+        Some(json::FORMAT) => {
+            let dfa = json::from_str(text, origin)?;
+            let meta: AutomatonMeta =
+                serde_json::from_value(value).map_err(invalid(json::FORMAT))?;
+            Ok(Document::Automaton(Box::new(AutomatonDocument {
+                dfa,
+                meta,
+            })))
+        }
+        _ => Err(ReportError::UnknownFormat {
+            path: path(),
+            found: match format.as_str() {
+                Some(s) => s.to_string(),
+                None => format.to_string(),
+            },
+        }),
+    }
+}
+
+/// Reads a document from a file, or from standard input when `path` is `-`.
+pub fn read(path: &Path) -> Result<Document, ReportError> {
+    let origin = if path == Path::new("-") {
+        "stdin".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let text = if path == Path::new("-") {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    }
+    .map_err(|source| ReportError::Read {
+        path: origin.clone(),
+        source,
+    })?;
+    parse(&text, &origin)
+}
+
+/// The report of a document.
+pub fn render(
+    document: &Document,
+    format: Format,
+    options: &Options,
+) -> Result<String, ReportError> {
+    match (document, format) {
+        (Document::Review(review), Format::Html) => {
+            html::page(&view::review_page(review, Draw::Yes))
+        }
+        (Document::Diff(diff), Format::Html) => html::page(&view::diff_page(diff, Draw::Yes)),
+        (Document::Automaton(doc), Format::Html) => {
+            html::automaton_page(&view::automaton_page(doc, Draw::Yes))
+        }
+        (Document::Review(review), Format::Markdown) => Ok(markdown::page(
+            &view::review_page(review, Draw::No),
+            options,
+            MARKDOWN_LIMIT,
+        )),
+        (Document::Diff(diff), Format::Markdown) => Ok(markdown::page(
+            &view::diff_page(diff, Draw::No),
+            options,
+            MARKDOWN_LIMIT,
+        )),
+        (Document::Automaton(doc), Format::Markdown) => Ok(markdown::automaton_page(
+            &view::automaton_page(doc, Draw::No),
+            options,
+            MARKDOWN_LIMIT,
+        )),
+    }
+}

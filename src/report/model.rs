@@ -1,0 +1,370 @@
+//! The documents a report is made from, as serde types: `mergelens-review/1` (a merge),
+//! `mergelens-diff/1` (two revisions, e.g. release tags) and the optional report keys of a
+//! `mergelens-dfa/1` automaton (a learned or explained automaton). `docs/formats.md` is their
+//! reference; the doc comments here say the same in fewer words.
+//!
+//! Readers ignore keys they do not know (no `deny_unknown_fields`), so that later versions can
+//! add information without breaking older readers; a change that old readers would
+//! misunderstand gets a new format tag instead. Automata are embedded as `mergelens-dfa/1`
+//! objects through [`Automaton`], which validates them while the document is read.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::automaton::{Dfa, json};
+
+pub const REVIEW_FORMAT: &str = "mergelens-review/1";
+pub const DIFF_FORMAT: &str = "mergelens-diff/1";
+
+/// An automaton embedded in a document as a `mergelens-dfa/1` object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Automaton(pub Dfa);
+
+impl Serialize for Automaton {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        json::to_value(&self.0).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Automaton {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        json::from_value(value, "embedded automaton")
+            .map(Automaton)
+            .map_err(D::Error::custom)
+    }
+}
+
+/// What a review concluded, in order of severity: a conflict hides everything else, then
+/// behaviour the merge added, then behaviour it lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The merge does exactly what the branches' changes mean, within the bounds.
+    Clean,
+    /// The merge has behaviour neither branch's change explains (lost behaviour may come too).
+    Unexpected,
+    /// The merge lacks behaviour a branch meant, and adds nothing unexpected.
+    Lost,
+    /// git could not merge (or the merge result does not build): see `conflicts`.
+    Conflict,
+}
+
+/// The name of a program version inside a document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Version {
+    /// The merge base O.
+    Base,
+    /// The first parent A.
+    Ours,
+    /// The second parent B.
+    Theirs,
+    /// The merge result M.
+    Merged,
+    /// The expected merge E (computed from O, A, B; it has no source).
+    Expected,
+    /// The earlier revision of a `mergelens-diff/1` document.
+    Old,
+    /// The later revision of a `mergelens-diff/1` document.
+    New,
+}
+
+impl Version {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Version::Base => "base",
+            Version::Ours => "ours",
+            Version::Theirs => "theirs",
+            Version::Merged => "merged",
+            Version::Expected => "expected",
+            Version::Old => "old",
+            Version::New => "new",
+        }
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A commit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Revision {
+    /// The commit id (full or abbreviated).
+    pub rev: String,
+    /// How the user named it: a branch, a tag, `HEAD`, `MERGE_HEAD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The first line of its commit message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+}
+
+/// The bounds the automata were learned with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bounds {
+    /// CBMC's loop unwinding bound b: executions with at most b iterations of each loop.
+    pub unwind: u32,
+    /// The length n up to which every word was checked (the letter `end` counts).
+    pub max_word_length: u32,
+    /// Anything else a reader must know about how exact the result is (a timeout, a query
+    /// answered by a guess that could not be checked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// Where a function is defined in one version.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionLocation {
+    pub name: String,
+    pub version: Version,
+    /// Relative to the repository root.
+    pub file: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+/// How one function's source changed between two versions. Either `diff` (a unified diff)
+/// or `old` and `new` (the function's text in both; an absent side is an empty function,
+/// for a function added or removed): the report computes the diff.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SourceChange {
+    pub function: String,
+    pub file: String,
+    pub from: Version,
+    pub to: Version,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new: Option<String>,
+}
+
+/// A language that matters to the reader (say, what the merge added unexpectedly).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Difference {
+    pub automaton: Automaton,
+    /// Some accepted words, shortest first, each a list of letters; the report finds its own
+    /// when this is empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Vec<String>>,
+    /// How many words of length at most `bounds.max_word_length` the automaton accepts;
+    /// absent when not counted or beyond 2^64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count_up_to_bound: Option<u64>,
+}
+
+/// What one learning run cost. Every field is optional: a reader shows what is there.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LearningStats {
+    /// Runs of CBMC (a batch of words checked together counts once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cbmc_runs: Option<u64>,
+    /// Membership queries the learner asked, repeats included; the next four split them by
+    /// who answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub membership_queries: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_cache: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_precheck: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_guess: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_teacher: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equivalence_queries: Option<u64>,
+    /// The share of checked guesses that were right (the paper's p, Table 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guess_accuracy_p: Option<f64>,
+    /// The share a constant guess (always the more frequent answer) would have got right: the
+    /// baseline p is measured against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constant_guess_p: Option<f64>,
+    /// States of the learned automaton.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub states: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_seconds: Option<f64>,
+}
+
+/// A `mergelens-review/1` document: what one merge does to the behaviour of a program.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Review {
+    /// Always [`REVIEW_FORMAT`].
+    pub format: String,
+    pub verdict: Verdict,
+    /// The repository's path or name, as the user gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    pub versions: ReviewVersions,
+    pub bounds: Bounds,
+    /// Files git could not merge.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<String>,
+    /// One per entry function analysed.
+    #[serde(default)]
+    pub entries: Vec<ReviewEntry>,
+    /// The program that wrote the document, e.g. `mergelens 0.1.0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewVersions {
+    pub base: Revision,
+    pub ours: Revision,
+    pub theirs: Revision,
+    /// Absent when there is no merge result (a conflict).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<Revision>,
+}
+
+/// The review of one entry function.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewEntry {
+    /// The entry function whose calls the letters are.
+    pub entry: String,
+    /// Every letter of the entry's automata, in the order the learner used.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alphabet: Vec<String>,
+    pub automata: ReviewAutomata,
+    /// L(M) \ L(E): what the merge does that neither branch's change explains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unexpected: Option<Difference>,
+    /// L(E) \ L(M): what a branch meant that the merge does not do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost: Option<Difference>,
+    /// L(M) \ L(A) (the paper's Fig. 13).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merge_minus_ours: Option<Difference>,
+    /// L(M) \ L(B) (the paper's Fig. 14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merge_minus_theirs: Option<Difference>,
+    /// L(A) △ L(B).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ours_vs_theirs: Option<Difference>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<FunctionLocation>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub source_changes: Vec<SourceChange>,
+    /// Learning statistics by version.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<Version, LearningStats>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewAutomata {
+    pub base: Automaton,
+    pub ours: Automaton,
+    pub theirs: Automaton,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<Automaton>,
+    /// The expected merge E: each branch's change to O and nothing else. The report computes
+    /// it from O, A and B when it is absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Automaton>,
+}
+
+/// A `mergelens-diff/1` document: how behaviour changed from one revision to another.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiffDocument {
+    /// Always [`DIFF_FORMAT`].
+    pub format: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    pub versions: DiffVersions,
+    pub bounds: Bounds,
+    #[serde(default)]
+    pub entries: Vec<DiffEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiffVersions {
+    /// REV1.
+    pub old: Revision,
+    /// REV2.
+    pub new: Revision,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiffEntry {
+    pub entry: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alphabet: Vec<String>,
+    pub automata: DiffAutomata,
+    /// L(new) \ L(old); computed when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub added: Option<Difference>,
+    /// L(old) \ L(new); computed when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed: Option<Difference>,
+    /// L(old) △ L(new); computed when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symdiff: Option<Difference>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<FunctionLocation>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub source_changes: Vec<SourceChange>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<Version, LearningStats>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiffAutomata {
+    pub old: Automaton,
+    pub new: Automaton,
+}
+
+/// What a learned automaton is the language of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AutomatonKind {
+    /// The behaviour of a program: the call sequences its executions make.
+    #[default]
+    Learn,
+    /// The ways an assertion can fail: every accepted word is a failing execution.
+    Explain,
+}
+
+/// The optional keys a `mergelens-dfa/1` document may carry for a report, next to the
+/// automaton's own (`mergelens-dfa/1` readers ignore them).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AutomatonMeta {
+    #[serde(default)]
+    pub kind: AutomatonKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The C file (or directory) learned from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
+    /// For `explain`: the assertion, e.g. `queue.c:42: count >= 0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assertion: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Bounds>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<LearningStats>,
+    /// Stored counterexample traces, by word (letters separated by one space) to a relative
+    /// path.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub traces: BTreeMap<String, String>,
+}
+
+/// A `mergelens-dfa/1` automaton and the report keys it carries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AutomatonDocument {
+    pub dfa: Dfa,
+    pub meta: AutomatonMeta,
+}
