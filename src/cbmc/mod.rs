@@ -1,9 +1,34 @@
-//! The CBMC bounded model checker: finding it and checking that it is usable.
+//! The CBMC bounded model checker: finding it, and answering the learner's queries with it.
 //!
-//! Key types: [`Toolchain`] (the paths of `cbmc`, `goto-cc` and `goto-instrument` and the
-//! version they report) and [`CbmcError`]. Later stages compile instrumented programs with
-//! `goto-cc` and answer membership queries with `cbmc` (Chockler et al., JAIR 2020, Sec. 4).
+//! Key types:
+//!
+//! * [`Toolchain`] (the paths of `cbmc`, `goto-cc` and `goto-instrument` and the version
+//!   they report) and [`CbmcError`], for finding a usable installation;
+//! * [`GotoProgram`]: one instrumented program version, compiled once by `goto-cc`; each
+//!   query links a small generated harness against it and runs CBMC once;
+//! * [`GotoProgram::membership`] answers a batch of membership queries in one CBMC run
+//!   (Fig. 7 of Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
+//!   Software Errors*, JAIR 2020, with one assertion per word);
+//! * [`GotoProgram::conjecture`] answers a conjecture query (Fig. 9, with the trap of
+//!   Fig. 11 at exit points), returning [`Feedback`]; Theorem 4.1 is what it guarantees;
+//! * [`Bounds`] (loop unwinding and word length, Eqn. (4)), [`CbmcCounters`] (runs and
+//!   seconds, for statistics) and [`CbmcRunError`].
+//!
+//! The language is that of program explanation (Sec. 5): the words are the event sequences
+//! of executions of the entry function, each ending with the letter `end` where it returns.
+//! The instrumented program calls three hooks that each query's harness defines:
+//! `__mergelens_event(letter)`, `__mergelens_end()` and `__mergelens_exit()`.
+//! CBMC's answers are read from `--json-ui` output, never from its human-readable text.
 
+mod error;
+mod harness;
+mod json;
+mod language;
 mod locate;
+mod program;
+mod run;
 
-pub use locate::{CbmcError, Toolchain, Version, MIN_VERSION};
+pub use error::CbmcRunError;
+pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
+pub use program::{Bounds, Feedback, GotoProgram, VERIFY_BATCH};
+pub use run::CbmcCounters;

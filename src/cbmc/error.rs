@@ -1,0 +1,63 @@
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// Everything that can go wrong while compiling a program version or answering a query
+/// with CBMC. Each variant prints as one line.
+///
+/// A query never degrades into an answer: a timeout or a crash is an error, not "no".
+#[derive(Debug, Error)]
+pub enum CbmcRunError {
+    /// `goto-cc` rejected the program; `file:line` is the user's source position, since
+    /// instrumented files keep `#line` markers.
+    #[error("{file}:{line}: {message}")]
+    Compile {
+        file: String,
+        line: u32,
+        message: String,
+    },
+    /// `goto-cc` failed without naming a source position (a link error, a missing file).
+    #[error("goto-cc failed ({status}): {message}")]
+    GotoCc { status: String, message: String },
+    /// CBMC exited abnormally (a signal, an exit code other than 0 and 10) without
+    /// reporting an error of its own.
+    #[error("{tool} exited abnormally ({status}): {stderr_tail}")]
+    Crashed {
+        tool: &'static str,
+        status: String,
+        stderr_tail: String,
+    },
+    /// CBMC reported an error in its output, e.g. that the entry function does not exist.
+    #[error("CBMC failed: {message}")]
+    Cbmc { message: String },
+    /// CBMC's `--json-ui` output could not be read or lacks a property the harness has.
+    #[error("unreadable CBMC --json-ui output: {reason}")]
+    Json { reason: String },
+    /// The program calls the hooks against the contract (e.g. with a letter outside the
+    /// alphabet), so no answer derived from it could be trusted.
+    #[error("the instrumented program breaks the hook contract: {message}")]
+    Contract { message: String },
+    /// The query did not finish in time; CBMC's process group was killed.
+    #[error(
+        "CBMC timed out after {seconds:.3} s on {what} (unwind {unwind}, max word length {max_word_length})"
+    )]
+    Timeout {
+        what: String,
+        unwind: u32,
+        max_word_length: usize,
+        seconds: f64,
+    },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl CbmcRunError {
+    pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> CbmcRunError {
+        let path = path.into();
+        move |source| CbmcRunError::Io { path, source }
+    }
+}

@@ -1,0 +1,229 @@
+//! Reading CBMC's `--json-ui` output: the status of each property and, for a failed one,
+//! the assignments of its trace. The human-readable output is never parsed.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::error::CbmcRunError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// The assertion holds on every path within the bounds (or is unreachable).
+    Holds,
+    /// Some path within the bounds violates the assertion.
+    Fails,
+}
+
+#[derive(Debug)]
+pub(crate) struct PropertyResult {
+    pub description: String,
+    pub status: Status,
+    /// For a failed property: every assignment of its trace, in order, as
+    /// `(lhs, value)`.
+    pub assignments: Vec<(String, u64)>,
+}
+
+impl PropertyResult {
+    /// The value last assigned to `lhs` in the trace.
+    pub fn last_value(&self, lhs: &str) -> Option<u64> {
+        self.assignments
+            .iter()
+            .rev()
+            .find(|(l, _)| l == lhs)
+            .map(|&(_, v)| v)
+    }
+
+    /// The values last assigned to `array[0..len]`.
+    pub fn last_array(&self, array: &str, len: usize) -> Option<Vec<u64>> {
+        let mut values = vec![None; len];
+        for (lhs, value) in &self.assignments {
+            if let Some(i) = array_index(lhs, array).filter(|&i| i < len) {
+                values[i] = Some(*value);
+            }
+        }
+        values.into_iter().collect()
+    }
+}
+
+/// The index of `array[<i>]` as CBMC writes it, with or without a C suffix (`3l`, `3ul`).
+fn array_index(lhs: &str, array: &str) -> Option<usize> {
+    let inner = lhs
+        .strip_prefix(array)?
+        .strip_prefix('[')?
+        .strip_suffix(']')?;
+    inner
+        .trim_end_matches(|c: char| c.eq_ignore_ascii_case(&'l') || c.eq_ignore_ascii_case(&'u'))
+        .parse()
+        .ok()
+}
+
+/// What one CBMC run reported.
+#[derive(Debug)]
+pub(crate) struct Report {
+    pub properties: Vec<PropertyResult>,
+    /// Messages of type ERROR, in order.
+    pub errors: Vec<String>,
+}
+
+impl Report {
+    /// The result of the one property with this description.
+    pub fn property(&self, description: &str) -> Result<&PropertyResult, CbmcRunError> {
+        let mut found = self
+            .properties
+            .iter()
+            .filter(|p| p.description == description);
+        match (found.next(), found.next()) {
+            (Some(p), None) => Ok(p),
+            (None, _) => Err(CbmcRunError::Json {
+                reason: format!("property \"{description}\" is missing from the results"),
+            }),
+            (Some(_), Some(_)) => Err(CbmcRunError::Json {
+                reason: format!("property \"{description}\" is reported twice"),
+            }),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct RawProperty {
+    description: String,
+    status: String,
+    #[serde(default)]
+    trace: Vec<RawStep>,
+}
+
+#[derive(Deserialize)]
+struct RawStep {
+    #[serde(rename = "stepType", default)]
+    step_type: String,
+    lhs: Option<String>,
+    value: Option<RawValue>,
+}
+
+/// Arrays and structs carry `elements` or `members` instead of bits; their `data` is not
+/// necessarily a string, hence the untyped fields.
+#[derive(Deserialize)]
+struct RawValue {
+    binary: Option<Value>,
+    data: Option<Value>,
+}
+
+impl RawValue {
+    /// The value as an unsigned number: from its bits when CBMC gives them, else from its
+    /// C literal (`5u`). Values that are not integers (structs, pointers) give `None`.
+    fn as_u64(&self) -> Option<u64> {
+        let bits = self.binary.as_ref().and_then(Value::as_str);
+        if let Some(bits) = bits.filter(|b| !b.is_empty() && b.len() <= 64) {
+            return u64::from_str_radix(bits, 2).ok();
+        }
+        self.data
+            .as_ref()
+            .and_then(Value::as_str)?
+            .trim_end_matches(|c: char| {
+                c.eq_ignore_ascii_case(&'l') || c.eq_ignore_ascii_case(&'u')
+            })
+            .parse()
+            .ok()
+    }
+}
+
+/// Parses the whole `--json-ui` output of one run.
+pub(crate) fn parse(stdout: &[u8]) -> Result<Report, CbmcRunError> {
+    let messages: Vec<Value> = serde_json::from_slice(stdout).map_err(|e| CbmcRunError::Json {
+        reason: format!("{e} (after {} bytes)", stdout.len()),
+    })?;
+    let mut properties = Vec::new();
+    let mut errors = Vec::new();
+    for message in messages {
+        if let Some(result) = message.get("result") {
+            let raw: Vec<RawProperty> =
+                serde_json::from_value(result.clone()).map_err(|e| CbmcRunError::Json {
+                    reason: format!("result list: {e}"),
+                })?;
+            for p in raw {
+                properties.push(convert(p)?);
+            }
+        } else if message.get("messageType").and_then(Value::as_str) == Some("ERROR") {
+            let text = message
+                .get("messageText")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            errors.push(text.to_string());
+        }
+    }
+    Ok(Report { properties, errors })
+}
+
+fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
+    let status = match p.status.as_str() {
+        "SUCCESS" | "UNREACHABLE" => Status::Holds,
+        "FAILURE" => Status::Fails,
+        other => {
+            return Err(CbmcRunError::Json {
+                reason: format!("property \"{}\" has status {other}", p.description),
+            });
+        }
+    };
+    let assignments = p
+        .trace
+        .into_iter()
+        .filter(|s| s.step_type == "assignment")
+        .filter_map(|s| Some((s.lhs?, s.value?.as_u64()?)))
+        .collect();
+    Ok(PropertyResult {
+        description: p.description,
+        status,
+        assignments,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_statuses_traces_and_errors() {
+        let out = br#"[
+          {"program": "CBMC 6.6.0 (cbmc-6.6.0)"},
+          {"messageText": "oops", "messageType": "ERROR"},
+          {"result": [
+            {"description": "mergelens word 0", "property": "__mergelens_end.assertion.1",
+             "status": "FAILURE", "trace": [
+               {"stepType": "assignment", "lhs": "__mergelens_w[1l]",
+                "value": {"binary": "00000101", "data": "5u"}},
+               {"stepType": "function-call"},
+               {"stepType": "assignment", "lhs": "__mergelens_accept",
+                "value": {"name": "array", "elements": [{"index": 0, "value": {"data": "TRUE"}}]}},
+               {"stepType": "assignment", "lhs": "b", "value": {"data": false}},
+               {"stepType": "assignment", "lhs": "__mergelens_w[0l]", "value": {"data": "3u"}},
+               {"stepType": "assignment", "lhs": "__mergelens_w[1l]", "value": {"data": "2u"}},
+               {"stepType": "assignment", "lhs": "__mergelens_wlen", "value": {"data": "2u"}}
+             ]},
+            {"description": "mergelens word 1", "property": "x", "status": "SUCCESS"}
+          ]},
+          {"cProverStatus": "failure"}
+        ]"#;
+        let report = parse(out).unwrap();
+        assert_eq!(report.errors, ["oops"]);
+        let p = report.property("mergelens word 0").unwrap();
+        assert_eq!(p.status, Status::Fails);
+        assert_eq!(p.last_value("__mergelens_wlen"), Some(2));
+        assert_eq!(p.last_array("__mergelens_w", 2), Some(vec![3, 2]));
+        assert_eq!(p.last_array("__mergelens_w", 3), None);
+        assert_eq!(
+            report.property("mergelens word 1").unwrap().status,
+            Status::Holds
+        );
+        assert!(report.property("mergelens word 2").is_err());
+    }
+
+    #[test]
+    fn rejects_truncated_output_and_unknown_statuses() {
+        assert!(matches!(
+            parse(b"[{\"program\": 1},"),
+            Err(CbmcRunError::Json { .. })
+        ));
+        let odd = br#"[{"result": [{"description": "d", "status": "UNKNOWN"}]}]"#;
+        assert!(matches!(parse(odd), Err(CbmcRunError::Json { .. })));
+    }
+}

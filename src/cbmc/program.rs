@@ -1,0 +1,451 @@
+//! A program version compiled once to a goto binary, and the queries CBMC answers on it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tempfile::TempDir;
+
+use super::error::CbmcRunError;
+use super::harness::{self, Table};
+use super::json::{self, Report, Status};
+use super::language::{
+    complete, first_words, is_explanation_word, misshapen_accepted_word, words_dfa,
+};
+use super::locate::Toolchain;
+use super::run::{self, CbmcCounters, Outcome};
+use crate::automaton::{Dfa, Letter, Word, ops};
+
+/// The bounds of a query (Eqn. (4) of the paper): loops and recursion are unwound `unwind`
+/// times, and a word has at most `max_word_length` letters, `end` included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub unwind: u32,
+    pub max_word_length: usize,
+}
+
+/// A counterexample to a conjecture: `positive` if `word` is in the program's language but
+/// the hypothesis rejects it, negative if the hypothesis accepts it but it is not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Feedback {
+    pub word: Word,
+    pub positive: bool,
+}
+
+/// How many words one membership run checks when a trap candidate is confirmed: a batch
+/// this size costs about as much as a single word (on Fig. 12, 40 ms of CBMC CPU time for
+/// 500 words against 10 ms for one).
+pub const VERIFY_BATCH: usize = 256;
+
+/// The entry function CBMC starts from unless told otherwise.
+const DEFAULT_ENTRY: &str = "main";
+
+/// One instrumented program version, compiled by `goto-cc` into a goto binary that every
+/// query links its generated harness against.
+#[derive(Debug)]
+pub struct GotoProgram {
+    tools: Toolchain,
+    /// Holds `program.gb` and one subdirectory per query; removed on drop.
+    dir: TempDir,
+    binary: PathBuf,
+    entry: String,
+    counters: Arc<CbmcCounters>,
+}
+
+impl GotoProgram {
+    /// Compiles `sources` once with `goto-cc`, run in `work_dir` (relative paths in
+    /// `sources`, `include_dirs` and `#line` markers are relative to it; nothing is written
+    /// there). `defines` are `NAME` or `NAME=VALUE`, as after `-D`. The binary goes into a
+    /// temporary directory owned by the returned value.
+    pub fn compile(
+        tools: &Toolchain,
+        sources: &[PathBuf],
+        include_dirs: &[PathBuf],
+        defines: &[String],
+        work_dir: &Path,
+    ) -> Result<GotoProgram, CbmcRunError> {
+        if !work_dir.is_dir() {
+            return Err(CbmcRunError::Io {
+                path: work_dir.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"),
+            });
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("mergelens-cbmc-")
+            .tempdir()
+            .map_err(CbmcRunError::io(std::env::temp_dir()))?;
+        let binary = dir.path().join("program.gb");
+        let mut cmd = Command::new(&tools.goto_cc);
+        cmd.current_dir(work_dir);
+        for d in include_dirs {
+            cmd.arg("-I").arg(d);
+        }
+        for d in defines {
+            cmd.arg(format!("-D{d}"));
+        }
+        cmd.args(sources).arg("-o").arg(&binary);
+        goto_cc(cmd, None)?;
+        Ok(GotoProgram {
+            tools: tools.clone(),
+            dir,
+            binary,
+            entry: DEFAULT_ENTRY.to_string(),
+            counters: Arc::new(CbmcCounters::new()),
+        })
+    }
+
+    /// Runs the program from `entry` instead of `main`: CBMC calls it with nondeterministic
+    /// arguments (`cbmc --function`). A name the program lacks fails every query with
+    /// [`CbmcRunError::Cbmc`].
+    pub fn with_entry(mut self, entry: impl Into<String>) -> GotoProgram {
+        self.entry = entry.into();
+        self
+    }
+
+    /// Counts this program's CBMC runs into `counters`, e.g. one shared by all versions.
+    pub fn with_counters(mut self, counters: Arc<CbmcCounters>) -> GotoProgram {
+        self.counters = counters;
+        self
+    }
+
+    pub fn entry(&self) -> &str {
+        &self.entry
+    }
+
+    pub fn counters(&self) -> &Arc<CbmcCounters> {
+        &self.counters
+    }
+
+    /// Whether each word is the event word of an execution within `bounds` (Fig. 7 of the
+    /// paper, batched): one CBMC run answers all words that need one. Words that do not
+    /// end with `end`, contain it elsewhere, or are longer than the bound are answered
+    /// "no" without CBMC (the paper's pre-checks; Eqn. (4)).
+    pub fn membership(
+        &self,
+        words: &[Word],
+        bounds: Bounds,
+        end: Letter,
+        timeout: Option<Duration>,
+    ) -> Result<Vec<bool>, CbmcRunError> {
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let mut answers = vec![false; words.len()];
+        // Distinct candidate words, and for each the positions of the batch it answers.
+        let mut asked: Vec<&[Letter]> = Vec::new();
+        let mut positions: Vec<Vec<usize>> = Vec::new();
+        let mut seen = HashMap::new();
+        for (i, w) in words.iter().enumerate() {
+            if !is_explanation_word(w, end) || w.len() > bounds.max_word_length {
+                continue;
+            }
+            let j = *seen.entry(w.as_slice()).or_insert_with(|| {
+                asked.push(w);
+                positions.push(Vec::new());
+                asked.len() - 1
+            });
+            positions[j].push(i);
+        }
+        if asked.is_empty() {
+            return Ok(answers);
+        }
+        let source = harness::membership(&asked, end, bounds.max_word_length);
+        let what = || describe_words(&asked);
+        // Membership reads no trace, so the formula may drop every assignment the
+        // assertions do not depend on (about 10% less CPU on batches of 50-500 words).
+        let report = self.check(
+            &source,
+            &["--slice-formula"],
+            bounds,
+            deadline,
+            timeout,
+            what,
+        )?;
+        for (j, at) in positions.iter().enumerate() {
+            let fails = report.property(&harness::word_property(j))?.status == Status::Fails;
+            for &i in at {
+                answers[i] = fails;
+            }
+        }
+        Ok(answers)
+    }
+
+    /// Whether `hypothesis` (over the program's alphabet, whose letter `end` ends every
+    /// word) agrees with the program within `bounds` (Fig. 9 and Fig. 11 of the paper); if
+    /// not, a word on which they differ. `known_words` are words known to be in the
+    /// language; the trap of Fig. 11 never reports them.
+    ///
+    /// Positive feedback is the word of a real execution, so it is exact. Negative feedback
+    /// from the trap is a word the hypothesis accepts and that is not known; such a word
+    /// could still be the word of an execution the trap did not take, so it is confirmed by
+    /// a membership query before it is returned, together with the first
+    /// [`VERIFY_BATCH`]` - 1` other accepted words not known (in length-lexicographic
+    /// order), which costs the same single CBMC run. Any of them that is not in the
+    /// language is the feedback; if all are, they join the known words for another round.
+    /// An accepted word with `end` misplaced or missing is negative feedback without CBMC.
+    ///
+    /// `None` means: no difference within the bounds that these harnesses can see. Per
+    /// Theorem 4.1 that covers every word of an execution; an accepted word that no
+    /// execution has is only caught if a prefix of it reaches an exit point, or if it is
+    /// among the words checked with a trap candidate (see `harness::conjecture`).
+    pub fn conjecture(
+        &self,
+        hypothesis: &Dfa,
+        bounds: Bounds,
+        end: Letter,
+        known_words: &[Word],
+        timeout: Option<Duration>,
+    ) -> Result<Option<Feedback>, CbmcRunError> {
+        let alphabet = hypothesis.alphabet();
+        assert!(
+            (end as usize) < alphabet.len(),
+            "end is a letter of the hypothesis"
+        );
+        let max_len = bounds.max_word_length;
+        if let Some(word) = misshapen_accepted_word(hypothesis, end, max_len) {
+            return Ok(Some(Feedback {
+                word,
+                positive: false,
+            }));
+        }
+        if max_len == 0 {
+            return Ok(None);
+        }
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let what = || format!("a conjecture with {} states", hypothesis.num_states());
+        let hypothesis_table = Table::new(hypothesis);
+        let mut known = known_words.to_vec();
+        loop {
+            // The known words as a minimal automaton rather than a list: the harness
+            // tracks its state at every event, and CBMC's cost grows with table sizes.
+            let unknown = ops::difference(hypothesis, &words_dfa(alphabet, &known));
+            let source =
+                harness::conjecture(&hypothesis_table, &Table::new(&unknown), end, max_len);
+            // No --slice-formula here: it drops the copy of the feedback word from the trace.
+            let report = self.check(&source, &["--trace"], bounds, deadline, timeout, what)?;
+            if report.property(harness::CONTRACT_PROPERTY)?.status == Status::Fails {
+                return Err(CbmcRunError::Contract {
+                    message: format!(
+                        "an event letter is end ({end}) or not below {} (the alphabet's size)",
+                        alphabet.len()
+                    ),
+                });
+            }
+            let positive = report.property(harness::POSITIVE_PROPERTY)?;
+            if positive.status == Status::Fails {
+                return Ok(Some(Feedback {
+                    word: witness(positive, max_len)?,
+                    positive: true,
+                }));
+            }
+            let negative = report.property(harness::NEGATIVE_PROPERTY)?;
+            if negative.status == Status::Holds {
+                return Ok(None);
+            }
+            let exit_prefix = witness(negative, max_len)?;
+            let candidate =
+                complete(&unknown, &exit_prefix, end, max_len).ok_or_else(|| CbmcRunError::Json {
+                    reason: format!(
+                        "the trap fired after {exit_prefix:?}, which no unknown accepted word extends"
+                    ),
+                })?;
+            let mut batch = vec![candidate.clone()];
+            batch.extend(
+                first_words(&unknown, max_len, VERIFY_BATCH)
+                    .into_iter()
+                    .filter(|w| *w != candidate)
+                    .take(VERIFY_BATCH - 1),
+            );
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let members = self.membership(&batch, bounds, end, left)?;
+            if let Some(i) = members.iter().position(|&m| !m) {
+                return Ok(Some(Feedback {
+                    word: batch.swap_remove(i),
+                    positive: false,
+                }));
+            }
+            known.extend(batch);
+        }
+    }
+
+    /// Links `source` with the program and runs CBMC on it.
+    fn check(
+        &self,
+        source: &str,
+        options: &[&str],
+        bounds: Bounds,
+        deadline: Option<Instant>,
+        timeout: Option<Duration>,
+        what: impl FnOnce() -> String,
+    ) -> Result<Report, CbmcRunError> {
+        let timed_out = || CbmcRunError::Timeout {
+            what: what(),
+            unwind: bounds.unwind,
+            max_word_length: bounds.max_word_length,
+            seconds: timeout.unwrap_or_default().as_secs_f64(),
+        };
+        let query = tempfile::Builder::new()
+            .prefix("query-")
+            .tempdir_in(self.dir.path())
+            .map_err(CbmcRunError::io(self.dir.path()))?;
+        let harness_c = query.path().join("harness.c");
+        std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
+        let linked = query.path().join("query.gb");
+        let mut link = Command::new(&self.tools.goto_cc);
+        link.arg(&harness_c)
+            .arg(&self.binary)
+            .arg("-o")
+            .arg(&linked);
+        if !goto_cc(link, deadline)? {
+            return Err(timed_out());
+        }
+
+        let mut cmd = Command::new(&self.tools.cbmc);
+        cmd.arg(&linked)
+            .arg("--unwind")
+            .arg(bounds.unwind.to_string())
+            .arg("--json-ui")
+            .args(options);
+        if self.entry != DEFAULT_ENTRY {
+            cmd.arg("--function").arg(&self.entry);
+        }
+        if self.tools.version.major >= 6 {
+            // CBMC 6 turned these on by default. Unwinding assertions would report the
+            // bound itself; the checks only add assertions that no query reads (CBMC does
+            // not assume an assertion after checking it, so dropping them blocks no path).
+            // Malloc failure stays on: it is a behaviour of the program.
+            cmd.args([
+                "--no-unwinding-assertions",
+                "--no-bounds-check",
+                "--no-pointer-check",
+                "--no-pointer-primitive-check",
+                "--no-div-by-zero-check",
+                "--no-signed-overflow-check",
+                "--no-undefined-shift-check",
+            ]);
+        }
+        let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
+            Outcome::Finished(f) => f,
+            Outcome::TimedOut => return Err(timed_out()),
+        };
+        // 0: every property holds; 10: some fails. Anything else is an error, which CBMC
+        // explains in its JSON if it got that far.
+        let code = finished.status.code();
+        let report = json::parse(&finished.stdout);
+        match (code, report) {
+            (Some(0 | 10), Ok(report)) if report.errors.is_empty() => Ok(report),
+            (_, Ok(report)) if !report.errors.is_empty() => Err(CbmcRunError::Cbmc {
+                message: report.errors.join("; "),
+            }),
+            (Some(0 | 10), Err(e)) => Err(e),
+            _ => Err(CbmcRunError::Crashed {
+                tool: "cbmc",
+                status: describe_status(finished.status),
+                stderr_tail: run::tail(&finished.stderr, 3),
+            }),
+        }
+    }
+}
+
+/// Runs goto-cc; `Ok(false)` if it timed out.
+fn goto_cc(cmd: Command, deadline: Option<Instant>) -> Result<bool, CbmcRunError> {
+    let finished = match run::run(cmd, "goto-cc", deadline, None)? {
+        Outcome::Finished(f) => f,
+        Outcome::TimedOut => return Ok(false),
+    };
+    if finished.status.success() {
+        return Ok(true);
+    }
+    let mut output = finished.stderr;
+    output.extend_from_slice(&finished.stdout);
+    let text = String::from_utf8_lossy(&output);
+    if let Some(error) = text.lines().find_map(located_error) {
+        return Err(error);
+    }
+    Err(CbmcRunError::GotoCc {
+        status: describe_status(finished.status),
+        message: run::tail(&output, 3),
+    })
+}
+
+/// A diagnostic line `file:line[:column]: error: message`, as goto-cc prints them.
+fn located_error(line: &str) -> Option<CbmcRunError> {
+    let (position, message) = line.split_once(": error: ")?;
+    let mut parts = position.rsplitn(3, ':');
+    let last = parts.next()?;
+    let (file, line_no) = match (parts.next(), parts.next()) {
+        (Some(l), Some(f)) if l.parse::<u32>().is_ok() && last.parse::<u32>().is_ok() => (f, l),
+        (Some(f), _) if last.parse::<u32>().is_ok() => (f, last),
+        _ => return None,
+    };
+    Some(CbmcRunError::Compile {
+        file: file.to_string(),
+        line: line_no.parse().ok()?,
+        message: message.trim().to_string(),
+    })
+}
+
+fn describe_status(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(signal)) => format!("signal {signal}"),
+        (None, None) => status.to_string(),
+    }
+}
+
+/// The word a failed conjecture property copied into the witness array.
+fn witness(property: &json::PropertyResult, max_len: usize) -> Result<Word, CbmcRunError> {
+    let missing = |what: &str| CbmcRunError::Json {
+        reason: format!(
+            "the trace of \"{}\" lacks the {what} of the feedback word",
+            property.description
+        ),
+    };
+    let len = property
+        .last_value(harness::WITNESS_LEN)
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|&n| n <= max_len)
+        .ok_or_else(|| missing("length"))?;
+    let letters = property
+        .last_array(harness::WITNESS, len)
+        .ok_or_else(|| missing("letters"))?;
+    letters
+        .into_iter()
+        .map(|a| Letter::try_from(a).map_err(|_| missing("letters")))
+        .collect()
+}
+
+/// A short description of a batch for a timeout message: its size and first words.
+fn describe_words(words: &[&[Letter]]) -> String {
+    const SHOWN: usize = 3;
+    let shown: Vec<String> = words
+        .iter()
+        .take(SHOWN)
+        .map(|w| {
+            let letters: Vec<String> = w.iter().map(Letter::to_string).collect();
+            format!("[{}]", letters.join(" "))
+        })
+        .collect();
+    let more = if words.len() > SHOWN { ", ..." } else { "" };
+    format!(
+        "a membership query of {} word(s) {}{more}",
+        words.len(),
+        shown.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_goto_cc_positions() {
+        let e = located_error("src/orig.c:13:1: error: syntax error before '{'").unwrap();
+        assert_eq!(e.to_string(), "src/orig.c:13: syntax error before '{'");
+        let e = located_error("a b.c:7: error: failed to find symbol 'x'").unwrap();
+        assert!(matches!(e, CbmcRunError::Compile { line: 7, .. }), "{e}");
+        assert!(located_error("PARSING ERROR").is_none());
+        assert!(located_error("w2.c:1:1: warning: something").is_none());
+    }
+}
