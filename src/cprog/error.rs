@@ -1,0 +1,80 @@
+//! The errors of the C front end: each names what went wrong, where, and what to do.
+
+use std::path::PathBuf;
+
+/// Why [`super::instrument`] could not produce an instrumented program.
+#[derive(Debug, thiserror::Error)]
+pub enum FrontEndError {
+    /// The program is not valid C (reported at the user's file and line, not the
+    /// preprocessed text's).
+    #[error("{}:{line}:{column}: C syntax error: {message}; fix the program and run again", file.display())]
+    SyntaxError {
+        file: PathBuf,
+        line: u32,
+        column: u32,
+        message: String,
+    },
+    /// `gcc -E` failed: a missing include, a bad `-D`, or no gcc at all.
+    #[error("{}: the C preprocessor (gcc -E) failed: {message}; check the file and its -I and -D options", file.display())]
+    Preprocess { file: PathBuf, message: String },
+    /// The entry function is not defined in the analysed files.
+    #[error(
+        "the entry function `{entry}` is not defined in the analysed files (they define: {}); name one of them with --entry",
+        list_or_none(defined)
+    )]
+    MissingEntry { entry: String, defined: Vec<String> },
+    /// The selected events leave no letter besides `end`.
+    #[error(
+        "no events to learn: the event kind and --only/--exclude leave no letter besides `end`; choose another event kind, relax --only/--exclude, or add MERGELENS_EVENT(\"name\") markers"
+    )]
+    EmptyAlphabet,
+    /// An event would be named `end`, the letter reserved for the entry function's return.
+    #[error("{}:{line}: the event `{name}` would be the letter `end`, which marks the return of the entry function; rename it or leave it out with --exclude {name}", file.display())]
+    ReservedLetter {
+        name: String,
+        file: PathBuf,
+        line: u32,
+    },
+    /// Reading a source file or writing the instrumented copy failed.
+    #[error("{}: {source}; check that the path exists and is readable (inputs) or writable (the output directory)", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn list_or_none(names: &[String]) -> String {
+    if names.is_empty() {
+        "no functions".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_line_with_location_and_advice() {
+        let e = FrontEndError::SyntaxError {
+            file: "a.c".into(),
+            line: 7,
+            column: 18,
+            message: "expected expression before ')' token".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "a.c:7:18: C syntax error: expected expression before ')' token; fix the program and run again"
+        );
+        let e = FrontEndError::MissingEntry {
+            entry: "start".into(),
+            defined: vec!["main".into(), "f".into()],
+        };
+        assert!(e.to_string().contains("`start`") && e.to_string().contains("main, f"));
+        for e in [e, FrontEndError::EmptyAlphabet] {
+            assert!(!e.to_string().contains('\n'));
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The C front end: from C files to an instrumented program whose executions announce their
+//! events, and to the syntax-directed automaton the learner uses as a pre-check.
+//!
+//! Key types:
+//!
+//! * [`FrontEndConfig`]: the files, the entry function, which events to observe
+//!   ([`EventKind`], `only`/`exclude`), and the `-I`/`-D` options the program builds with.
+//! * [`instrument`] → [`InstrumentedProgram`]: one instrumented copy per input file, the
+//!   [`Alphabet`] (the events, then `end`), every [`Event`] site and [`FunctionInfo`] with the
+//!   user's file and line, and warnings about what the front end cannot see through.
+//! * [`syntax_automaton`]: a [`Dfa`] accepting a superset of the entry function's event
+//!   words, so that the words it rejects need no CBMC run.
+//! * [`FrontEndError`]: syntax errors at the user's file:line, preprocessor failures, a
+//!   missing entry function, an empty alphabet, I/O.
+//!
+//! The method is Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
+//! Software Errors* (JAIR 2020). Sec. 3 defines the language: the words of events an
+//! execution emits. Sec. 4 and Fig. 8 instrument the program with a call at each event;
+//! here that call is `__mergelens_event(K)`, with `K` the letter's index in the alphabet,
+//! and `__mergelens_end()` marks the return of the entry function (the letter `end`, which
+//! ends every word) and `__mergelens_exit()` each call of `exit`/`_Exit`/`abort` (the exit
+//! points where Fig. 11 puts its trap). The query harnesses define these three hooks.
+//! Sec. 4, "Optimisations", answers words the control-flow graph cannot produce without
+//! CBMC; [`syntax_automaton`] is that pre-check.
+//!
+//! How a program is read: each file goes through `gcc -E` with the user's `-I`/`-D`, so
+//! macros and includes are what the compiler sees; `MERGELENS_EVENT(x)` is defined for that
+//! run as a call of `__mergelens_marker(x)`, so markers survive preprocessing. tree-sitter-c
+//! parses the result, and gcc's line markers map every node back to the user's file and line.
+//! The instrumented copy is the preprocessed text with insertions only (plus the marker
+//! calls and `return` keywords replaced on their line), line markers kept, so gcc, goto-cc
+//! and CBMC report the user's lines. The sources are never modified.
+//!
+//! Several input files give several instrumented files (`paths`), one translation unit each,
+//! all declaring the hooks: concatenating translation units would clash on `static` names
+//! and repeated type definitions. The files are compiled and linked together.
+
+mod cfg;
+mod edit;
+mod error;
+mod frontend;
+mod hash;
+mod precheck;
+mod preprocess;
+mod syntax;
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::automaton::{Alphabet, Dfa, Letter};
+
+pub use error::FrontEndError;
+
+/// The letter that ends every word: the entry function returned.
+pub const END_LETTER: &str = "end";
+
+/// Which events become letters (markers written with `MERGELENS_EVENT` always do).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventKind {
+    /// Entering each function defined in the analysed files, except the entry function;
+    /// the letter is the function's name.
+    #[default]
+    Functions,
+    /// Each call site, in the analysed files, of a function defined in them; the letter is
+    /// `callee@line`. The event comes before the arguments are evaluated.
+    Calls,
+    /// Each arm of each `if` (an `if` without `else` gets an else event too), each `case`
+    /// and `default` label (also reached by falling through), and each iteration of a loop
+    /// body; the letter is `function:line:then|else|case|loop`.
+    Branches,
+}
+
+impl EventKind {
+    pub const ALL: [EventKind; 3] = [EventKind::Functions, EventKind::Calls, EventKind::Branches];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Functions => "functions",
+            EventKind::Calls => "calls",
+            EventKind::Branches => "branches",
+        }
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for EventKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EventKind, String> {
+        EventKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| {
+                format!("unknown event kind `{s}`: expected functions, calls or branches")
+            })
+    }
+}
+
+/// What to analyse and how it builds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontEndConfig {
+    /// The C files of the program (each one a translation unit).
+    pub files: Vec<PathBuf>,
+    /// The function whose executions are learned; its return is the letter `end`.
+    pub entry: String,
+    pub events: EventKind,
+    /// Keep only these letters (before `end`), if given.
+    pub only: Option<BTreeSet<String>>,
+    /// Drop these letters.
+    pub exclude: BTreeSet<String>,
+    /// `-I` directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D` definitions, `NAME` or `NAME=VALUE`.
+    pub defines: Vec<String>,
+}
+
+impl FrontEndConfig {
+    /// These files with the defaults: entry `main`, function-entry events, all letters.
+    pub fn new(files: Vec<PathBuf>) -> FrontEndConfig {
+        FrontEndConfig {
+            files,
+            entry: "main".to_string(),
+            events: EventKind::default(),
+            only: None,
+            exclude: BTreeSet::new(),
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+        }
+    }
+}
+
+/// Where an event comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SiteKind {
+    FunctionEntry,
+    Call,
+    Then,
+    Else,
+    Case,
+    Loop,
+    Marker,
+}
+
+/// One place in the program that emits a letter (several places may share a letter).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Event {
+    pub letter: Letter,
+    pub kind: SiteKind,
+    /// The user's file and line (the function's name line for a function entry).
+    pub file: PathBuf,
+    pub line: u32,
+    /// The function the site is in (the function entered, for a function entry).
+    pub function: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FunctionOrigin {
+    /// Defined in one of the analysed files: its events are observed.
+    Analysed,
+    /// Defined in another file the program includes (not a system header).
+    Header,
+    SystemHeader,
+}
+
+/// A function definition, for the report's links.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FunctionInfo {
+    pub name: String,
+    pub file: PathBuf,
+    pub line: u32,
+    /// The parameter declarations as written, e.g. `int x`.
+    pub parameters: Vec<String>,
+    pub origin: FunctionOrigin,
+}
+
+/// The result of [`instrument`].
+#[derive(Clone, Debug)]
+pub struct InstrumentedProgram {
+    /// The instrumented file that defines the entry function.
+    pub path: PathBuf,
+    /// Every instrumented file, one per input file in input order (`path` among them); they
+    /// are preprocessed C (`.i`), compiled and linked together.
+    pub paths: Vec<PathBuf>,
+    /// The events in order of first occurrence in the program, then `end`.
+    pub alphabet: Alphabet,
+    pub end: Letter,
+    pub entry: String,
+    pub events: Vec<Event>,
+    /// Every function definition, system headers' included.
+    pub functions: Vec<FunctionInfo>,
+    /// What the front end could not see through (function pointers, `goto`, `setjmp`), and
+    /// `only`/`exclude` names that match no event; `file:line: message` where there is a place.
+    pub warnings: Vec<String>,
+    fingerprint: String,
+    model: cfg::ProgramModel,
+}
+
+impl InstrumentedProgram {
+    /// A hex digest of the preprocessed program (contents and line numbers, not file names,
+    /// which differ between checkouts of one version) and of the settings that change what
+    /// is learned: equal fingerprints, equal languages.
+    pub fn fingerprint(&self) -> String {
+        self.fingerprint.clone()
+    }
+}
+
+/// Preprocesses, parses and instruments `config.files`, writing the instrumented copies
+/// (and a copy of `mergelens.h` under `include/`, found by `#include "mergelens.h"`) into
+/// `out_dir`, which must exist.
+pub fn instrument(
+    config: &FrontEndConfig,
+    out_dir: &Path,
+) -> Result<InstrumentedProgram, FrontEndError> {
+    // Syntax trees of generated code can nest deeply and every walk here recurses over them;
+    // a thread with a large stack keeps that from overflowing the caller's.
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("mergelens-cprog".into())
+            .stack_size(256 << 20)
+            .spawn_scoped(scope, || frontend::run(config, out_dir))
+            .map_err(|source| FrontEndError::Io {
+                path: out_dir.to_path_buf(),
+                source,
+            })?
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// The pre-check automaton of Sec. 4, "Optimisations": a minimal DFA over
+/// `program.alphabet` that accepts every event word (ending in `end`) of at most
+/// `max_word_length` letters, `end` included, of every execution of the entry function, and
+/// usually more. A word it rejects can be answered "no" without CBMC: the teacher never
+/// accepts a longer word either (Eqn. (4) of the paper); pass `usize::MAX` for no length
+/// bound.
+///
+/// `unwind` sets how many times recursive functions are inlined into themselves (deeper
+/// recursion is over-approximated by "any events"). Loops are stars whatever the bound, so
+/// the automaton stays an over-approximation however the teacher counts iterations (with
+/// `cbmc --unwind 3` a loop body runs at most twice and a recursive function nests four
+/// deep).
+pub fn syntax_automaton(program: &InstrumentedProgram, unwind: u32, max_word_length: usize) -> Dfa {
+    let d = precheck::build(&program.model, &program.alphabet, program.end, unwind);
+    precheck::bound_length(&d, max_word_length)
+}

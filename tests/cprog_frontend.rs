@@ -1,0 +1,606 @@
+//! The C front end on the programs of tests/programs/: alphabets per event kind, instrumented
+//! copies that gcc and goto-cc compile, errors at the user's file:line, markers, warnings,
+//! and the pre-check automaton, whose soundness the real CBMC checks.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mergelens::automaton::analysis::words_up_to;
+use mergelens::automaton::{Alphabet, Word};
+use mergelens::cbmc::{Bounds, GotoProgram, Toolchain};
+use mergelens::cprog::{
+    EventKind, FrontEndConfig, FrontEndError, InstrumentedProgram, SiteKind, instrument,
+    syntax_automaton,
+};
+
+fn programs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
+}
+
+fn config(files: &[&str], events: EventKind) -> FrontEndConfig {
+    let mut c = FrontEndConfig::new(files.iter().map(|f| programs().join(f)).collect());
+    c.events = events;
+    c
+}
+
+fn run(c: &FrontEndConfig) -> (tempfile::TempDir, InstrumentedProgram) {
+    let dir = tempfile::tempdir().unwrap();
+    let program = instrument(c, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    (dir, program)
+}
+
+fn names(alphabet: &Alphabet) -> Vec<&str> {
+    alphabet.names().collect()
+}
+
+/// Every program of tests/programs/ that is valid C, with the files it consists of.
+const PROGRAMS: [&[&str]; 14] = [
+    &["fig12_base.c"],
+    &["fig12_ours.c"],
+    &["fig12_theirs.c"],
+    &["fig12_merged.c"],
+    &["loop_calls.c"],
+    &["recursion.c"],
+    &["exit_in_callee.c"],
+    &["input_branch.c"],
+    &["two_paths.c"],
+    &["markers.c"],
+    &["switch_case.c"],
+    &["function_pointer.c"],
+    &["multi_main.c", "multi_util.c"],
+    &["constructs.c"],
+];
+
+#[test]
+fn function_entries_are_the_default_alphabet() {
+    let (_dir, p) = run(&config(&["fig12_merged.c"], EventKind::Functions));
+    assert_eq!(
+        names(&p.alphabet),
+        ["funcA", "funcB", "funcC", "funcZ", "end"]
+    );
+    assert_eq!(p.end, 4);
+    assert_eq!(p.entry, "main");
+    let funcz = p.events.iter().find(|e| e.function == "funcZ").unwrap();
+    assert_eq!(
+        (funcz.kind, funcz.line, funcz.letter),
+        (SiteKind::FunctionEntry, 16, 3)
+    );
+    assert!(funcz.file.ends_with("tests/programs/fig12_merged.c"));
+    let main = p.functions.iter().find(|f| f.name == "main").unwrap();
+    assert_eq!(
+        (main.line, main.parameters.as_slice()),
+        (24, ["void".to_string()].as_slice())
+    );
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+}
+
+#[test]
+fn calls_are_letters_callee_at_line() {
+    let (_dir, p) = run(&config(&["two_paths.c"], EventKind::Calls));
+    assert_eq!(
+        names(&p.alphabet),
+        ["h1@15", "h2@17", "g@22", "g@27", "f1@33", "f2@35", "end"]
+    );
+    assert!(p.events.iter().all(|e| e.kind == SiteKind::Call));
+    // Library calls and calls of functions without a body are not events.
+    let (_dir, p) = run(&config(&["exit_in_callee.c"], EventKind::Calls));
+    assert_eq!(names(&p.alphabet), ["g@21", "f@24", "end"]);
+}
+
+#[test]
+fn branches_are_arms_cases_and_loop_bodies() {
+    let (_dir, p) = run(&config(&["input_branch.c"], EventKind::Branches));
+    assert_eq!(
+        names(&p.alphabet),
+        [
+            "main:16:then",
+            "main:16:else",
+            "main:20:then",
+            "main:20:else",
+            "end"
+        ]
+    );
+    let (_dir, p) = run(&config(&["switch_case.c"], EventKind::Branches));
+    assert_eq!(
+        names(&p.alphabet),
+        ["main:15:case", "main:18:case", "main:21:case", "end"]
+    );
+    let (_dir, p) = run(&config(&["loop_calls.c"], EventKind::Branches));
+    assert_eq!(names(&p.alphabet), ["main:22:loop", "end"]);
+}
+
+#[test]
+fn only_and_exclude_restrict_the_alphabet() {
+    let mut c = config(&["fig12_merged.c"], EventKind::Functions);
+    c.only = Some(BTreeSet::from([
+        "funcC".to_string(),
+        "funcZ".to_string(),
+        "nope".to_string(),
+    ]));
+    c.exclude = BTreeSet::from(["funcZ".to_string()]);
+    let (dir, p) = run(&c);
+    assert_eq!(names(&p.alphabet), ["funcC", "end"]);
+    assert_eq!(
+        p.warnings,
+        ["--only nope: no event of the program has this name"]
+    );
+    let text = std::fs::read_to_string(&p.path).unwrap();
+    assert_eq!(text.matches("__mergelens_event(").count(), 2, "{text}"); // declaration + funcC
+    drop(dir);
+
+    c.only = Some(BTreeSet::from(["nope".to_string()]));
+    let dir = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        instrument(&c, dir.path()),
+        Err(FrontEndError::EmptyAlphabet)
+    ));
+}
+
+#[test]
+fn a_program_without_events_of_the_kind_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = instrument(&config(&["fig12_base.c"], EventKind::Branches), dir.path()).unwrap_err();
+    assert!(matches!(e, FrontEndError::EmptyAlphabet), "{e}");
+}
+
+#[test]
+fn markers_are_always_events() {
+    let (_dir, p) = run(&config(&["markers.c"], EventKind::Functions));
+    assert_eq!(
+        names(&p.alphabet),
+        [
+            "parse",
+            "bad_input",
+            "parsed",
+            "error_path",
+            "ok_path",
+            "end"
+        ]
+    );
+    let marker = p
+        .events
+        .iter()
+        .find(|e| e.kind == SiteKind::Marker)
+        .unwrap();
+    assert_eq!((marker.line, marker.function.as_str()), (12, "parse"));
+    let text = std::fs::read_to_string(&p.path).unwrap();
+    assert!(!text.contains("__mergelens_marker"), "{text}");
+
+    // With only the markers of main, those of parse disappear from the code.
+    let mut c = config(&["markers.c"], EventKind::Calls);
+    c.only = Some(BTreeSet::from([
+        "ok_path".to_string(),
+        "error_path".to_string(),
+    ]));
+    let (_dir, p) = run(&c);
+    assert_eq!(names(&p.alphabet), ["error_path", "ok_path", "end"]);
+    let text = std::fs::read_to_string(&p.path).unwrap();
+    assert_eq!(text.matches("((void)0)").count(), 2);
+}
+
+#[test]
+fn function_pointers_and_gotos_are_warned_about() {
+    let (_dir, p) = run(&config(&["function_pointer.c"], EventKind::Functions));
+    assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+    assert!(
+        p.warnings[0].ends_with(
+            "function_pointer.c:15: call of `handler` in `main`, which is not declared as a function (a function pointer?): its events are not known before CBMC runs"
+        ),
+        "{}",
+        p.warnings[0]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("jump.c");
+    std::fs::write(
+        &source,
+        "void f(void) {}\nint main(void) {\n  goto done;\n  f();\ndone:\n  return (*&f)(), 0;\n}\n",
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let p = instrument(&FrontEndConfig::new(vec![source]), out.path()).unwrap();
+    assert_eq!(p.warnings.len(), 2, "{:?}", p.warnings);
+    assert!(p.warnings[0].contains("jump.c:3: goto in `main`"));
+    assert!(p.warnings[1].contains("jump.c:6: call through the function pointer `*&f`"));
+    // f is only called through a pointer here, so the pre-check lets it happen anywhere.
+    let d = syntax_automaton(&p, 3, 8);
+    assert!(d.accepts_names(&["f", "end"]) && d.accepts_names(&["end"]));
+}
+
+#[test]
+fn syntax_errors_point_at_the_users_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = instrument(
+        &config(&["syntax_error.c"], EventKind::Functions),
+        dir.path(),
+    )
+    .unwrap_err();
+    match &e {
+        FrontEndError::SyntaxError {
+            file,
+            line,
+            column,
+            message,
+        } => {
+            assert!(file.ends_with("tests/programs/syntax_error.c"), "{e}");
+            assert_eq!((*line, *column), (7, 18), "{e}");
+            assert!(message.contains("expected expression"), "{e}");
+        }
+        other => panic!("not a syntax error: {other}"),
+    }
+    assert!(
+        e.to_string()
+            .contains("syntax_error.c:7:18: C syntax error")
+    );
+}
+
+#[test]
+fn a_missing_entry_names_the_defined_functions() {
+    let mut c = config(&["fig12_base.c"], EventKind::Functions);
+    c.entry = "start".into();
+    let dir = tempfile::tempdir().unwrap();
+    match instrument(&c, dir.path()).unwrap_err() {
+        FrontEndError::MissingEntry { entry, defined } => {
+            assert_eq!(entry, "start");
+            assert_eq!(defined, ["funcA", "funcB", "main"]);
+        }
+        other => panic!("{other}"),
+    }
+}
+
+#[test]
+fn preprocessor_options_and_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let include = dir.path().join("inc");
+    std::fs::create_dir(&include).unwrap();
+    std::fs::write(
+        include.join("helper.h"),
+        "static inline void helper(void) {}\n",
+    )
+    .unwrap();
+    let source = dir.path().join("prog.c");
+    std::fs::write(
+        &source,
+        "#include \"helper.h\"\nvoid f(void) {}\nint main(void) {\n#ifdef FEATURE\n  f();\n#endif\n  helper();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut c = FrontEndConfig::new(vec![source.clone()]);
+    c.events = EventKind::Calls;
+    c.include_dirs = vec![include];
+    c.defines = vec!["FEATURE=1".into()];
+    let p = instrument(&c, out.path()).unwrap();
+    // helper is defined in a header, not an analysed file: its calls are no events.
+    assert_eq!(names(&p.alphabet), ["f@5", "end"]);
+    let helper = p.functions.iter().find(|f| f.name == "helper").unwrap();
+    assert_eq!(helper.origin, mergelens::cprog::FunctionOrigin::Header);
+    assert!(helper.file.ends_with("inc/helper.h") && helper.line == 1);
+
+    c.include_dirs.clear();
+    match instrument(&c, out.path()).unwrap_err() {
+        FrontEndError::Preprocess { file, message } => {
+            assert_eq!(file, source);
+            assert!(message.contains("helper.h"), "{message}");
+        }
+        other => panic!("{other}"),
+    }
+    c.files = vec![dir.path().join("missing.c")];
+    assert!(matches!(
+        instrument(&c, out.path()),
+        Err(FrontEndError::Io { .. })
+    ));
+}
+
+#[test]
+fn the_entry_function_ends_every_word_on_every_return() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("ret.c");
+    std::fs::write(
+        &source,
+        "struct pair { int a, b; };\nint nondet_int(void);\nvoid f(void) {}\nconst struct pair *pick(int k) {\n  static struct pair p;\n  if (k) return f(), &p;\n  if (k > 1) return 0;\n  f();\n}\nvoid start(void) {\n  if (nondet_int()) return f();\n  pick(1);\n  if (nondet_int()) return;\n}\n",
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut c = FrontEndConfig::new(vec![source]);
+    for entry in ["pick", "start"] {
+        c.entry = entry.into();
+        let p = instrument(&c, out.path()).unwrap();
+        let text = std::fs::read_to_string(&p.path).unwrap();
+        // 2 returns + the end of the body
+        assert_eq!(text.matches("__mergelens_end();").count(), 3, "{text}");
+        compile_with_gcc(&p);
+        let d = syntax_automaton(&p, 3, 8);
+        if entry == "pick" {
+            assert!(d.accepts_names(&["f", "end"]) && d.accepts_names(&["end"]));
+        } else {
+            assert!(d.accepts_names(&["f", "end"]) && d.accepts_names(&["pick", "f", "end"]));
+            assert!(!d.accepts_names(&["f", "pick", "end"]));
+        }
+    }
+}
+
+fn compile_with_gcc(p: &InstrumentedProgram) {
+    for path in &p.paths {
+        let out = Command::new("gcc")
+            .args([
+                "-c",
+                "-o",
+                "/dev/null",
+                "-Werror=implicit-function-declaration",
+            ])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "gcc -c {}: {}\n{}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr),
+            std::fs::read_to_string(path).unwrap()
+        );
+    }
+}
+
+#[test]
+fn instrumented_programs_compile_with_gcc_and_goto_cc() {
+    let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    for files in PROGRAMS {
+        for kind in EventKind::ALL {
+            let dir = tempfile::tempdir().unwrap();
+            let p = match instrument(&config(files, kind), dir.path()) {
+                Ok(p) => p,
+                Err(FrontEndError::EmptyAlphabet) => continue,
+                Err(e) => panic!("{files:?} {kind}: {e}"),
+            };
+            compile_with_gcc(&p);
+            let out = Command::new(&tools.goto_cc)
+                .args(&p.paths)
+                .arg("-o")
+                .arg(dir.path().join("program.gb"))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "goto-cc {files:?} {kind}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
+#[test]
+fn fingerprints_follow_contents_and_settings_not_paths() {
+    let (_a, base) = run(&config(&["fig12_base.c"], EventKind::Functions));
+    let (_b, again) = run(&config(&["fig12_base.c"], EventKind::Functions));
+    assert_eq!(base.fingerprint(), again.fingerprint());
+    assert_eq!(base.fingerprint().len(), 32);
+    let copy_dir = tempfile::tempdir().unwrap();
+    let copy = copy_dir.path().join("elsewhere.c");
+    std::fs::copy(programs().join("fig12_base.c"), &copy).unwrap();
+    let (_c, moved) = run(&FrontEndConfig::new(vec![copy]));
+    assert_eq!(base.fingerprint(), moved.fingerprint());
+    let (_d, calls) = run(&config(&["fig12_base.c"], EventKind::Calls));
+    assert_ne!(base.fingerprint(), calls.fingerprint());
+    let (_e, ours) = run(&config(&["fig12_ours.c"], EventKind::Functions));
+    assert_ne!(base.fingerprint(), ours.fingerprint());
+}
+
+/// The expected language of each program (function entries, `cbmc --unwind 3`, words of
+/// at most 8 letters), as in the report to the lead.
+fn expected(files: &[&str]) -> &'static [&'static str] {
+    match files[0] {
+        "fig12_base.c" => &["funcA funcB end"],
+        "fig12_ours.c" => &["funcA funcZ funcB end"],
+        "fig12_theirs.c" => &["funcA funcB end", "funcA funcC end"],
+        "fig12_merged.c" => &["funcA funcZ funcB end", "funcA funcZ funcC end"],
+        "loop_calls.c" => &["f end", "g f end", "g g f end"],
+        "recursion.c" => &[
+            "down leaf end",
+            "down down leaf end",
+            "down down down leaf end",
+        ],
+        "exit_in_callee.c" => &["f end", "g f end", "g g f end"],
+        "input_branch.c" => &["low done end", "high done end", "high high done end"],
+        "two_paths.c" => &["f1 g h1 end", "f2 g h2 end"],
+        "markers.c" => &["parse bad_input error_path end", "parse parsed ok_path end"],
+        "switch_case.c" => &["one two end", "two end", "other end"],
+        "function_pointer.c" => &["on_even finish end", "on_odd finish end"],
+        "multi_main.c" => &["helper end", "helper twice end"],
+        other => panic!("no expectation for {other}"),
+    }
+}
+
+#[test]
+fn the_pre_check_is_precise_on_the_merge_example() {
+    let (_dir, p) = run(&config(&["fig12_merged.c"], EventKind::Functions));
+    let d = syntax_automaton(&p, 3, 8);
+    assert!(d.accepts_names(&["funcA", "funcZ", "funcC", "end"]));
+    assert!(!d.accepts_names(&["funcA", "funcC", "end"]));
+    assert!(!d.accepts_names(&["funcA", "funcZ", "funcC"]));
+    assert_eq!(d.num_states(), 5);
+    // Over-approximations: the syntax cannot see that the path decides h1 or h2 ...
+    let (_dir, p) = run(&config(&["two_paths.c"], EventKind::Functions));
+    let d = syntax_automaton(&p, 3, 8);
+    assert!(d.accepts_names(&["f1", "g", "h2", "end"]));
+    assert!(!d.accepts_names(&["f1", "f2", "g", "h2", "end"]));
+    // ... and loops are stars, cut by the word length bound only.
+    let (_dir, p) = run(&config(&["loop_calls.c"], EventKind::Functions));
+    let d = syntax_automaton(&p, 3, 8);
+    assert!(d.accepts_names(&["g", "g", "g", "g", "g", "g", "f", "end"]));
+    assert!(!d.accepts_names(&["g", "g", "g", "g", "g", "g", "g", "f", "end"]));
+    let mut long = vec!["g"; 20];
+    long.extend(["f", "end"]);
+    assert!(syntax_automaton(&p, 3, usize::MAX).accepts_names(&long));
+}
+
+/// The real CBMC answers membership queries on the instrumented programs: the words it
+/// accepts are exactly the expected ones, and the pre-check rejects none of them (every
+/// word the pre-check rejects, up to 5 letters, CBMC rejects too).
+#[test]
+fn cbmc_finds_the_expected_languages_and_the_pre_check_keeps_them() {
+    let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    let bounds = Bounds {
+        unwind: 3,
+        max_word_length: 8,
+    };
+    for files in PROGRAMS.into_iter().filter(|f| f[0] != "constructs.c") {
+        let (_dir, p) = run(&config(files, EventKind::Functions));
+        let goto = GotoProgram::compile(
+            &tools,
+            &p.paths,
+            &[],
+            &[],
+            Path::new(env!("CARGO_MANIFEST_DIR")),
+        )
+        .unwrap_or_else(|e| panic!("{files:?}: {e}"));
+        let pre = syntax_automaton(&p, bounds.unwind, bounds.max_word_length);
+        let candidates = words_up_to(&pre, bounds.max_word_length, 10_000).unwrap();
+        let events: Vec<_> = p.alphabet.letters().filter(|&l| l != p.end).collect();
+        let mut rejected: Vec<Word> = Vec::new();
+        let mut prefixes: Vec<Word> = vec![Vec::new()];
+        for _ in 0..5 {
+            for w in &prefixes {
+                let mut word = w.clone();
+                word.push(p.end);
+                if !pre.accepts(&word) {
+                    rejected.push(word);
+                }
+            }
+            prefixes = prefixes
+                .iter()
+                .flat_map(|w| events.iter().map(move |&l| [w.as_slice(), &[l]].concat()))
+                .filter(|w| w.len() < 5)
+                .collect();
+        }
+        let mut words = candidates.clone();
+        words.extend(rejected.iter().cloned());
+        let answers = goto.membership(&words, bounds, p.end, None).unwrap();
+        let accepted: BTreeSet<String> = words
+            .iter()
+            .zip(&answers)
+            .filter(|(_, yes)| **yes)
+            .map(|(w, _)| p.alphabet.format_word(w))
+            .collect();
+        let want: BTreeSet<String> = expected(files).iter().map(|w| w.to_string()).collect();
+        assert_eq!(accepted, want, "{files:?}");
+        for w in &want {
+            assert!(
+                pre.accepts_names(&w.split(' ').collect::<Vec<_>>()),
+                "{files:?}: {w}"
+            );
+        }
+    }
+}
+
+/// Offered the pre-check automaton as a conjecture, CBMC finds no execution (within the
+/// bounds) whose word it rejects: no positive feedback, for every program and event kind.
+#[test]
+fn the_pre_check_is_sound_against_cbmc_for_every_event_kind() {
+    let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    let bounds = Bounds {
+        unwind: 3,
+        max_word_length: 8,
+    };
+    for files in PROGRAMS {
+        for kind in EventKind::ALL {
+            let dir = tempfile::tempdir().unwrap();
+            let p = match instrument(&config(files, kind), dir.path()) {
+                Ok(p) => p,
+                Err(FrontEndError::EmptyAlphabet) => continue,
+                Err(e) => panic!("{files:?} {kind}: {e}"),
+            };
+            let goto = GotoProgram::compile(
+                &tools,
+                &p.paths,
+                &[],
+                &[],
+                Path::new(env!("CARGO_MANIFEST_DIR")),
+            )
+            .unwrap_or_else(|e| panic!("{files:?} {kind}: {e}"));
+            let pre = syntax_automaton(&p, bounds.unwind, bounds.max_word_length);
+            let feedback = goto.conjecture(&pre, bounds, p.end, &[], None).unwrap();
+            if let Some(f) = feedback {
+                assert!(
+                    !f.positive,
+                    "{files:?} {kind}: the pre-check rejects `{}`, which the program emits",
+                    p.alphabet.format_word(&f.word)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn non_local_jumps_and_a_recursive_entry_make_the_pre_check_give_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let jumps = dir.path().join("jumps.c");
+    std::fs::write(
+        &jumps,
+        "#include <setjmp.h>\njmp_buf env;\nvoid f(void) { longjmp(env, 1); }\nint main(void) {\n  if (setjmp(env)) return 1;\n  f();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let recursive = dir.path().join("recursive.c");
+    std::fs::write(
+        &recursive,
+        "int nondet_int(void);\nvoid f(void) {}\nint main(void) {\n  f();\n  if (nondet_int()) return main();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    for (source, warning) in [
+        (jumps, "jumps.c:3: longjmp in `f`"),
+        (
+            recursive,
+            "recursive.c:5: `main` calls the entry function `main`",
+        ),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let p = instrument(&FrontEndConfig::new(vec![source]), out.path()).unwrap();
+        assert!(
+            p.warnings.iter().any(|w| w.contains(warning)),
+            "{:?}",
+            p.warnings
+        );
+        let d = syntax_automaton(&p, 3, 8);
+        for word in [&["end"][..], &["f", "end", "f", "end"], &["end", "end"]] {
+            assert!(d.accepts_names(word), "{word:?}");
+        }
+        assert!(!d.accepts_names(&["f"]));
+        compile_with_gcc(&p);
+    }
+}
+
+#[test]
+fn the_instrumented_copy_keeps_bytes_that_are_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("latin1.c");
+    std::fs::write(
+        &source,
+        b"int f(void) { return sizeof(\"caf\xe9\"); }\nint main(void) { return f(); }\n",
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let p = instrument(&FrontEndConfig::new(vec![source]), out.path()).unwrap();
+    let bytes = std::fs::read(&p.path).unwrap();
+    assert!(bytes.windows(5).any(|w| w == b"caf\xe9\""));
+    compile_with_gcc(&p);
+}
+
+#[test]
+fn a_marker_inside_assert_is_one_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("assert_marker.c");
+    std::fs::write(
+        &source,
+        "#include <assert.h>\n#include \"mergelens.h\"\nint main(void) {\n    assert((MERGELENS_EVENT(\"checked\"), 1));\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let p = instrument(&FrontEndConfig::new(vec![source]), out.path()).unwrap();
+    assert_eq!(names(&p.alphabet), ["checked", "end"]);
+    // glibc's assert evaluates its condition once and copies it into a sizeof.
+    let text = std::fs::read_to_string(&p.path).unwrap();
+    assert!(!text.contains("__mergelens_marker"), "{text}");
+    assert_eq!(text.matches("__mergelens_event(0)").count(), 1, "{text}");
+    compile_with_gcc(&p);
+    let d = syntax_automaton(&p, 3, 8);
+    assert!(d.accepts_names(&["checked", "end"]) && !d.accepts_names(&["end"]));
+}
