@@ -1,1 +1,203 @@
-fn main() {}
+//! The learner benchmark (`make bench-learner` runs it against AALpy; see benches/learner.md).
+//!
+//! ```text
+//! cargo bench --bench learner -- generate DIR [--seed N] [--grid full|quick]
+//! cargo bench --bench learner -- run DIR [--modes rs,angluin,mp,rs-all] [--repeat N]
+//! cargo bench --bench learner                  # generate (quick grid) and run, print a table
+//! ```
+//!
+//! `generate` writes random minimal DFAs (mergelens-dfa/1), 10 per row of the grid, named
+//! `s{states}_k{letters}_{i}.json`. `run` learns each with the simulated teacher
+//! (membership by running the word, shortest counterexamples) and prints one JSON line per
+//! target and mode: `membership` counts distinct words the teacher answered, as a model
+//! checker would be asked. Modes: `rs`, `angluin`, `mp` (counterexample processing) and
+//! `rs-all`, Rivest-Schapire asking every decomposition of a counterexample in one batch.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use mergelens::automaton::json;
+use mergelens::learn::random::{SplitMix64, random_minimal_dfa};
+use mergelens::learn::{CexProcessing, DfaTeacher, LearnConfig, QueryCache, learn};
+
+const PER_ROW: usize = 10;
+const FULL_STATES: [usize; 5] = [20, 50, 100, 200, 500];
+const FULL_LETTERS: [usize; 3] = [2, 8, 30];
+/// The row the issue's AALpy reference figures were measured on.
+const REFERENCE_ROW: (usize, usize) = (50, 4);
+
+fn grid(name: &str) -> Vec<(usize, usize)> {
+    let mut rows = vec![REFERENCE_ROW];
+    match name {
+        "quick" => rows.extend([(20, 2), (50, 8), (100, 8)]),
+        _ => {
+            for states in FULL_STATES {
+                for letters in FULL_LETTERS {
+                    rows.push((states, letters));
+                }
+            }
+        }
+    }
+    rows
+}
+
+fn main() {
+    // `cargo bench` passes `--bench` to harness-less benchmarks.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let option = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    match args.first().map(String::as_str) {
+        Some("generate") => {
+            let dir = PathBuf::from(args.get(1).expect("generate DIR"));
+            let seed = option("--seed").map_or(2024, |s| s.parse().expect("--seed N"));
+            let rows = grid(&option("--grid").unwrap_or_else(|| "full".to_string()));
+            generate(&dir, seed, &rows);
+        }
+        Some("run") => {
+            let dir = PathBuf::from(args.get(1).expect("run DIR"));
+            let modes = option("--modes").unwrap_or_else(|| "rs,angluin,mp,rs-all".to_string());
+            let repeat = option("--repeat").map_or(1, |r| r.parse().expect("--repeat N"));
+            for line in run(&dir, &modes.split(',').collect::<Vec<_>>(), repeat) {
+                println!("{line}");
+            }
+        }
+        _ => {
+            let dir = PathBuf::from("target/bench-learner/quick");
+            generate(&dir, 2024, &grid("quick"));
+            let lines = run(&dir, &["rs", "angluin", "mp", "rs-all"], 3);
+            summarise(&lines);
+        }
+    }
+}
+
+fn generate(dir: &Path, seed: u64, rows: &[(usize, usize)]) {
+    std::fs::create_dir_all(dir).expect("create the target directory");
+    for &(states, letters) in rows {
+        // One generator per row, so a row's targets do not depend on the other rows.
+        let mut rng = SplitMix64::new(seed ^ (states as u64) << 20 ^ letters as u64);
+        for i in 0..PER_ROW {
+            let path = dir.join(format!("s{states}_k{letters}_{i}.json"));
+            if path.exists() {
+                continue;
+            }
+            let dfa = random_minimal_dfa(&mut rng, states, letters, 0.0).expect("a minimal target");
+            std::fs::write(&path, json::to_string(&dfa)).expect("write a target");
+        }
+        eprintln!(
+            "targets {states} states x {letters} letters: {}",
+            dir.display()
+        );
+    }
+}
+
+fn targets(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("read the target directory")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    // By size, then name, so the table fills in order.
+    files.sort_by_key(|p| {
+        let dfa = json::read(p).expect("a target");
+        (dfa.num_states(), dfa.alphabet().len(), p.clone())
+    });
+    files
+}
+
+/// Learns every target in every mode; the time is the least of `repeat` runs, as the
+/// machine's other work only ever adds to it.
+fn run(dir: &Path, modes: &[&str], repeat: usize) -> Vec<serde_json::Value> {
+    let mut lines = Vec::new();
+    for path in targets(dir) {
+        let target = json::read(&path).expect("a target");
+        for &mode in modes {
+            let config = match mode {
+                "rs" => LearnConfig::default(),
+                "rs-all" => LearnConfig {
+                    rs_words_per_step: usize::MAX,
+                    ..LearnConfig::default()
+                },
+                other => LearnConfig {
+                    cex: other
+                        .parse::<CexProcessing>()
+                        .expect("a mode: rs, angluin, mp, rs-all"),
+                    ..LearnConfig::default()
+                },
+            };
+            let mut cache = QueryCache::new(target.alphabet().clone());
+            let started = Instant::now();
+            let learned = learn(
+                target.alphabet(),
+                &mut DfaTeacher::new(target.clone()),
+                &mut cache,
+                &config,
+            )
+            .expect("learning a target");
+            let seconds = started.elapsed().as_secs_f64();
+            assert_eq!(
+                learned.dfa,
+                target,
+                "{}: learned another automaton",
+                path.display()
+            );
+            let s = &learned.stats;
+            lines.push(serde_json::json!({
+                "tool": "mergelens",
+                "algorithm": mode,
+                "file": path.file_name().expect("a file").to_string_lossy(),
+                "states": target.num_states(),
+                "letters": target.alphabet().len(),
+                "membership": s.from_teacher,
+                "equivalence": s.equivalence_queries,
+                "batches": s.teacher_batches,
+                "seconds": seconds,
+            }));
+        }
+    }
+    lines
+}
+
+/// Means per row and mode.
+fn summarise(lines: &[serde_json::Value]) {
+    let mut rows: Vec<(u64, u64, String)> = Vec::new();
+    for l in lines {
+        let key = (
+            l["states"].as_u64().unwrap(),
+            l["letters"].as_u64().unwrap(),
+            l["algorithm"].to_string(),
+        );
+        if !rows.contains(&key) {
+            rows.push(key);
+        }
+    }
+    println!("| states | letters | mode | membership | equivalence | batches | seconds |");
+    println!("|---:|---:|---|---:|---:|---:|---:|");
+    for (states, letters, mode) in rows {
+        let row: Vec<&serde_json::Value> = lines
+            .iter()
+            .filter(|l| {
+                l["states"] == states
+                    && l["letters"] == letters
+                    && l["algorithm"].to_string() == mode
+            })
+            .collect();
+        let mean = |key: &str| {
+            row.iter().map(|l| l[key].as_f64().unwrap()).sum::<f64>() / row.len() as f64
+        };
+        println!(
+            "| {states} | {letters} | {} | {:.0} | {:.1} | {:.1} | {:.4} |",
+            mode.trim_matches('"'),
+            mean("membership"),
+            mean("equivalence"),
+            mean("batches"),
+            mean("seconds")
+        );
+    }
+}

@@ -33,6 +33,31 @@ pub enum Command {
         #[arg(long, value_name = "LINK")]
         html_report: Option<String>,
     },
+    /// Learn the automaton of a C program's behaviour: the event words of its executions.
+    Learn(Box<LearnCli>),
+    /// Review what merging THEIRS into OURS does to the program's behaviour (O, A, B and the
+    /// merge M learned as automata; unexpected and lost behaviour; verdict).
+    ///
+    /// Exit codes: 0 clean (or findings `fail-on` lets pass), 1 a finding per `fail-on`,
+    /// 2 usage or input error, 3 textual conflict, 4 internal failure.
+    Review(Box<ReviewCli>),
+    /// The behaviour added and removed between two commits or tags, per entry function.
+    Diff(Box<DiffCli>),
+    /// Install or remove the pre-merge-commit hook that runs `mergelens review --hook`.
+    #[command(subcommand)]
+    Hook(HookCommand),
+    /// Review the merge of the paper's Fig. 12 in a throwaway repository (`make demo`).
+    Demo {
+        /// Where the reports go.
+        #[arg(long, value_name = "DIR", default_value = "target/demo")]
+        out: PathBuf,
+        /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
+        #[arg(long, value_name = "PATH")]
+        cbmc: Option<PathBuf>,
+        /// Keep the throwaway repository and print its path.
+        #[arg(long)]
+        keep: bool,
+    },
     /// Show which CBMC mergelens uses, and check that it runs.
     Doctor {
         /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
@@ -147,4 +172,361 @@ pub enum CexArg {
 pub enum ReportFormatArg {
     Html,
     Md,
+}
+
+/// `mergelens learn`: the event words of the entry function's executions within the bounds,
+/// each ending with `end`, learned with CBMC answering the queries.
+#[derive(Debug, Args)]
+pub struct LearnCli {
+    /// The C files of the program (compiled and linked together).
+    #[arg(required = true, value_name = "FILE.c")]
+    pub files: Vec<PathBuf>,
+    /// The function whose executions are learned; its return is the letter `end`.
+    #[arg(long, default_value = "main", value_name = "NAME")]
+    pub entry: String,
+    /// Which events become letters (MERGELENS_EVENT markers always do).
+    #[arg(long, value_enum, default_value_t = EventsArg::Functions)]
+    pub events: EventsArg,
+    /// Keep only these letters (comma separated).
+    #[arg(long, value_delimiter = ',', value_name = "L1,L2")]
+    pub only: Option<Vec<String>>,
+    /// Drop these letters (comma separated).
+    #[arg(long, value_delimiter = ',', value_name = "L1,L2")]
+    pub exclude: Vec<String>,
+    /// Loop bodies run at most B times (CBMC gets --unwind B+1; see the README).
+    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_UNWIND, conflicts_with = "auto_bounds")]
+    pub unwind: u32,
+    /// Words have at most N letters, `end` included (with --auto-bounds: the largest N tried).
+    #[arg(long, value_name = "N", default_value_t = mergelens::commands::learn::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub max_word_length: u64,
+    /// Search the bounds (Fig. 17 of the paper): B from 1 to --max-unwind, N up to --max-word-length.
+    #[arg(long)]
+    pub auto_bounds: bool,
+    /// The largest B --auto-bounds tries.
+    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_MAX_UNWIND, requires = "auto_bounds")]
+    pub max_unwind: u32,
+    /// An include directory, as for the compiler.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// A macro definition, as for the compiler.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// The longest one CBMC query may take, in seconds; 0 for no limit.
+    #[arg(long, value_name = "S", default_value_t = mergelens::commands::learn::DEFAULT_QUERY_TIMEOUT_SECS)]
+    pub query_timeout: f64,
+    #[arg(long, value_enum, default_value_t = LearnFormatArg::Json)]
+    pub format: LearnFormatArg,
+    /// Write the automaton to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the statistics (JSON) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+    /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
+    #[arg(long, value_name = "PATH")]
+    pub cbmc: Option<PathBuf>,
+    /// Check at most N accepted words against CBMC per conjecture; beyond, the result says
+    /// up to which length it is exact.
+    #[arg(long, value_name = "N", default_value_t = mergelens::cbmc::DEFAULT_EXACT_LIMIT)]
+    pub exact_limit: u64,
+    /// Lazy learning: guess "yes" and check the guesses in batches, or ask CBMC at once.
+    #[arg(long, value_enum, default_value_t = LazyArg::Yes)]
+    pub lazy: LazyArg,
+    /// Keep CBMC's answers in DIR (default: .git/mergelens/cache, else ~/.cache/mergelens).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Neither read nor write the answer cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// The paper's baseline, for benchmarks: one CBMC run per membership query, no
+    /// pre-checks, no lazy learning, no cache.
+    #[arg(long, hide = true)]
+    pub baseline: bool,
+}
+
+impl LearnCli {
+    pub fn into_args(self) -> mergelens::commands::learn::LearnArgs {
+        use mergelens::cbmc::LearnBounds;
+        use mergelens::commands::learn::{BoundsChoice, CacheChoice, LearnArgs, LearnFormat};
+        use mergelens::cprog::EventKind;
+        let max_word_length = self.max_word_length as usize;
+        LearnArgs {
+            files: self.files,
+            entry: self.entry,
+            events: match self.events {
+                EventsArg::Functions => EventKind::Functions,
+                EventsArg::Calls => EventKind::Calls,
+                EventsArg::Branches => EventKind::Branches,
+            },
+            only: self.only,
+            exclude: self.exclude,
+            include_dirs: self.include,
+            defines: self.define,
+            bounds: if self.auto_bounds {
+                BoundsChoice::Auto {
+                    max_unwind: self.max_unwind,
+                    max_word_length,
+                }
+            } else {
+                BoundsChoice::Fixed(LearnBounds {
+                    unwind: self.unwind,
+                    max_word_length,
+                })
+            },
+            query_timeout: (self.query_timeout > 0.0)
+                .then(|| std::time::Duration::from_secs_f64(self.query_timeout)),
+            format: match self.format {
+                LearnFormatArg::Json => LearnFormat::Json,
+                LearnFormatArg::Dot => LearnFormat::Dot,
+                LearnFormatArg::Svg => LearnFormat::Svg,
+            },
+            output: self.output,
+            stats: self.stats,
+            cbmc: self.cbmc,
+            exact_limit: self.exact_limit,
+            lazy: matches!(self.lazy, LazyArg::Yes),
+            cache: match (self.no_cache, self.cache_dir) {
+                (true, _) => CacheChoice::Off,
+                (false, Some(dir)) => CacheChoice::Dir(dir),
+                (false, None) => CacheChoice::Default,
+            },
+            baseline: self.baseline,
+        }
+    }
+}
+
+/// `mergelens learn --events`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum EventsArg {
+    Functions,
+    Calls,
+    Branches,
+}
+
+/// `mergelens learn --format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LearnFormatArg {
+    Json,
+    Dot,
+    Svg,
+}
+
+/// `mergelens learn --lazy`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LazyArg {
+    Yes,
+    Off,
+}
+
+/// `mergelens hook`.
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// Install the hook (honouring core.hooksPath; an existing hook is kept and run first).
+    Install,
+    /// Remove the hook and restore the one it replaced.
+    Uninstall,
+}
+
+/// The document formats of `review` and `diff`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum DocFormatArg {
+    Json,
+    Md,
+    Html,
+}
+
+/// `fail-on`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FailOnArg {
+    Never,
+    Unexpected,
+    Lost,
+    Any,
+}
+
+/// `on-error`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum OnErrorArg {
+    Allow,
+    Block,
+}
+
+/// The learning flags of `review` and `diff` (those of `learn`); each overrides its key in
+/// `.mergelens.toml`.
+#[derive(Debug, Args)]
+pub struct ReviewLearnFlags {
+    /// The C files, repository-relative paths or globs (default: every *.c file).
+    #[arg(long = "files", value_delimiter = ',', value_name = "GLOB")]
+    pub files: Vec<String>,
+    /// A function to analyse (repeatable; default: main).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Vec<String>,
+    /// Which events become letters.
+    #[arg(long, value_enum)]
+    pub events: Option<EventsArg>,
+    /// Keep only these letters (comma separated).
+    #[arg(long, value_delimiter = ',', value_name = "L1,L2")]
+    pub only: Option<Vec<String>>,
+    /// Drop these letters (comma separated).
+    #[arg(long, value_delimiter = ',', value_name = "L1,L2")]
+    pub exclude: Vec<String>,
+    /// Loop bodies run at most B times.
+    #[arg(long, value_name = "B", conflicts_with = "auto_bounds")]
+    pub unwind: Option<u32>,
+    /// Words have at most N letters, `end` included.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub max_word_length: Option<u64>,
+    /// Raise the unwinding from 1 until no version's automaton changes (all versions at the
+    /// same bounds).
+    #[arg(long)]
+    pub auto_bounds: bool,
+    /// The largest B --auto-bounds tries.
+    #[arg(long, value_name = "B", requires = "auto_bounds")]
+    pub max_unwind: Option<u32>,
+    /// An include directory (repository-relative, or absolute).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// A macro definition.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// A compile_commands.json for files, include directories and defines.
+    #[arg(long, value_name = "FILE")]
+    pub compile_commands: Option<PathBuf>,
+    /// The longest one CBMC query may take, in seconds; 0 for no limit.
+    #[arg(long, value_name = "S")]
+    pub query_timeout: Option<f64>,
+    /// Check at most N accepted words against CBMC per conjecture.
+    #[arg(long, value_name = "N")]
+    pub exact_limit: Option<u64>,
+    /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
+    #[arg(long, value_name = "PATH")]
+    pub cbmc: Option<PathBuf>,
+    /// Versions learned at once (default: the number of cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Neither read nor write the caches under .git/mergelens/.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// The document format (default: from -o's extension; without -o only a summary).
+    #[arg(long, value_enum)]
+    pub format: Option<DocFormatArg>,
+    /// Write the document to FILE.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+impl ReviewLearnFlags {
+    pub fn overrides(
+        &self,
+        fail_on: Option<FailOnArg>,
+        on_error: Option<OnErrorArg>,
+    ) -> mergelens::config::Overrides {
+        use mergelens::config::{FailOn, OnError, Overrides};
+        use mergelens::cprog::EventKind;
+        Overrides {
+            files: self.files.clone(),
+            include_dirs: self.include.clone(),
+            defines: self.define.clone(),
+            compile_commands: self.compile_commands.clone(),
+            entries: self.entry.clone(),
+            events: self.events.map(|e| match e {
+                EventsArg::Functions => EventKind::Functions,
+                EventsArg::Calls => EventKind::Calls,
+                EventsArg::Branches => EventKind::Branches,
+            }),
+            only: self.only.clone(),
+            exclude: self.exclude.clone(),
+            unwind: self.unwind,
+            max_word_length: self.max_word_length.map(|n| n as usize),
+            auto_bounds: self.auto_bounds,
+            max_unwind: self.max_unwind,
+            cbmc: self.cbmc.clone(),
+            query_timeout: self.query_timeout,
+            exact_limit: self.exact_limit,
+            fail_on: fail_on.map(|f| match f {
+                FailOnArg::Never => FailOn::Never,
+                FailOnArg::Unexpected => FailOn::Unexpected,
+                FailOnArg::Lost => FailOn::Lost,
+                FailOnArg::Any => FailOn::Any,
+            }),
+            on_error: on_error.map(|o| match o {
+                OnErrorArg::Allow => OnError::Allow,
+                OnErrorArg::Block => OnError::Block,
+            }),
+            jobs: self.jobs,
+        }
+    }
+
+    pub fn doc_format(&self) -> Option<mergelens::commands::review::DocFormat> {
+        use mergelens::commands::review::DocFormat;
+        self.format.map(|f| match f {
+            DocFormatArg::Json => DocFormat::Json,
+            DocFormatArg::Md => DocFormat::Markdown,
+            DocFormatArg::Html => DocFormat::Html,
+        })
+    }
+}
+
+/// `mergelens review`.
+#[derive(Debug, Args)]
+pub struct ReviewCli {
+    /// With THEIRS: the first parent (default HEAD). Alone: the branch to merge into HEAD.
+    /// Neither: the merge in progress (MERGE_HEAD).
+    #[arg(value_name = "OURS")]
+    pub ours: Option<String>,
+    #[arg(value_name = "THEIRS")]
+    pub theirs: Option<String>,
+    /// Review the merge git is committing, as a pre-merge-commit or pre-commit hook sees it.
+    #[arg(long, conflicts_with_all = ["ours", "theirs"])]
+    pub hook: bool,
+    /// When findings make the exit code 1 (and block the hook's merge).
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOnArg>,
+    /// In --hook mode, whether a failure of mergelens itself blocks the merge.
+    #[arg(long, value_enum)]
+    pub on_error: Option<OnErrorArg>,
+    #[command(flatten)]
+    pub learn: ReviewLearnFlags,
+}
+
+impl ReviewCli {
+    pub fn into_args(self) -> mergelens::commands::review::ReviewArgs {
+        let (ours, theirs) = match (self.ours, self.theirs) {
+            (Some(one), None) => (None, Some(one)),
+            other => other,
+        };
+        mergelens::commands::review::ReviewArgs {
+            ours,
+            theirs,
+            hook: self.hook,
+            flags: self.learn.overrides(self.fail_on, self.on_error),
+            format: self.learn.doc_format(),
+            output: self.learn.output.clone(),
+            no_cache: self.learn.no_cache,
+        }
+    }
+}
+
+/// `mergelens diff`.
+#[derive(Debug, Args)]
+pub struct DiffCli {
+    /// The earlier commit or tag.
+    pub from: String,
+    /// The later commit or tag.
+    pub to: String,
+    #[command(flatten)]
+    pub learn: ReviewLearnFlags,
+}
+
+impl DiffCli {
+    pub fn into_args(self) -> mergelens::commands::diff::DiffArgs {
+        mergelens::commands::diff::DiffArgs {
+            flags: self.learn.overrides(None, None),
+            format: self.learn.doc_format(),
+            output: self.learn.output.clone(),
+            no_cache: self.learn.no_cache,
+            from: self.from,
+            to: self.to,
+        }
+    }
 }

@@ -13,7 +13,10 @@
 pub mod automaton;
 pub mod cbmc;
 pub mod commands;
+pub mod config;
 pub mod cprog;
 pub mod exit;
+pub mod git;
 pub mod learn;
 pub mod report;
+pub mod review;

@@ -12,13 +12,14 @@ use mergelens::exit;
 
 use mergelens::report::Format;
 
-use cli::{AutomatonCommand, Cli, Command, OutputArgs, ReportFormatArg};
+use cli::{AutomatonCommand, Cli, Command, HookCommand, OutputArgs, ReportFormatArg};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli.command) {
         Ok(Outcome::Success) => ExitCode::from(exit::SUCCESS),
         Ok(Outcome::Different) => ExitCode::from(exit::DIFFERENT),
+        Ok(Outcome::Conflict) => ExitCode::from(exit::CONFLICT),
         Err(error) => {
             // One line: the outermost message, then each cause.
             let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
@@ -67,6 +68,16 @@ fn run(command: Command) -> anyhow::Result<Outcome> {
             };
             commands::report::run(&args)?;
             Ok(Outcome::Success)
+        }
+        Command::Learn(args) => commands::learn::run(&args.into_args()),
+        Command::Review(args) => commands::review::run(&args.into_args()),
+        Command::Diff(args) => commands::diff::run(&args.into_args()),
+        Command::Hook(action) => commands::hook::run(match action {
+            HookCommand::Install => commands::hook::HookAction::Install,
+            HookCommand::Uninstall => commands::hook::HookAction::Uninstall,
+        }),
+        Command::Demo { out, cbmc, keep } => {
+            commands::demo::run(&commands::demo::DemoArgs { out, cbmc, keep })
         }
         Command::Doctor { cbmc } => {
             commands::doctor::run(cbmc.as_deref())?;

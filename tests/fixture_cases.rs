@@ -3,6 +3,11 @@
 //! `mergelens automaton` binary, and `expected/<name>.json` for results whose language is
 //! known. Every expected file must be produced, must have the same language as the result,
 //! and the result must be minimal (equal to its own minimisation).
+//!
+//! A folder with a `learn.txt` instead is a case of `mergelens learn` against the real CBMC:
+//! its one line that is neither empty nor a `#` comment holds the arguments (paths relative
+//! to the repository root), and `expected/learned.json` the language the program's
+//! semantics give, which the learned automaton must have; it must also be minimal.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -92,6 +97,71 @@ fn every_fixture_case_matches_its_expected_automata() {
         let case = entry.unwrap().path();
         if case.join("ops.txt").is_file() {
             run_case(&case);
+            cases += 1;
+        }
+    }
+    assert!(cases > 0);
+}
+
+/// Runs `mergelens learn` with the arguments of `case/learn.txt` from the repository root.
+fn run_learn_case(case: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(case.join("learn.txt")).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(lines.len(), 1, "{}: one line of arguments", case.display());
+    let args: Vec<&str> = lines[0].split_whitespace().collect();
+    let work = tempfile::tempdir().unwrap();
+    let learned = work.path().join("learned.json");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mergelens"));
+    command
+        .current_dir(root)
+        .arg("learn")
+        .args(&args)
+        .arg("-o")
+        .arg(&learned);
+    // Never the repository's own .git/mergelens cache.
+    if !args
+        .iter()
+        .any(|a| *a == "--cache-dir" || *a == "--no-cache")
+    {
+        command.arg("--no-cache");
+    }
+    let output = command.output().expect("run mergelens learn");
+    assert!(
+        output.status.success(),
+        "{}: {}",
+        case.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let expected = case.join("expected/learned.json");
+    let equiv = mergelens(&[Path::new("equiv"), &learned, &expected]);
+    assert!(
+        equiv.status.success(),
+        "{}: {}",
+        case.display(),
+        String::from_utf8_lossy(&equiv.stdout)
+    );
+    let dfa = mergelens::automaton::json::read(&learned).unwrap();
+    assert_eq!(
+        dfa,
+        mergelens::automaton::ops::minimize(&dfa),
+        "{}: the learned automaton is not minimal",
+        case.display()
+    );
+}
+
+#[test]
+fn every_learn_case_learns_its_expected_language() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut cases = 0;
+    for entry in std::fs::read_dir(root).unwrap() {
+        let case = entry.unwrap().path();
+        if case.join("learn.txt").is_file() {
+            run_learn_case(&case);
             cases += 1;
         }
     }

@@ -13,6 +13,9 @@
 //!   Fig. 11 at exit points), returning [`Feedback`]; Theorem 4.1 is what it guarantees;
 //! * [`Bounds`] (loop unwinding and word length, Eqn. (4)), [`CbmcCounters`] (runs and
 //!   seconds, for statistics) and [`CbmcRunError`].
+//! * [`CbmcTeacher`]: the learner's teacher built on these queries, with pre-checks, batches,
+//!   the exactness pass and answers reused across bounds; [`cache_store`] keeps its answers
+//!   on disk between runs.
 //!
 //! The language is that of program explanation (Sec. 5): the words are the event sequences
 //! of executions of the entry function, each ending with the letter `end` where it returns.
@@ -20,6 +23,7 @@
 //! `__mergelens_event(letter)`, `__mergelens_end()` and `__mergelens_exit()`.
 //! CBMC's answers are read from `--json-ui` output, never from its human-readable text.
 
+pub mod cache_store;
 mod error;
 mod harness;
 mod json;
@@ -27,8 +31,13 @@ mod language;
 mod locate;
 mod program;
 mod run;
+mod teacher;
 
 pub use error::CbmcRunError;
 pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
 pub use program::{Bounds, Feedback, GotoProgram, VERIFY_BATCH};
 pub use run::CbmcCounters;
+pub use teacher::{
+    CbmcTeacher, CbmcTeacherError, DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH,
+    TeacherOptions, TeacherStats,
+};

@@ -3,8 +3,13 @@
 //! turns them into exit codes.
 
 pub mod automaton;
+pub mod demo;
+pub mod diff;
 pub mod doctor;
+pub mod hook;
+pub mod learn;
 pub mod report;
+pub mod review;
 
 use std::io::Write;
 use std::path::Path;
@@ -20,6 +25,8 @@ pub enum Outcome {
     Success,
     /// Done, and a difference was found (exit code 1).
     Different,
+    /// git could not merge the files textually (exit code 3, `exit::CONFLICT`).
+    Conflict,
 }
 
 /// Writes `text` to `output`, or to standard output when there is none.

@@ -4,30 +4,15 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use crate::automaton::ops::{self, BoolOp};
+use crate::automaton::ops;
 use crate::automaton::{Dfa, Letter, StateId, Word, analysis};
 
 use super::model::Difference;
 
-/// Enumerating words of one length can explode (50 letters, length 5); past this many the
-/// examples settle for the shorter words.
-const ENUMERATION_LIMIT: u64 = 20_000;
-
-/// Examples are searched up to this length at most, whatever the bounds: a report shows the
-/// short words first, and longer ones are hard to read anyway.
-const LONGEST_EXAMPLE: usize = 64;
-
-/// The expected merge E of the paper's Sec. 5: each branch's change to the base and nothing
-/// else. A word is in E iff it is in A when A changed it (A(w) != O(w)), else iff it is in B.
+/// The expected merge E of the paper's Sec. 5 ([`crate::review::compare::expected_merge`]:
+/// one definition for the review that writes documents and the report that reads them).
 pub(crate) fn expected_merge(base: &Dfa, ours: &Dfa, theirs: &Dfa) -> Dfa {
-    let ours_change = ops::product(ours, base, BoolOp::SymmetricDifference);
-    let kept_from_ours = ops::product(ours, &ours_change, BoolOp::Intersection);
-    let kept_from_theirs = ops::product(theirs, &ours_change, BoolOp::Difference);
-    ops::minimize(&ops::product(
-        &kept_from_ours,
-        &kept_from_theirs,
-        BoolOp::Union,
-    ))
+    crate::review::compare::expected_merge(base, ours, theirs)
 }
 
 /// A language shown in a report, with what the reader sees of it.
@@ -87,32 +72,10 @@ pub(crate) fn names(dfa: &Dfa, word: &[Letter]) -> Vec<String> {
         .collect()
 }
 
-/// Up to `count` accepted words, shortest first (length-lexicographically), searched up to
-/// `bound` letters when that finds any, else up to the automaton's own scale: the learner's
-/// generalisation beyond the bound is still worth a look when nothing shorter exists.
+/// Up to `count` accepted words, shortest first; see
+/// [`crate::review::compare::example_words`].
 pub(crate) fn example_words(dfa: &Dfa, bound: usize, count: usize) -> Vec<Word> {
-    let Some(shortest) = analysis::shortest_accepted(dfa) else {
-        return Vec::new();
-    };
-    let longest = bound.max(shortest.len()).min(LONGEST_EXAMPLE);
-    let counts = analysis::count_by_length(dfa, longest);
-    let mut total: u128 = 0;
-    let mut length = longest;
-    for (n, c) in counts.iter().enumerate() {
-        total = total.saturating_add(*c);
-        if total >= count as u128 {
-            length = n;
-            break;
-        }
-    }
-    let mut words = analysis::words_up_to(dfa, length, ENUMERATION_LIMIT)
-        .or_else(|_| analysis::words_up_to(dfa, length.saturating_sub(1), ENUMERATION_LIMIT))
-        .unwrap_or_default();
-    if !words.contains(&shortest) {
-        words.insert(0, shortest);
-    }
-    words.truncate(count);
-    words
+    crate::review::compare::example_words(dfa, bound, count)
 }
 
 /// The transitions of `dfa` that the run of `word` takes, when `dfa` accepts the word.

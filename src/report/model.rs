@@ -1,7 +1,15 @@
-//! The documents a report is made from, as serde types: `mergelens-review/1` (a merge),
-//! `mergelens-diff/1` (two revisions, e.g. release tags) and the optional report keys of a
-//! `mergelens-dfa/1` automaton (a learned or explained automaton). `docs/formats.md` is their
-//! reference; the doc comments here say the same in fewer words.
+//! The documents a report is made from, as serde types: `mergelens-review/1` with `"kind":
+//! "review"` (a merge, [`Review`]) or `"kind": "diff"` (two revisions, e.g. release tags,
+//! [`DiffDocument`]), and the optional report keys of a `mergelens-dfa/1` automaton (a learned
+//! or explained automaton). `docs/formats.md` is their reference; the doc comments here say
+//! the same in fewer words.
+//!
+//! The wire form is what `mergelens review` and `mergelens diff` write (issue 6 of the
+//! project: `revisions` as SHAs, languages as `{"dfa", "examples", "count_up_to_bound"}`);
+//! the Rust types keep the shape the renderer reads ([`ReviewVersions`] with labels and
+//! summaries), and convert through private wire types. Labels and summaries travel in the
+//! extra key `commits`. Older spellings are still read: `automaton` for `dfa`, `old`/`new`
+//! for `from`/`to`, the verdict `lost`, and the format tag `mergelens-diff/1`.
 //!
 //! Readers ignore keys they do not know (no `deny_unknown_fields`), so that later versions can
 //! add information without breaking older readers; a change that old readers would
@@ -17,7 +25,13 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::automaton::{Dfa, json};
 
 pub const REVIEW_FORMAT: &str = "mergelens-review/1";
+/// The format tag diffs had before they shared `mergelens-review/1` (with `"kind": "diff"`);
+/// still read.
 pub const DIFF_FORMAT: &str = "mergelens-diff/1";
+/// The `kind` of a review document.
+pub const REVIEW_KIND: &str = "review";
+/// The `kind` of a diff document.
+pub const DIFF_KIND: &str = "diff";
 
 /// An automaton embedded in a document as a `mergelens-dfa/1` object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +61,10 @@ pub enum Verdict {
     Clean,
     /// The merge has behaviour neither branch's change explains (lost behaviour may come too).
     Unexpected,
-    /// The merge lacks behaviour a branch meant, and adds nothing unexpected.
+    /// The merge lacks behaviour a branch meant, and adds nothing unexpected. Written as
+    /// `unexpected` (the document's verdicts are clean, unexpected and conflict); a reader
+    /// tells it apart again by the entries' languages (see [`Review`]).
+    #[serde(rename(serialize = "unexpected", deserialize = "lost"))]
     Lost,
     /// git could not merge (or the merge result does not build): see `conflicts`.
     Conflict,
@@ -67,9 +84,11 @@ pub enum Version {
     Merged,
     /// The expected merge E (computed from O, A, B; it has no source).
     Expected,
-    /// The earlier revision of a `mergelens-diff/1` document.
+    /// The earlier revision of a diff (`from`).
+    #[serde(rename = "from", alias = "old")]
     Old,
-    /// The later revision of a `mergelens-diff/1` document.
+    /// The later revision of a diff (`to`).
+    #[serde(rename = "to", alias = "new")]
     New,
 }
 
@@ -150,10 +169,11 @@ pub struct SourceChange {
 /// A language that matters to the reader (say, what the merge added unexpectedly).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Difference {
+    #[serde(rename = "dfa", alias = "automaton")]
     pub automaton: Automaton,
-    /// Some accepted words, shortest first, each a list of letters; the report finds its own
-    /// when this is empty.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Some accepted words, shortest first, each a list of letters (always written, empty
+    /// for an empty language); the report finds its own when this is empty.
+    #[serde(default)]
     pub examples: Vec<Vec<String>>,
     /// How many words of length at most `bounds.max_word_length` the automaton accepts;
     /// absent when not counted or beyond 2^64.
@@ -184,8 +204,8 @@ pub struct LearningStats {
     /// The share of checked guesses that were right (the paper's p, Table 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guess_accuracy_p: Option<f64>,
-    /// The share a constant guess (always the more frequent answer) would have got right: the
-    /// baseline p is measured against.
+    /// The share of the same words the constant guess "yes" (what `mergelens learn` guesses)
+    /// would have got right: the baseline p is measured against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub constant_guess_p: Option<f64>,
     /// States of the learned automaton.
@@ -193,27 +213,41 @@ pub struct LearningStats {
     pub states: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wall_seconds: Option<f64>,
+    /// Where lazy learning's guesses came from: `yes` (a constant) or `oracle` (the merge
+    /// base's automaton).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guess: Option<String>,
+    /// How the automaton was obtained when it was not learned now: `cache` (an earlier
+    /// run's), or the name of the version with the same sources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused: Option<String>,
 }
 
-/// A `mergelens-review/1` document: what one merge does to the behaviour of a program.
+/// A `mergelens-review/1` document of kind `review`: what one merge does to the behaviour of
+/// a program.
+///
+/// On the wire the verdict is `clean`, `unexpected` or `conflict`; `unexpected` covers lost
+/// behaviour too. Reading it back, a verdict `unexpected` whose entries give `unexpected`
+/// languages that are all empty and a `lost` language that is not becomes [`Verdict::Lost`],
+/// so that the report can say which.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "ReviewWire", into = "ReviewWire")]
 pub struct Review {
     /// Always [`REVIEW_FORMAT`].
     pub format: String,
     pub verdict: Verdict,
     /// The repository's path or name, as the user gave it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repository: Option<String>,
+    /// Written as `revisions` (the SHAs; `merged` may be `index`) and `commits` (labels and
+    /// summaries).
     pub versions: ReviewVersions,
+    /// Absent on the wire: the defaults of `mergelens learn`.
     pub bounds: Bounds,
     /// Files git could not merge.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<String>,
     /// One per entry function analysed.
-    #[serde(default)]
     pub entries: Vec<ReviewEntry>,
     /// The program that wrote the document, e.g. `mergelens 0.1.0`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
 }
 
@@ -232,7 +266,8 @@ pub struct ReviewVersions {
 pub struct ReviewEntry {
     /// The entry function whose calls the letters are.
     pub entry: String,
-    /// Every letter of the entry's automata, in the order the learner used.
+    /// Every letter of the entry's automata (the union of the versions' events), in the order
+    /// the automata use.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alphabet: Vec<String>,
     pub automata: ReviewAutomata,
@@ -248,9 +283,14 @@ pub struct ReviewEntry {
     /// L(M) \ L(B) (the paper's Fig. 14).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merge_minus_theirs: Option<Difference>,
-    /// L(A) △ L(B).
+    /// L(A) △ L(B): what the branches disagree on (with a conflict, what to look at instead
+    /// of conflict markers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ours_vs_theirs: Option<Difference>,
+    /// Versions whose sources do not define the entry function (learned as the empty
+    /// language).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<Version>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub functions: Vec<FunctionLocation>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -273,18 +313,18 @@ pub struct ReviewAutomata {
     pub expected: Option<Automaton>,
 }
 
-/// A `mergelens-diff/1` document: how behaviour changed from one revision to another.
+/// A `mergelens-review/1` document of kind `diff`: how behaviour changed from one revision
+/// to another. Written with `revisions: {from, to}`; `mergelens-diff/1` documents (with
+/// `versions: {old, new}`) are still read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "DiffWire", into = "DiffWire")]
 pub struct DiffDocument {
-    /// Always [`DIFF_FORMAT`].
+    /// [`REVIEW_FORMAT`] (or the older [`DIFF_FORMAT`]).
     pub format: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repository: Option<String>,
     pub versions: DiffVersions,
     pub bounds: Bounds,
-    #[serde(default)]
     pub entries: Vec<DiffEntry>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
 }
 
@@ -302,15 +342,17 @@ pub struct DiffEntry {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alphabet: Vec<String>,
     pub automata: DiffAutomata,
-    /// L(new) \ L(old); computed when absent.
+    /// L(to) \ L(from); computed when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub added: Option<Difference>,
-    /// L(old) \ L(new); computed when absent.
+    /// L(from) \ L(to); computed when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub removed: Option<Difference>,
-    /// L(old) △ L(new); computed when absent.
+    /// L(from) △ L(to); computed when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symdiff: Option<Difference>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<Version>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub functions: Vec<FunctionLocation>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -321,8 +363,240 @@ pub struct DiffEntry {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DiffAutomata {
+    #[serde(rename = "from", alias = "old")]
     pub old: Automaton,
+    #[serde(rename = "to", alias = "new")]
     pub new: Automaton,
+}
+
+/// The label and summary of a commit, in the extra key `commits`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct CommitMeta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    summary: Option<String>,
+}
+
+impl CommitMeta {
+    fn of(rev: &Revision) -> Option<CommitMeta> {
+        (rev.label.is_some() || rev.summary.is_some()).then(|| CommitMeta {
+            label: rev.label.clone(),
+            summary: rev.summary.clone(),
+        })
+    }
+
+    fn revision(rev: String, meta: Option<&CommitMeta>) -> Revision {
+        Revision {
+            rev,
+            label: meta.and_then(|m| m.label.clone()),
+            summary: meta.and_then(|m| m.summary.clone()),
+        }
+    }
+}
+
+fn review_kind() -> String {
+    REVIEW_KIND.to_string()
+}
+
+fn diff_kind() -> String {
+    DIFF_KIND.to_string()
+}
+
+impl Default for Bounds {
+    /// The defaults of `mergelens learn`, for documents that do not say.
+    fn default() -> Bounds {
+        Bounds {
+            unwind: crate::config::DEFAULT_UNWIND,
+            max_word_length: crate::config::DEFAULT_MAX_WORD_LENGTH as u32,
+            notes: Vec::new(),
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct ReviewRevisions {
+    base: String,
+    ours: String,
+    theirs: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    merged: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ReviewWire {
+    format: String,
+    #[serde(default = "review_kind")]
+    kind: String,
+    revisions: ReviewRevisions,
+    verdict: Verdict,
+    #[serde(default)]
+    entries: Vec<ReviewEntry>,
+    #[serde(default)]
+    conflicts: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    commits: BTreeMap<Version, CommitMeta>,
+    #[serde(default)]
+    bounds: Bounds,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    repository: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tool: Option<String>,
+}
+
+impl From<ReviewWire> for Review {
+    fn from(w: ReviewWire) -> Review {
+        let meta = |v: Version| w.commits.get(&v);
+        let revisions = w.revisions;
+        let versions = ReviewVersions {
+            base: CommitMeta::revision(revisions.base, meta(Version::Base)),
+            ours: CommitMeta::revision(revisions.ours, meta(Version::Ours)),
+            theirs: CommitMeta::revision(revisions.theirs, meta(Version::Theirs)),
+            merged: revisions
+                .merged
+                .map(|m| CommitMeta::revision(m, meta(Version::Merged))),
+        };
+        let verdict = match w.verdict {
+            Verdict::Unexpected if only_lost(&w.entries) => Verdict::Lost,
+            v => v,
+        };
+        Review {
+            format: w.format,
+            verdict,
+            repository: w.repository,
+            versions,
+            bounds: w.bounds,
+            conflicts: w.conflicts,
+            entries: w.entries,
+            tool: w.tool,
+        }
+    }
+}
+
+/// Whether the entries' given languages show lost behaviour and no unexpected one.
+fn only_lost(entries: &[ReviewEntry]) -> bool {
+    let empty = |d: &Option<Difference>| {
+        d.as_ref()
+            .is_some_and(|d| crate::automaton::analysis::is_empty(&d.automaton.0))
+    };
+    entries.iter().all(|e| empty(&e.unexpected))
+        && entries
+            .iter()
+            .any(|e| e.lost.as_ref().is_some_and(|_| !empty(&e.lost)))
+}
+
+impl From<Review> for ReviewWire {
+    fn from(r: Review) -> ReviewWire {
+        let v = r.versions;
+        let mut commits = BTreeMap::new();
+        for (version, rev) in [
+            (Version::Base, Some(&v.base)),
+            (Version::Ours, Some(&v.ours)),
+            (Version::Theirs, Some(&v.theirs)),
+            (Version::Merged, v.merged.as_ref()),
+        ] {
+            if let Some(meta) = rev.and_then(CommitMeta::of) {
+                commits.insert(version, meta);
+            }
+        }
+        ReviewWire {
+            format: r.format,
+            kind: review_kind(),
+            revisions: ReviewRevisions {
+                base: v.base.rev,
+                ours: v.ours.rev,
+                theirs: v.theirs.rev,
+                merged: v.merged.map(|m| m.rev),
+            },
+            verdict: r.verdict,
+            entries: r.entries,
+            conflicts: r.conflicts,
+            commits,
+            bounds: r.bounds,
+            repository: r.repository,
+            tool: r.tool,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct DiffRevisions {
+    #[serde(alias = "old")]
+    from: String,
+    #[serde(alias = "new")]
+    to: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct DiffWire {
+    format: String,
+    #[serde(default = "diff_kind")]
+    kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    revisions: Option<DiffRevisions>,
+    /// The older spelling: `{old, new}` revisions with labels.
+    #[serde(default, skip_serializing)]
+    versions: Option<DiffVersions>,
+    #[serde(default)]
+    entries: Vec<DiffEntry>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    commits: BTreeMap<Version, CommitMeta>,
+    #[serde(default)]
+    bounds: Bounds,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    repository: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tool: Option<String>,
+}
+
+impl From<DiffWire> for DiffDocument {
+    fn from(w: DiffWire) -> DiffDocument {
+        let meta = |v: Version| w.commits.get(&v);
+        let versions = match (w.revisions, w.versions) {
+            (Some(r), _) => DiffVersions {
+                old: CommitMeta::revision(r.from, meta(Version::Old)),
+                new: CommitMeta::revision(r.to, meta(Version::New)),
+            },
+            (None, Some(v)) => v,
+            (None, None) => DiffVersions {
+                old: Revision::default(),
+                new: Revision::default(),
+            },
+        };
+        DiffDocument {
+            format: w.format,
+            repository: w.repository,
+            versions,
+            bounds: w.bounds,
+            entries: w.entries,
+            tool: w.tool,
+        }
+    }
+}
+
+impl From<DiffDocument> for DiffWire {
+    fn from(d: DiffDocument) -> DiffWire {
+        let mut commits = BTreeMap::new();
+        for (version, rev) in [(Version::Old, &d.versions.old), (Version::New, &d.versions.new)] {
+            if let Some(meta) = CommitMeta::of(rev) {
+                commits.insert(version, meta);
+            }
+        }
+        DiffWire {
+            format: REVIEW_FORMAT.to_string(),
+            kind: diff_kind(),
+            revisions: Some(DiffRevisions {
+                from: d.versions.old.rev,
+                to: d.versions.new.rev,
+            }),
+            versions: None,
+            entries: d.entries,
+            commits,
+            bounds: d.bounds,
+            repository: d.repository,
+            tool: d.tool,
+        }
+    }
 }
 
 /// What a learned automaton is the language of.

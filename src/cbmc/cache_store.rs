@@ -1,0 +1,439 @@
+//! The persistent answer store: the CBMC teacher's confirmed answers on disk, so that a
+//! second `mergelens learn` of the same program asks CBMC little or nothing.
+//!
+//! Key types:
+//!
+//! * [`StoreKey`]: what an answer depends on besides the word and the bounds: the
+//!   instrumented program's fingerprint, the entry function, the mode (program explanation),
+//!   the alphabet and the CBMC version. Its digest names the store file.
+//! * [`AnswerStore`]: one file `<dir>/<digest>.json` (`mergelens-cache/1`), read with
+//!   [`AnswerStore::load`] and written atomically (a temporary file renamed over the old
+//!   one) with [`AnswerStore::save`], which merges with what another run wrote meanwhile.
+//! * [`Stored`]: the contents: [`StoredAnswer`]s and [`AcceptedConjecture`]s.
+//!
+//! The bounds are inside the file rather than in its name, because most answers hold for
+//! more than one bound (Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
+//! Software Errors*, JAIR 2020, Sec. 7.1): an answer about a word `w` does not depend on the
+//! word-length bound once that bound admits `w` (the harness only cuts longer paths), and a
+//! larger unwinding only adds executions, so "yes" holds from the unwinding it was found at
+//! upwards and "no" from it downwards. Each answer records those two limits. An accepted
+//! conjecture holds for its exact bounds only.
+//!
+//! Only confirmed answers are stored: CBMC's, never a guess of lazy learning. A file that
+//! cannot be read, belongs to another key or names letters outside the alphabet is reported
+//! as [`StoreError::Corrupt`] and not used; the caller warns and the next save replaces it.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::locate::Version;
+use crate::automaton::{Alphabet, Dfa, Word, json, ops};
+
+/// The format tag of store files.
+pub const STORE_FORMAT: &str = "mergelens-cache/1";
+
+/// The mode of every answer stored so far: program explanation (Sec. 5 of the paper), the
+/// words of executions that return from the entry function.
+pub const MODE_EXPLAIN: &str = "explain";
+
+/// What the answers of one store depend on, besides words and bounds.
+#[derive(Clone, Copy, Debug)]
+pub struct StoreKey<'a> {
+    /// [`crate::cprog::InstrumentedProgram::fingerprint`].
+    pub fingerprint: &'a str,
+    pub entry: &'a str,
+    pub mode: &'a str,
+    pub alphabet: &'a Alphabet,
+    pub cbmc_version: Version,
+}
+
+impl StoreKey<'_> {
+    /// A hex digest of every field.
+    pub fn digest(&self) -> String {
+        let mut h = Fnv128::new();
+        h.field(STORE_FORMAT);
+        h.field(self.fingerprint);
+        h.field(self.entry);
+        h.field(self.mode);
+        for name in self.alphabet.names() {
+            h.field(name);
+        }
+        h.field(&self.cbmc_version.to_string());
+        h.hex()
+    }
+}
+
+/// A word's known answers, in CBMC unwinding values (`cbmc --unwind`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredAnswer {
+    pub word: Word,
+    /// The word is in the language at this unwinding and every larger one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub yes_from: Option<u32>,
+    /// The word is not in the language at this unwinding and every smaller one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_up_to: Option<u32>,
+}
+
+/// How far the exactness pass checked an accepted conjecture: every accepted word of at most
+/// `exact_up_to` letters is the word of an execution; `unchecked_words` longer ones (up to
+/// `max_word_length`) were beyond `--exact-limit`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exactness {
+    pub max_word_length: usize,
+    pub exact_up_to: usize,
+    /// Accepted words the exactness pass had CBMC check.
+    pub checked_words: u64,
+    /// Accepted words it left unchecked (saturating).
+    pub unchecked_words: u64,
+}
+
+impl Exactness {
+    /// Whether every accepted word within the bound was confirmed.
+    pub fn is_complete(&self) -> bool {
+        self.exact_up_to >= self.max_word_length
+    }
+}
+
+/// A conjecture CBMC and the exactness pass accepted at these bounds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AcceptedConjecture {
+    /// The CBMC unwinding value.
+    pub unwind: u32,
+    pub max_word_length: usize,
+    /// [`dfa_digest`] of the conjecture.
+    pub dfa: String,
+    pub exactness: Exactness,
+}
+
+/// The contents of a store.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stored {
+    pub answers: Vec<StoredAnswer>,
+    pub accepted: Vec<AcceptedConjecture>,
+}
+
+impl Stored {
+    pub fn is_empty(&self) -> bool {
+        self.answers.is_empty() && self.accepted.is_empty()
+    }
+
+    /// Both stores' facts; for a word in both, the wider limits.
+    fn merge(&mut self, other: Stored) {
+        let mut at: HashMap<Word, usize> = self
+            .answers
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.word.clone(), i))
+            .collect();
+        for answer in other.answers {
+            match at.get(&answer.word) {
+                Some(&i) => {
+                    let mine = &mut self.answers[i];
+                    mine.yes_from = min_some(mine.yes_from, answer.yes_from);
+                    mine.no_up_to = mine.no_up_to.max(answer.no_up_to);
+                }
+                None => {
+                    at.insert(answer.word.clone(), self.answers.len());
+                    self.answers.push(answer);
+                }
+            }
+        }
+        for accepted in other.accepted {
+            if !self.accepted.contains(&accepted) {
+                self.accepted.push(accepted);
+            }
+        }
+    }
+}
+
+fn min_some(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// Why the store could not be read or written. Neither stops a learning run.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("ignoring the corrupt cache file {}: {reason}", path.display())]
+    Corrupt { path: PathBuf, reason: String },
+    #[error("cannot write the cache file {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoreFile {
+    format: String,
+    key: String,
+    alphabet: Vec<String>,
+    answers: Vec<StoredAnswer>,
+    accepted: Vec<AcceptedConjecture>,
+}
+
+/// The store file of one [`StoreKey`] in a cache directory.
+#[derive(Clone, Debug)]
+pub struct AnswerStore {
+    path: PathBuf,
+    key: String,
+    alphabet: Vec<String>,
+}
+
+impl AnswerStore {
+    /// The store of `key` under `dir`; nothing is read or created yet.
+    pub fn new(dir: &Path, key: &StoreKey) -> AnswerStore {
+        let digest = key.digest();
+        AnswerStore {
+            path: dir.join(format!("{digest}.json")),
+            key: digest,
+            alphabet: key.alphabet.names().map(str::to_string).collect(),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the store holds; empty when there is no file yet.
+    pub fn load(&self) -> Result<Stored, StoreError> {
+        let text = match std::fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Stored::default()),
+            Err(e) => return Err(self.corrupt(e.to_string())),
+        };
+        let file: StoreFile =
+            serde_json::from_slice(&text).map_err(|e| self.corrupt(e.to_string()))?;
+        if file.format != STORE_FORMAT {
+            return Err(self.corrupt(format!("format {:?}", file.format)));
+        }
+        // A file renamed or copied under another key must not answer for this program.
+        if file.key != self.key || file.alphabet != self.alphabet {
+            return Err(self.corrupt("it belongs to another program or alphabet".to_string()));
+        }
+        let letters = self.alphabet.len();
+        for answer in &file.answers {
+            if answer.word.iter().any(|&a| a as usize >= letters) {
+                return Err(self.corrupt(format!(
+                    "the word {:?} is not over the alphabet",
+                    answer.word
+                )));
+            }
+            if let (Some(yes), Some(no)) = (answer.yes_from, answer.no_up_to)
+                && yes <= no
+            {
+                return Err(self.corrupt(format!(
+                    "the word {:?} is both in and not in the language",
+                    answer.word
+                )));
+            }
+        }
+        Ok(Stored {
+            answers: file.answers,
+            accepted: file.accepted,
+        })
+    }
+
+    /// Adds `stored` to the file: merged with what the file holds now (another run may have
+    /// written it since this one loaded it), then written to a temporary file in the same
+    /// directory and renamed over the old one, so that a reader never sees half a file.
+    pub fn save(&self, stored: &Stored) -> Result<(), StoreError> {
+        let mut all = stored.clone();
+        if let Ok(current) = self.load() {
+            all.merge(current);
+        }
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let write_error = |source| StoreError::Write {
+            path: self.path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(dir).map_err(write_error)?;
+        let file = StoreFile {
+            format: STORE_FORMAT.to_string(),
+            key: self.key.clone(),
+            alphabet: self.alphabet.clone(),
+            answers: all.answers,
+            accepted: all.accepted,
+        };
+        let text = serde_json::to_vec(&file).expect("a store always serialises");
+        let mut temp = tempfile::Builder::new()
+            .prefix(".mergelens-cache-")
+            .tempfile_in(dir)
+            .map_err(write_error)?;
+        temp.write_all(&text)
+            .and_then(|()| temp.as_file().sync_all())
+            .map_err(write_error)?;
+        temp.persist(&self.path).map_err(|e| write_error(e.error))?;
+        Ok(())
+    }
+
+    fn corrupt(&self, reason: String) -> StoreError {
+        StoreError::Corrupt {
+            path: self.path.clone(),
+            reason,
+        }
+    }
+}
+
+/// A digest of an automaton's language: equal for equal languages over the same alphabet,
+/// since [`ops::minimize`] numbers its result canonically.
+pub fn dfa_digest(d: &Dfa) -> String {
+    let mut h = Fnv128::new();
+    h.field(&json::to_string(&ops::minimize(d)));
+    h.hex()
+}
+
+/// 128-bit FNV-1a: stable across runs, platforms and Rust versions, which `std`'s hashers
+/// are not, and file names must be.
+struct Fnv128(u128);
+
+impl Fnv128 {
+    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+
+    fn new() -> Fnv128 {
+        Fnv128(Self::OFFSET)
+    }
+
+    /// A field of a record, length first, so that ("ab", "c") and ("a", "bc") differ.
+    fn field(&mut self, text: &str) {
+        for b in (text.len() as u64)
+            .to_le_bytes()
+            .iter()
+            .chain(text.as_bytes())
+        {
+            self.0 ^= u128::from(*b);
+            self.0 = self.0.wrapping_mul(Self::PRIME);
+        }
+    }
+
+    fn hex(&self) -> String {
+        format!("{:032x}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key<'a>(alphabet: &'a Alphabet, fingerprint: &'a str) -> StoreKey<'a> {
+        StoreKey {
+            fingerprint,
+            entry: "main",
+            mode: MODE_EXPLAIN,
+            alphabet,
+            cbmc_version: Version {
+                major: 6,
+                minor: 6,
+                patch: 0,
+            },
+        }
+    }
+
+    fn answer(word: &[u32], yes_from: Option<u32>, no_up_to: Option<u32>) -> StoredAnswer {
+        StoredAnswer {
+            word: word.to_vec(),
+            yes_from,
+            no_up_to,
+        }
+    }
+
+    #[test]
+    fn keys_follow_every_field() {
+        let a = Alphabet::from_names(["f", "end"]);
+        let b = Alphabet::from_names(["g", "end"]);
+        assert_eq!(key(&a, "x").digest(), key(&a, "x").digest());
+        assert_ne!(key(&a, "x").digest(), key(&a, "y").digest());
+        assert_ne!(key(&a, "x").digest(), key(&b, "x").digest());
+        let mut other = key(&a, "x");
+        other.cbmc_version.minor = 5;
+        assert_ne!(key(&a, "x").digest(), other.digest());
+    }
+
+    #[test]
+    fn saves_merge_and_load_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let alphabet = Alphabet::from_names(["f", "end"]);
+        let store = AnswerStore::new(&dir.path().join("cache"), &key(&alphabet, "p"));
+        assert_eq!(store.load().unwrap(), Stored::default());
+        let first = Stored {
+            answers: vec![answer(&[0, 1], Some(3), None), answer(&[1], None, Some(2))],
+            accepted: vec![],
+        };
+        store.save(&first).unwrap();
+        let second = Stored {
+            answers: vec![answer(&[0, 1], Some(2), None)],
+            accepted: vec![AcceptedConjecture {
+                unwind: 3,
+                max_word_length: 4,
+                dfa: "d".into(),
+                exactness: Exactness {
+                    max_word_length: 4,
+                    exact_up_to: 4,
+                    checked_words: 1,
+                    unchecked_words: 0,
+                },
+            }],
+        };
+        store.save(&second).unwrap();
+        let back = store.load().unwrap();
+        assert_eq!(back.answers.len(), 2);
+        let fx = back.answers.iter().find(|a| a.word == [0, 1]).unwrap();
+        assert_eq!(fx.yes_from, Some(2));
+        assert_eq!(back.accepted.len(), 1);
+        // Only the store file is left in the directory: the temporary one was renamed.
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("cache"))
+            .unwrap()
+            .collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn corrupt_or_foreign_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let alphabet = Alphabet::from_names(["f", "end"]);
+        let store = AnswerStore::new(dir.path(), &key(&alphabet, "p"));
+        std::fs::write(store.path(), "{not json").unwrap();
+        assert!(matches!(store.load(), Err(StoreError::Corrupt { .. })));
+        // Saving over a corrupt file replaces it.
+        store.save(&Stored::default()).unwrap();
+        assert!(store.load().is_ok());
+        let other = AnswerStore::new(dir.path(), &key(&alphabet, "q"));
+        std::fs::copy(store.path(), other.path()).unwrap();
+        let err = other.load().unwrap_err().to_string();
+        assert!(err.contains("another program"), "{err}");
+        let text = std::fs::read_to_string(store.path()).unwrap();
+        std::fs::write(
+            store.path(),
+            text.replace("\"answers\":[]", "\"answers\":[{\"word\":[7]}]"),
+        )
+        .unwrap();
+        let err = store.load().unwrap_err().to_string();
+        assert!(err.contains("not over the alphabet"), "{err}");
+    }
+
+    #[test]
+    fn digests_ignore_state_numbering() {
+        let alphabet = Alphabet::from_names(["f", "end"]);
+        let mut a = Dfa::with_states(alphabet.clone(), 3);
+        a.set_transition(0, 0, 1);
+        a.set_transition(1, 1, 2);
+        a.set_accepting(2, true);
+        let mut b = Dfa::with_states(alphabet, 3);
+        b.set_transition(0, 0, 2);
+        b.set_transition(2, 1, 1);
+        b.set_accepting(1, true);
+        assert_eq!(dfa_digest(&a), dfa_digest(&b));
+        b.set_transition(0, 1, 1);
+        assert_ne!(dfa_digest(&a), dfa_digest(&b));
+    }
+}

@@ -1,0 +1,74 @@
+//! `mergelens diff REV1 REV2`: the behaviour added (in REV2 only) and removed (in REV1 only)
+//! between two commits or release tags, and their symmetric difference, per entry function.
+//!
+//! Key types: [`DiffArgs`] and [`run`]; [`crate::review::diff_revisions`] does the work, with
+//! the automata of Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
+//! Software Errors* (JAIR 2020), compared as in Sec. 5 (Fig. 13-14). The report is kept in
+//! `.git/mergelens/last-diff.json` and `.html`; exit code 1 when some behaviour changed.
+
+use std::path::PathBuf;
+
+use super::Outcome;
+use super::review::{DocFormat, context, load_settings, save_last, write_requested};
+use crate::config::Overrides;
+use crate::git::GitRepo;
+use crate::report::Document;
+use crate::report::model::{Difference, Version};
+use crate::review;
+
+/// The options of `mergelens diff`.
+#[derive(Clone, Debug, Default)]
+pub struct DiffArgs {
+    pub from: String,
+    pub to: String,
+    pub flags: Overrides,
+    pub format: Option<DocFormat>,
+    pub output: Option<PathBuf>,
+    pub no_cache: bool,
+}
+
+pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
+    let repo = GitRepo::from_env()?;
+    let settings = load_settings(&repo, &args.flags)?;
+    let from = repo.resolve(&args.from)?;
+    let to = repo.resolve(&args.to)?;
+    let (ctx, bar) = context(&repo, &settings, args.no_cache)?;
+    let report = review::diff_revisions(&repo, &from, &to, &settings, &ctx);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    for warning in ctx.take_warnings() {
+        eprintln!("mergelens: warning: {warning}");
+    }
+    let report = report?;
+    let document = Document::Diff(Box::new(report.document.clone()));
+    let saved = save_last(&repo, "last-diff", &document);
+    let to_stdout = write_requested(&document, args.format, args.output.as_deref())?;
+    let mut text = format!("mergelens diff {} {}\n", args.from, args.to);
+    let words = |text: &mut String, title: &str, d: &Option<Difference>| {
+        if let Some(d) = d.as_ref().filter(|d| !d.examples.is_empty()) {
+            text.push_str(&format!("  {title}:\n"));
+            for w in d.examples.iter().take(3) {
+                text.push_str(&format!("    {}\n", w.join(" ")));
+            }
+        }
+    };
+    for entry in &report.document.entries {
+        text.push_str(&format!("entry {}:\n", entry.entry));
+        for absent in &entry.absent {
+            text.push_str(&format!("  absent in {}\n", if *absent == Version::Old { &args.from } else { &args.to }));
+        }
+        words(&mut text, &format!("added (in {} only)", args.to), &entry.added);
+        words(&mut text, &format!("removed (in {} only)", args.from), &entry.removed);
+    }
+    text.push_str(if report.changed { "behaviour changed\n" } else { "behaviour unchanged\n" });
+    if let Some(path) = saved {
+        text.push_str(&format!("full report: {}\n", path.display()));
+    }
+    if to_stdout {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    Ok(if report.changed { Outcome::Different } else { Outcome::Success })
+}

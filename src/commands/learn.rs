@@ -1,0 +1,614 @@
+//! `mergelens learn FILE.c...`: the automaton of a C program's behaviour.
+//!
+//! Key types: [`LearnArgs`] (the command's options, with [`BoundsChoice`], [`CacheChoice`]
+//! and [`LearnFormat`]) and [`run`].
+//!
+//! The pipeline: the C front end instruments the files ([`crate::cprog::instrument`]); the
+//! CBMC teacher ([`crate::cbmc::CbmcTeacher`]) answers the queries of lazy L*
+//! ([`crate::learn`], guessing "yes" as the paper's program explanation does: Chockler,
+//! Kesseli, Kroening and Strichman, *Learning the Language of Software Errors*, JAIR 2020,
+//! Sec. 5-6); the persistent store ([`crate::cbmc::cache_store`]) keeps its answers between
+//! runs. `--auto-bounds` searches the bounds as Fig. 17 does, with one change (see
+//! `auto_bounds`). The result is minimal and trimmed, with the Sec. 7.2 marks (dominating
+//! letters, doomed states) in its drawings and in the `learned` object of its JSON.
+//!
+//! Standard error gets the front end's warnings, a progress line when it is a terminal, a
+//! note when the result is exact only up to some length, and one summary line at the end.
+//! Nothing is left behind but the store: the instrumented copies and goto binaries live in
+//! temporary directories.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use super::{Outcome, write_output};
+use crate::automaton::{Dfa, Marks, analysis, dot, json, ops, svg};
+use crate::cbmc::cache_store::{AnswerStore, Exactness, MODE_EXPLAIN, StoreKey};
+use crate::cbmc::{
+    CbmcCounters, CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, TeacherStats,
+    Toolchain,
+};
+use crate::cprog::{self, EventKind, FrontEndConfig, InstrumentedProgram};
+use crate::learn::{
+    Entry, GuessPolicy, LearnConfig, LearnError, LearnStats, Learner, QueryCache, Source,
+};
+
+/// `--unwind` unless given: loop bodies run at most twice.
+pub const DEFAULT_UNWIND: u32 = 2;
+/// `--max-word-length` unless given (`end` included).
+pub const DEFAULT_MAX_WORD_LENGTH: usize = 10;
+/// `--max-unwind` of `--auto-bounds`, as in the paper's Sec. 7.1.
+pub const DEFAULT_MAX_UNWIND: u32 = 4;
+/// `--query-timeout` unless given, in seconds.
+pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
+
+/// The output format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LearnFormat {
+    /// `mergelens-dfa/1`, with a `learned` object (bounds, exactness, marks).
+    #[default]
+    Json,
+    Dot,
+    Svg,
+}
+
+/// Where the persistent answer store lives.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CacheChoice {
+    /// `.git/mergelens/cache/` of the repository around the current directory, else
+    /// `$XDG_CACHE_HOME/mergelens` or `~/.cache/mergelens`.
+    #[default]
+    Default,
+    Dir(PathBuf),
+    Off,
+}
+
+/// The bounds of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundsChoice {
+    Fixed(LearnBounds),
+    /// Fig. 17: the unwinding from 1 to `max_unwind`, the word length from the syntax
+    /// automaton's shortest word up to `max_word_length`.
+    Auto {
+        max_unwind: u32,
+        max_word_length: usize,
+    },
+}
+
+/// The options of `mergelens learn`.
+#[derive(Clone, Debug)]
+pub struct LearnArgs {
+    pub files: Vec<PathBuf>,
+    pub entry: String,
+    pub events: EventKind,
+    pub only: Option<Vec<String>>,
+    pub exclude: Vec<String>,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub bounds: BoundsChoice,
+    pub query_timeout: Option<Duration>,
+    pub format: LearnFormat,
+    pub output: Option<PathBuf>,
+    pub stats: Option<PathBuf>,
+    /// The cbmc binary (`--cbmc`); else found as [`Toolchain::locate`] does.
+    pub cbmc: Option<PathBuf>,
+    pub exact_limit: u64,
+    /// Lazy learning guessing "yes" (`--lazy yes`), or none (`--lazy off`).
+    pub lazy: bool,
+    pub cache: CacheChoice,
+    /// The paper's baseline: one CBMC run per membership query, no pre-checks, no lazy
+    /// learning, no store.
+    pub baseline: bool,
+}
+
+impl LearnArgs {
+    /// These files with every default.
+    pub fn new(files: Vec<PathBuf>) -> LearnArgs {
+        LearnArgs {
+            files,
+            entry: "main".to_string(),
+            events: EventKind::default(),
+            only: None,
+            exclude: Vec::new(),
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            bounds: BoundsChoice::Fixed(LearnBounds {
+                unwind: DEFAULT_UNWIND,
+                max_word_length: DEFAULT_MAX_WORD_LENGTH,
+            }),
+            query_timeout: Some(Duration::from_secs_f64(DEFAULT_QUERY_TIMEOUT_SECS)),
+            format: LearnFormat::Json,
+            output: None,
+            stats: None,
+            cbmc: None,
+            exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
+            lazy: true,
+            cache: CacheChoice::Default,
+            baseline: false,
+        }
+    }
+}
+
+/// One learning run at fixed bounds.
+struct Run {
+    bounds: LearnBounds,
+    dfa: Dfa,
+}
+
+/// How the bounds search ended.
+struct Learned {
+    run: Run,
+    stats: LearnStats,
+    runs: Vec<LearnBounds>,
+    /// For `--auto-bounds`: whether the automaton stopped changing before the maxima.
+    converged: Option<bool>,
+}
+
+/// Learns, writes the result, the statistics and the summary line.
+pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    let instrumented = tempfile::Builder::new()
+        .prefix("mergelens-learn-")
+        .tempdir()
+        .context("cannot create a temporary directory")?;
+    let program = cprog::instrument(&front_end_config(args), instrumented.path())?;
+    for warning in &program.warnings {
+        eprintln!("mergelens: warning: {warning}");
+    }
+    let tools = Toolchain::locate(args.cbmc.as_deref())?;
+    let work_dir = std::env::current_dir().context("cannot read the current directory")?;
+
+    let store = if args.baseline {
+        None
+    } else {
+        cache_dir(&args.cache).map(|dir| {
+            let key = StoreKey {
+                fingerprint: &program.fingerprint(),
+                entry: &program.entry,
+                mode: MODE_EXPLAIN,
+                alphabet: &program.alphabet,
+                cbmc_version: tools.version,
+            };
+            AnswerStore::new(&dir, &key)
+        })
+    };
+    let cbmc_version = tools.version.to_string();
+    let first = match args.bounds {
+        BoundsChoice::Fixed(b) => b,
+        BoundsChoice::Auto {
+            max_word_length, ..
+        } => LearnBounds {
+            unwind: 1,
+            max_word_length,
+        },
+    };
+    let options = TeacherOptions {
+        query_timeout: args.query_timeout,
+        exact_limit: args.exact_limit,
+        baseline: args.baseline,
+        ..TeacherOptions::default()
+    };
+    let counters = Arc::new(CbmcCounters::new());
+    let mut teacher = CbmcTeacher::new(&program, tools, work_dir, first, options)
+        .with_counters(Arc::clone(&counters));
+    let mut loaded = 0;
+    if let Some(store) = &store {
+        match store.load() {
+            Ok(stored) => {
+                loaded = stored.answers.len();
+                teacher.add_known(stored);
+            }
+            Err(e) => eprintln!("mergelens: warning: {e}"),
+        }
+    }
+    let progress = progress_bar();
+    if let Some(bar) = &progress {
+        bar.set_prefix(format!(
+            "--unwind {} --max-word-length {}",
+            first.unwind, first.max_word_length
+        ));
+        let bar = bar.clone();
+        teacher.on_progress(move |s: &TeacherStats| bar.set_message(progress_message(s)));
+    }
+
+    let outcome = match args.bounds {
+        BoundsChoice::Fixed(bounds) => {
+            learn_at(&mut teacher, &program, bounds, args).map(|(run, stats)| Learned {
+                runs: vec![run.bounds],
+                run,
+                stats,
+                converged: None,
+            })
+        }
+        BoundsChoice::Auto {
+            max_unwind,
+            max_word_length,
+        } => auto_bounds(
+            &mut teacher,
+            &program,
+            args,
+            max_unwind,
+            max_word_length,
+            progress.as_ref(),
+        ),
+    };
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    // Confirmed answers are worth keeping even when the run failed half way.
+    let mut saved = false;
+    if let Some(store) = &store {
+        match store.save(&teacher.known()) {
+            Ok(()) => saved = true,
+            Err(e) => eprintln!("mergelens: warning: {e}"),
+        }
+    }
+    let learned = outcome?;
+    let teacher_stats = teacher.stats();
+    let exactness = teacher.exactness().cloned();
+    drop(teacher);
+
+    let dfa = ops::minimize(&learned.run.dfa);
+    let marks = Marks::analyse(&dfa);
+    let bounds = learned.run.bounds;
+    if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
+        eprintln!(
+            "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
+            e.exact_up_to,
+            e.unchecked_words,
+            e.exact_up_to + 1,
+            e.max_word_length
+        );
+    }
+    if learned.converged == Some(false) {
+        eprintln!(
+            "mergelens: note: the automaton still changed at --unwind {} --max-word-length {}, the largest bounds --auto-bounds tried",
+            bounds.unwind, bounds.max_word_length
+        );
+    }
+    let text = match args.format {
+        LearnFormat::Json => {
+            let mut value = json::to_value(&dfa);
+            value["learned"] = serde_json::to_value(LearnedDoc {
+                entry: &program.entry,
+                events: args.events.as_str(),
+                unwind: bounds.unwind,
+                max_word_length: bounds.max_word_length,
+                cbmc_unwind: bounds.cbmc().unwind,
+                auto_bounds: learned.converged.is_some(),
+                exact_up_to: exactness
+                    .as_ref()
+                    .map_or(bounds.max_word_length, |e| e.exact_up_to),
+                dominating: marks
+                    .dominating
+                    .iter()
+                    .map(|&a| dfa.alphabet().name(a))
+                    .collect(),
+                doomed: &marks.doomed,
+            })
+            .expect("plain data serialises");
+            let mut text = serde_json::to_string(&value).expect("JSON values serialise");
+            text.push('\n');
+            text
+        }
+        LearnFormat::Dot => dot::to_dot(&dfa, &program.entry, &marks),
+        LearnFormat::Svg => svg::to_svg(&dfa, &marks).ok_or_else(|| {
+            anyhow::anyhow!(
+                "the automaton has {} states, too many to draw as SVG; use --format dot or json",
+                dfa.num_states()
+            )
+        })?,
+    };
+    write_output(args.output.as_deref(), &text)?;
+
+    let mut stats = learned.stats;
+    stats.wall_seconds = started.elapsed().as_secs_f64();
+    if let Some(path) = &args.stats {
+        let doc = StatsDoc {
+            learn: &stats,
+            cbmc_runs: counters.runs(),
+            cbmc_seconds: counters.seconds(),
+            cbmc_version,
+            bounds: BoundsDoc {
+                unwind: bounds.unwind,
+                max_word_length: bounds.max_word_length,
+                cbmc_unwind: bounds.cbmc().unwind,
+                auto: learned.converged.is_some(),
+                converged: learned.converged,
+                learn_runs: learned.runs,
+            },
+            exactness,
+            teacher: teacher_stats,
+            baseline: args.baseline,
+            lazy: args.lazy && !args.baseline,
+            cache: CacheDoc {
+                path: store.as_ref().map(|s| s.path().to_path_buf()),
+                loaded_answers: loaded,
+                saved,
+            },
+        };
+        let mut text = serde_json::to_string_pretty(&doc).expect("statistics serialise");
+        text.push('\n');
+        std::fs::write(path, text)
+            .with_context(|| format!("cannot write the statistics to {}", path.display()))?;
+    }
+    eprintln!("{}", summary(&stats, counters.runs()));
+    Ok(Outcome::Success)
+}
+
+fn front_end_config(args: &LearnArgs) -> FrontEndConfig {
+    let mut config = FrontEndConfig::new(args.files.clone());
+    config.entry = args.entry.clone();
+    config.events = args.events;
+    config.only = args.only.as_ref().map(|o| o.iter().cloned().collect());
+    config.exclude = args.exclude.iter().cloned().collect();
+    config.include_dirs = args.include_dirs.clone();
+    config.defines = args.defines.clone();
+    config
+}
+
+/// The store directory, if any.
+fn cache_dir(choice: &CacheChoice) -> Option<PathBuf> {
+    match choice {
+        CacheChoice::Off => None,
+        CacheChoice::Dir(dir) => Some(dir.clone()),
+        CacheChoice::Default => {
+            let cwd = std::env::current_dir().ok()?;
+            // The common directory, so that all worktrees of a repository share the store.
+            if let Ok(repo) = git2::Repository::discover(&cwd) {
+                return Some(repo.commondir().join("mergelens").join("cache"));
+            }
+            let var = |name: &str| {
+                std::env::var_os(name)
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            };
+            var("XDG_CACHE_HOME")
+                .map(|d| d.join("mergelens"))
+                .or_else(|| var("HOME").map(|h| h.join(".cache").join("mergelens")))
+        }
+    }
+}
+
+/// Learns at `bounds`, with the teacher's known answers in the learner's cache.
+fn learn_at(
+    teacher: &mut CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    bounds: LearnBounds,
+    args: &LearnArgs,
+) -> anyhow::Result<(Run, LearnStats)> {
+    teacher.set_bounds(bounds);
+    // The teacher's errors name the query and the bounds already.
+    teacher.prefetch()?;
+    let mut cache = QueryCache::new(program.alphabet.clone());
+    for (word, accepted) in teacher.answers_at_bounds() {
+        // The teacher's answers agree with each other, so none is refused.
+        let _ = cache.insert(&word, Entry::confirmed(accepted, Source::Teacher));
+    }
+    let config = LearnConfig {
+        guess: if args.lazy && !args.baseline {
+            GuessPolicy::Constant(true)
+        } else {
+            GuessPolicy::Off
+        },
+        ..LearnConfig::default()
+    };
+    let mut learner = Learner::new(program.alphabet.clone(), config);
+    let dfa = learner.run(teacher, &mut cache).map_err(|e| match e {
+        LearnError::Teacher(inner) => match inner.downcast::<CbmcTeacherError>() {
+            Ok(e) => anyhow::Error::new(*e),
+            Err(other) => anyhow::Error::from_boxed(other),
+        },
+        other => anyhow::Error::new(other).context(format!(
+            "learning `{}` at --unwind {} --max-word-length {}",
+            program.entry, bounds.unwind, bounds.max_word_length
+        )),
+    })?;
+    Ok((Run { bounds, dfa }, learner.stats().clone()))
+}
+
+/// Fig. 17 of the paper, with one change. For each unwinding `b` from 1 to `max_unwind`,
+/// the word length `n` grows from the syntax automaton's shortest word until the automaton
+/// is the same at `n` and `n + 1` (for a fixed `b` the language stops growing with `n`, as
+/// Sec. 7.1 observes). The paper then stops; here the automaton that `b` converged to is
+/// compared with the one `b - 1` converged to, and the search stops when those are equal
+/// and have no back edges ([`analysis::back_edges`]). The paper's test, met at the first
+/// `b` whose `n` converges, would never raise `b`: its automata generalise beyond the
+/// bounds, these are exact within them. Each `b` starts at the length where the previous
+/// one converged, since a larger unwinding only adds words.
+///
+/// Answers carry over between bounds inside the teacher (Sec. 7.1), so each step after the
+/// first costs little more than one conjecture query.
+fn auto_bounds(
+    teacher: &mut CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    args: &LearnArgs,
+    max_unwind: u32,
+    max_word_length: usize,
+    progress: Option<&ProgressBar>,
+) -> anyhow::Result<Learned> {
+    let mut total = LearnStats::default();
+    let mut runs = Vec::new();
+    let mut previous_b: Option<Dfa> = None;
+    let mut start_n = 1;
+    let mut last: Option<Run> = None;
+    for b in 1..=max_unwind.max(1) {
+        let shortest = analysis::shortest_accepted(&cprog::syntax_automaton(
+            program,
+            LearnBounds {
+                unwind: b,
+                max_word_length,
+            }
+            .cbmc()
+            .unwind,
+            usize::MAX,
+        ))
+        .map_or(1, |w| w.len());
+        let mut n = shortest.max(start_n).clamp(1, max_word_length);
+        let mut previous_n: Option<Dfa> = None;
+        let n_converged = loop {
+            let bounds = LearnBounds {
+                unwind: b,
+                max_word_length: n,
+            };
+            if let Some(bar) = progress {
+                bar.set_prefix(format!("--unwind {b} --max-word-length {n}"));
+            }
+            let (run, stats) = learn_at(teacher, program, bounds, args)?;
+            add_stats(&mut total, &stats);
+            runs.push(bounds);
+            let stable =
+                previous_n.as_ref() == Some(&run.dfa) && analysis::back_edges(&run.dfa).is_empty();
+            previous_n = Some(run.dfa.clone());
+            last = Some(run);
+            if stable {
+                break true;
+            }
+            if n >= max_word_length {
+                break false;
+            }
+            n += 1;
+        };
+        let current = previous_n.expect("at least one run per unwinding");
+        if n_converged
+            && previous_b.as_ref() == Some(&current)
+            && analysis::back_edges(&current).is_empty()
+        {
+            return Ok(Learned {
+                run: last.expect("learned"),
+                stats: total,
+                runs,
+                converged: Some(true),
+            });
+        }
+        start_n = if n_converged { n - 1 } else { n };
+        previous_b = Some(current);
+    }
+    Ok(Learned {
+        run: last.expect("learned at least once"),
+        stats: total,
+        runs,
+        converged: Some(false),
+    })
+}
+
+/// Adds a run's statistics to the total of a bounds search; sizes are the last run's.
+fn add_stats(total: &mut LearnStats, run: &LearnStats) {
+    total.cex.clone_from(&run.cex);
+    total.guess.clone_from(&run.guess);
+    total.letters = run.letters;
+    total.membership_queries += run.membership_queries;
+    total.from_cache += run.from_cache;
+    total.from_precheck += run.from_precheck;
+    total.from_guess += run.from_guess;
+    total.from_teacher += run.from_teacher;
+    total.teacher_batches += run.teacher_batches;
+    total.guesses_confirmed += run.guesses_confirmed;
+    total.guesses_wrong += run.guesses_wrong;
+    total.guessing_stopped |= run.guessing_stopped;
+    total.equivalence_queries += run.equivalence_queries;
+    total.free_counterexamples += run.free_counterexamples;
+    total.restarts += run.restarts;
+    total.states = run.states;
+    total.columns = run.columns;
+    total.rows = run.rows;
+    total.wall_seconds += run.wall_seconds;
+    total.teacher_seconds += run.teacher_seconds;
+    total.finish_accuracy();
+}
+
+/// `learned 5 states · 7 CBMC runs · 42 membership queries (30 pre-check, 8 cache, 0
+/// guessed, 4 CBMC) · 1.9 s`. The learner's words the teacher answered count as CBMC's:
+/// the teacher's own known answers are mostly in the learner's cache already.
+fn summary(stats: &LearnStats, cbmc_runs: u64) -> String {
+    let by_teacher = stats
+        .membership_queries
+        .saturating_sub(stats.from_cache + stats.from_precheck + stats.from_guess);
+    format!(
+        "learned {} states · {} CBMC runs · {} membership queries ({} pre-check, {} cache, {} guessed, {} CBMC) · {:.1} s",
+        stats.states,
+        cbmc_runs,
+        stats.membership_queries,
+        stats.from_precheck,
+        stats.from_cache,
+        stats.from_guess,
+        by_teacher,
+        stats.wall_seconds
+    )
+}
+
+fn progress_bar() -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {prefix} {msg}").expect("a valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Some(bar)
+}
+
+fn progress_message(s: &TeacherStats) -> String {
+    format!(
+        "· conjecture {} · {} CBMC runs · words: {} pre-check no, {} known, {} to CBMC",
+        s.conjectures, s.cbmc_runs, s.precheck_no, s.words_known, s.words_to_cbmc
+    )
+}
+
+/// The `learned` object of the JSON output: how the automaton was learned, and the marks
+/// of the paper's Sec. 7.2. `mergelens-dfa/1` readers ignore keys they do not know.
+#[derive(Serialize)]
+struct LearnedDoc<'a> {
+    entry: &'a str,
+    events: &'a str,
+    unwind: u32,
+    max_word_length: usize,
+    cbmc_unwind: u32,
+    auto_bounds: bool,
+    /// Every accepted word of at most this many letters is the word of an execution.
+    exact_up_to: usize,
+    dominating: Vec<&'a str>,
+    doomed: &'a [crate::automaton::StateId],
+}
+
+/// The `--stats` document: the learner's statistics (summed over the runs of a bounds
+/// search) and the teacher's.
+#[derive(Serialize)]
+struct StatsDoc<'a> {
+    #[serde(flatten)]
+    learn: &'a LearnStats,
+    cbmc_runs: u64,
+    cbmc_seconds: f64,
+    cbmc_version: String,
+    bounds: BoundsDoc,
+    /// How far the exactness pass checked the result.
+    exactness: Option<Exactness>,
+    teacher: TeacherStats,
+    baseline: bool,
+    lazy: bool,
+    cache: CacheDoc,
+}
+
+#[derive(Serialize)]
+struct BoundsDoc {
+    unwind: u32,
+    max_word_length: usize,
+    cbmc_unwind: u32,
+    auto: bool,
+    converged: Option<bool>,
+    /// Every bounds pair learned at, in order.
+    learn_runs: Vec<LearnBounds>,
+}
+
+#[derive(Serialize)]
+struct CacheDoc {
+    path: Option<PathBuf>,
+    loaded_answers: usize,
+    saved: bool,
+}

@@ -1,0 +1,301 @@
+//! `mergelens review [OURS] [THEIRS]` and `mergelens review --hook`: what a merge does to the
+//! program's behaviour, before it is committed.
+//!
+//! Key types: [`ReviewArgs`] (with [`DocFormat`]) and [`run`]; [`crate::review`] does the
+//! work (Chockler, Kesseli, Kroening and Strichman, *Learning the Language of Software
+//! Errors*, JAIR 2020, Sec. 5, Fig. 12-14).
+//!
+//! Every review leaves its report in `.git/mergelens/last-review.json` and `.html`; `--format`
+//! and `-o` write one more copy where asked. One screen of summary goes to standard output
+//! (standard error when the document itself goes to standard output). In `--hook` mode the
+//! versions are those git shows a hook, `MERGELENS=0` skips the review, findings block the
+//! merge only as `fail-on` says, and a failure of mergelens itself lets the merge through
+//! with a warning unless `on-error = "block"`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::{Outcome, write_output};
+use crate::config::{FileConfig, OnError, Overrides, Settings};
+use crate::git::{GitRepo, Merged};
+use crate::report::model::{Difference, Review, Verdict};
+use crate::report::{self, Document, Format};
+use crate::review::{self, LearnContext, ReviewReport};
+
+/// The document format of `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DocFormat {
+    /// `mergelens-review/1`.
+    Json,
+    Markdown,
+    Html,
+}
+
+impl DocFormat {
+    /// The format a file name suggests (`.json`, `.md`), HTML otherwise.
+    pub fn for_path(path: &Path) -> DocFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => DocFormat::Json,
+            Some("md" | "markdown") => DocFormat::Markdown,
+            _ => DocFormat::Html,
+        }
+    }
+}
+
+/// The options of `mergelens review`.
+#[derive(Clone, Debug, Default)]
+pub struct ReviewArgs {
+    /// The first parent; `HEAD` when absent.
+    pub ours: Option<String>,
+    /// The branch to merge; when absent, `MERGE_HEAD` of a merge in progress.
+    pub theirs: Option<String>,
+    /// Review the merge git is committing, as a hook sees it.
+    pub hook: bool,
+    pub flags: Overrides,
+    pub format: Option<DocFormat>,
+    pub output: Option<PathBuf>,
+    /// Neither read nor write the caches under `.git/mergelens/`.
+    pub no_cache: bool,
+}
+
+/// Reviews; see the module documentation.
+pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
+    if args.hook && std::env::var("MERGELENS").is_ok_and(|v| v == "0") {
+        return Ok(Outcome::Success);
+    }
+    let mut on_error = args.flags.on_error.unwrap_or_default();
+    let result = review(args, &mut on_error);
+    match result {
+        Err(error) if args.hook && on_error == OnError::Allow => {
+            let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
+            eprintln!(
+                "mergelens: warning: the merge review failed, so the merge goes ahead (on-error = \"allow\"): {}",
+                chain.first().cloned().unwrap_or_default()
+            );
+            Ok(Outcome::Success)
+        }
+        other => other,
+    }
+}
+
+fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> {
+    let repo = GitRepo::from_env()?;
+    let settings = load_settings(&repo, &args.flags)?;
+    *on_error = settings.on_error;
+    let versions = if args.hook {
+        match repo.hook_versions()? {
+            Some(v) => v,
+            // An ordinary commit (the script also serves as pre-commit): nothing to review.
+            None => return Ok(Outcome::Success),
+        }
+    } else {
+        match (&args.ours, &args.theirs) {
+            (Some(ours), Some(theirs)) => repo.merge_versions(ours, theirs)?,
+            (None, Some(theirs)) | (Some(theirs), None) => repo.merge_versions("HEAD", theirs)?,
+            (None, None) => match repo.hook_versions()? {
+                // A merge in progress (MERGE_HEAD): its staged result.
+                Some(v) => v,
+                None => anyhow::bail!(UsageError(
+                    "name the branch to merge: mergelens review [OURS] THEIRS".into()
+                )),
+            },
+        }
+    };
+    if let Merged::Conflict(paths) = &versions.merged {
+        eprintln!(
+            "mergelens: git cannot merge {} textually; learning the base and both branches to show how they differ",
+            paths.join(", ")
+        );
+    }
+    let ctx = context(&repo, &settings, args.no_cache)?;
+    let bar = ctx.1;
+    let report = review::review_merge(&repo, &versions, &settings, &ctx.0);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    for warning in ctx.0.take_warnings() {
+        eprintln!("mergelens: warning: {warning}");
+    }
+    let report = report?;
+    let document = Document::Review(Box::new(report.document.clone()));
+    let saved = save_last(&repo, "last-review", &document);
+    let to_stdout = write_requested(&document, args.format, args.output.as_deref())?;
+    let summary = summary(&report, saved.as_deref(), args.output.as_deref());
+    if to_stdout {
+        eprint!("{summary}");
+    } else {
+        print!("{summary}");
+    }
+    Ok(outcome(&report, &settings))
+}
+
+/// A usage error (exit code 2) that is not clap's.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+pub(crate) fn load_settings(repo: &GitRepo, flags: &Overrides) -> anyhow::Result<Settings> {
+    let file = FileConfig::load(repo.root())?;
+    let settings = Settings::resolve(&file, flags, repo.root())?;
+    for warning in &settings.warnings {
+        eprintln!("mergelens: warning: {warning}");
+    }
+    Ok(settings)
+}
+
+/// The learning context, with a progress spinner when standard error is a terminal.
+pub(crate) fn context(
+    repo: &GitRepo,
+    settings: &Settings,
+    no_cache: bool,
+) -> anyhow::Result<(LearnContext, Option<ProgressBar>)> {
+    let dir = (!no_cache).then(|| repo.mergelens_dir());
+    let ctx = LearnContext::new(settings, dir.as_deref())?;
+    if !std::io::stderr().is_terminal() {
+        return Ok((ctx, None));
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("a valid template"));
+    bar.enable_steady_tick(Duration::from_millis(120));
+    let handle = bar.clone();
+    Ok((ctx.with_progress(move |line| handle.set_message(line.to_string())), Some(bar)))
+}
+
+/// Writes the document as `.git/mergelens/NAME.json` and `.html`; returns the HTML's path,
+/// or `None` (after a warning) when it could not be written.
+pub(crate) fn save_last(repo: &GitRepo, name: &str, document: &Document) -> Option<PathBuf> {
+    let dir = repo.mergelens_dir();
+    let json = dir.join(format!("{name}.json"));
+    let html = dir.join(format!("{name}.html"));
+    let result = std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(&json, render(document, DocFormat::Json).map_err(std::io::Error::other)?))
+        .and_then(|()| std::fs::write(&html, render(document, DocFormat::Html).map_err(std::io::Error::other)?));
+    match result {
+        Ok(()) => Some(html),
+        Err(e) => {
+            eprintln!("mergelens: warning: cannot keep the report in {}: {e}", dir.display());
+            None
+        }
+    }
+}
+
+pub(crate) fn render(document: &Document, format: DocFormat) -> anyhow::Result<String> {
+    Ok(match format {
+        DocFormat::Json => {
+            let mut text = match document {
+                Document::Review(r) => serde_json::to_string_pretty(r),
+                Document::Diff(d) => serde_json::to_string_pretty(d),
+                Document::Automaton(_) => unreachable!("reviews and diffs only"),
+            }
+            .expect("documents serialise");
+            text.push('\n');
+            text
+        }
+        DocFormat::Markdown => report::render(document, Format::Markdown, &report::Options::default())?,
+        DocFormat::Html => report::render(document, Format::Html, &report::Options::default())?,
+    })
+}
+
+/// Writes the document as `--format`/`-o` ask; returns whether it went to standard output.
+pub(crate) fn write_requested(
+    document: &Document,
+    format: Option<DocFormat>,
+    output: Option<&Path>,
+) -> anyhow::Result<bool> {
+    let format = match (format, output) {
+        (Some(f), _) => f,
+        (None, Some(path)) => DocFormat::for_path(path),
+        (None, None) => return Ok(false),
+    };
+    let text = render(document, format)?;
+    write_output(output, &text)?;
+    Ok(output.is_none())
+}
+
+fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
+    if report.verdict() == Verdict::Conflict {
+        Outcome::Conflict
+    } else if settings.fail_on.fails(report.unexpected, report.lost) {
+        Outcome::Different
+    } else {
+        Outcome::Success
+    }
+}
+
+/// At most this many words of one language in the summary.
+const SUMMARY_WORDS: usize = 3;
+
+/// One screen: the verdict, the unexpected and lost words, conflicts, where the report is.
+pub(crate) fn summary(report: &ReviewReport, saved: Option<&Path>, output: Option<&Path>) -> String {
+    use std::fmt::Write;
+    let doc: &Review = &report.document;
+    let mut out = String::new();
+    let verdict = match doc.verdict {
+        Verdict::Clean => "clean: the merge does what the branches' changes do, and nothing else",
+        Verdict::Unexpected | Verdict::Lost => "unexpected: the merge's behaviour is not the sum of the branches' changes",
+        Verdict::Conflict => "conflict: git cannot merge the files textually",
+    };
+    let short = |r: &str| r.chars().take(10).collect::<String>();
+    let v = &doc.versions;
+    let _ = writeln!(
+        out,
+        "mergelens review: {} into {} (base {})",
+        v.theirs.label.clone().unwrap_or_else(|| short(&v.theirs.rev)),
+        v.ours.label.clone().unwrap_or_else(|| short(&v.ours.rev)),
+        short(&v.base.rev)
+    );
+    let _ = writeln!(out, "verdict: {verdict}");
+    if !doc.conflicts.is_empty() {
+        let _ = writeln!(out, "conflicting files: {}", doc.conflicts.join(", "));
+    }
+    let words = |out: &mut String, title: &str, d: &Option<Difference>| {
+        let Some(d) = d else { return };
+        if d.examples.is_empty() {
+            return;
+        }
+        let count = d
+            .count_up_to_bound
+            .map_or_else(String::new, |c| format!(" ({c} word{} within the bound)", if c == 1 { "" } else { "s" }));
+        let _ = writeln!(out, "  {title}{count}:");
+        for w in d.examples.iter().take(SUMMARY_WORDS) {
+            let _ = writeln!(out, "    {}", w.join(" "));
+        }
+    };
+    for entry in doc.entries.iter().take(4) {
+        let _ = writeln!(out, "entry {}:", entry.entry);
+        for absent in &entry.absent {
+            let _ = writeln!(out, "  absent in {absent}");
+        }
+        words(&mut out, "unexpected (in the merge, explained by neither branch)", &entry.unexpected);
+        words(&mut out, "lost (a branch's change the merge dropped)", &entry.lost);
+        if doc.verdict == Verdict::Conflict {
+            words(&mut out, "ours and theirs differ on", &entry.ours_vs_theirs);
+        }
+    }
+    if doc.entries.len() > 4 {
+        let _ = writeln!(out, "... and {} more entries", doc.entries.len() - 4);
+    }
+    if let Some(path) = output {
+        let _ = writeln!(out, "report: {}", path.display());
+    }
+    if let Some(path) = saved {
+        let _ = writeln!(out, "full report: {}", path.display());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_follow_the_file_name() {
+        assert_eq!(DocFormat::for_path(Path::new("r.json")), DocFormat::Json);
+        assert_eq!(DocFormat::for_path(Path::new("r.md")), DocFormat::Markdown);
+        assert_eq!(DocFormat::for_path(Path::new("r.html")), DocFormat::Html);
+        assert_eq!(DocFormat::for_path(Path::new("r")), DocFormat::Html);
+    }
+}

@@ -1,0 +1,595 @@
+//! The configuration of `mergelens review`, `diff` and the hook: `.mergelens.toml` at the
+//! repository root, overridden key by key by the command line.
+//!
+//! Key types:
+//!
+//! * [`FileConfig`]: the file as written (kebab-case keys; an unknown key is an error that
+//!   names it). `docs/formats.md` lists every key.
+//! * [`Settings`]: what a review uses, from [`FileConfig`] and the flags ([`Overrides`]),
+//!   with the defaults of `mergelens learn`; [`SourceSpec`] selects each version's C files.
+//! * [`CompileCommands`]: files, include directories and defines from a
+//!   `compile_commands.json` (as CMake and Bear write it).
+//! * [`FailOn`] and [`OnError`]: when the hook blocks a merge.
+//! * [`ConfigError`].
+//!
+//! Sources are selected per version (a branch may add a file), as Sec. 5 of Chockler,
+//! Kesseli, Kroening and Strichman, *Learning the Language of Software Errors* (JAIR 2020)
+//! compares whole program versions (Fig. 12-14).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use thiserror::Error;
+
+use crate::cprog::EventKind;
+
+/// The configuration file's name, at the repository root.
+pub const FILE_NAME: &str = ".mergelens.toml";
+
+/// `--unwind` unless configured (as `mergelens learn`).
+pub const DEFAULT_UNWIND: u32 = 2;
+/// `--max-word-length` unless configured.
+pub const DEFAULT_MAX_WORD_LENGTH: usize = 10;
+/// `--max-unwind` of `--auto-bounds`.
+pub const DEFAULT_MAX_UNWIND: u32 = 4;
+/// `--query-timeout` unless configured, in seconds.
+pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
+
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// toml's message names the unknown key and the line.
+    #[error("{}: {}", path.display(), message.trim_end().replace('\n', " "))]
+    Parse { path: PathBuf, message: String },
+    #[error("{}: not a compile_commands.json: {source}", path.display())]
+    CompileCommands {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("{key}: {message}")]
+    Invalid { key: &'static str, message: String },
+}
+
+/// When a review's findings block a merge (exit code 1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailOn {
+    Never,
+    /// Behaviour of the merge that neither branch's change explains.
+    #[default]
+    Unexpected,
+    /// Behaviour a branch meant that the merge dropped.
+    Lost,
+    /// Either.
+    Any,
+}
+
+impl FailOn {
+    pub fn fails(self, unexpected: bool, lost: bool) -> bool {
+        match self {
+            FailOn::Never => false,
+            FailOn::Unexpected => unexpected,
+            FailOn::Lost => lost,
+            FailOn::Any => unexpected || lost,
+        }
+    }
+}
+
+/// What the hook does when mergelens itself fails (CBMC missing, a timeout).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnError {
+    /// Let the merge through with a warning.
+    #[default]
+    Allow,
+    Block,
+}
+
+/// `.mergelens.toml` as written.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FileConfig {
+    /// Source files or globs, relative to the repository root (`src/*.c`, `lib/**/*.c`).
+    pub files: Option<Vec<String>>,
+    pub include_dirs: Option<Vec<String>>,
+    pub defines: Option<Vec<String>>,
+    /// A `compile_commands.json`, relative to the repository root.
+    pub compile_commands: Option<String>,
+    /// The functions to analyse.
+    pub entries: Option<Vec<String>>,
+    pub events: Option<String>,
+    pub only: Option<Vec<String>>,
+    pub exclude: Option<Vec<String>>,
+    pub unwind: Option<u32>,
+    pub max_word_length: Option<usize>,
+    pub auto_bounds: Option<bool>,
+    pub max_unwind: Option<u32>,
+    pub cbmc: Option<String>,
+    /// Seconds; 0 for no limit.
+    pub query_timeout: Option<f64>,
+    pub exact_limit: Option<u64>,
+    pub fail_on: Option<FailOn>,
+    pub on_error: Option<OnError>,
+    pub jobs: Option<usize>,
+}
+
+impl FileConfig {
+    pub fn parse(text: &str, path: &Path) -> Result<FileConfig, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// `.mergelens.toml` in `root`, or the defaults when there is none.
+    pub fn load(root: &Path) -> Result<FileConfig, ConfigError> {
+        let path = root.join(FILE_NAME);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => FileConfig::parse(&text, &path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(FileConfig::default()),
+            Err(source) => Err(ConfigError::Read { path, source }),
+        }
+    }
+}
+
+/// The flags of `review` and `diff`; each one given wins over the file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    pub files: Vec<String>,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub compile_commands: Option<PathBuf>,
+    pub entries: Vec<String>,
+    pub events: Option<EventKind>,
+    pub only: Option<Vec<String>>,
+    pub exclude: Vec<String>,
+    pub unwind: Option<u32>,
+    pub max_word_length: Option<usize>,
+    pub auto_bounds: bool,
+    pub max_unwind: Option<u32>,
+    pub cbmc: Option<PathBuf>,
+    pub query_timeout: Option<f64>,
+    pub exact_limit: Option<u64>,
+    pub fail_on: Option<FailOn>,
+    pub on_error: Option<OnError>,
+    pub jobs: Option<usize>,
+}
+
+/// Which files of a version are the program, and how they build.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SourceSpec {
+    /// Globs or paths, repository-relative; empty: every `*.c` file.
+    pub files: Vec<String>,
+    /// Repository-relative (looked up in each version's checkout) or absolute.
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+}
+
+impl SourceSpec {
+    /// The paths of `paths` (a version's files) that are sources, sorted.
+    pub fn select<'a>(&self, paths: impl Iterator<Item = &'a str>) -> Result<Vec<String>, ConfigError> {
+        let patterns = self
+            .files
+            .iter()
+            .map(|f| {
+                glob::Pattern::new(f.trim_start_matches("./")).map_err(|e| ConfigError::Invalid {
+                    key: "files",
+                    message: format!("`{f}` is not a valid glob: {e}"),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let options = glob::MatchOptions {
+            case_sensitive: true,
+            require_literal_separator: true,
+            require_literal_leading_dot: false,
+        };
+        let mut selected: Vec<String> = paths
+            .filter(|p| {
+                if patterns.is_empty() {
+                    p.ends_with(".c")
+                } else {
+                    patterns.iter().any(|g| g.matches_with(p, options))
+                }
+            })
+            .map(str::to_string)
+            .collect();
+        selected.sort();
+        Ok(selected)
+    }
+}
+
+/// How automata are bounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundsSetting {
+    Fixed { unwind: u32, max_word_length: usize },
+    Auto { max_unwind: u32, max_word_length: usize },
+}
+
+impl BoundsSetting {
+    pub fn max_word_length(self) -> usize {
+        match self {
+            BoundsSetting::Fixed { max_word_length, .. } | BoundsSetting::Auto { max_word_length, .. } => {
+                max_word_length
+            }
+        }
+    }
+}
+
+/// Everything a review uses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub sources: SourceSpec,
+    pub entries: Vec<String>,
+    pub events: EventKind,
+    pub only: Option<Vec<String>>,
+    pub exclude: Vec<String>,
+    pub bounds: BoundsSetting,
+    pub cbmc: Option<PathBuf>,
+    pub query_timeout: Option<Duration>,
+    pub exact_limit: u64,
+    pub fail_on: FailOn,
+    pub on_error: OnError,
+    /// Versions learned at once (rayon threads).
+    pub jobs: usize,
+    /// Warnings about the configuration (files of a compilation database outside the
+    /// repository, say).
+    pub warnings: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            sources: SourceSpec::default(),
+            entries: vec!["main".to_string()],
+            events: EventKind::default(),
+            only: None,
+            exclude: Vec::new(),
+            bounds: BoundsSetting::Fixed {
+                unwind: DEFAULT_UNWIND,
+                max_word_length: DEFAULT_MAX_WORD_LENGTH,
+            },
+            cbmc: None,
+            query_timeout: Some(Duration::from_secs_f64(DEFAULT_QUERY_TIMEOUT_SECS)),
+            exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
+            fail_on: FailOn::default(),
+            on_error: OnError::default(),
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// The file's settings under the flags'. `root` is the repository's work tree, where a
+    /// compilation database is read and against which its absolute paths are made relative.
+    pub fn resolve(file: &FileConfig, flags: &Overrides, root: &Path) -> Result<Settings, ConfigError> {
+        let mut s = Settings::default();
+        let compile_commands = flags
+            .compile_commands
+            .clone()
+            .or_else(|| file.compile_commands.as_ref().map(PathBuf::from));
+        if let Some(path) = compile_commands {
+            let path = if path.is_absolute() { path } else { root.join(path) };
+            let db = CompileCommands::read(&path, root)?;
+            s.sources.files = db.files;
+            s.sources.include_dirs = db.include_dirs;
+            s.sources.defines = db.defines;
+            s.warnings.extend(db.warnings);
+        }
+        if let Some(files) = &file.files {
+            s.sources.files.clone_from(files);
+        }
+        if !flags.files.is_empty() {
+            s.sources.files.clone_from(&flags.files);
+        }
+        if let Some(dirs) = &file.include_dirs {
+            s.sources.include_dirs.extend(dirs.iter().map(PathBuf::from));
+        }
+        s.sources.include_dirs.extend(flags.include_dirs.iter().cloned());
+        if let Some(defines) = &file.defines {
+            s.sources.defines.extend(defines.iter().cloned());
+        }
+        s.sources.defines.extend(flags.defines.iter().cloned());
+        if let Some(entries) = &file.entries {
+            s.entries.clone_from(entries);
+        }
+        if !flags.entries.is_empty() {
+            s.entries.clone_from(&flags.entries);
+        }
+        if s.entries.is_empty() {
+            return Err(ConfigError::Invalid {
+                key: "entries",
+                message: "name at least one function".into(),
+            });
+        }
+        if let Some(events) = &file.events {
+            s.events = events.parse().map_err(|message| ConfigError::Invalid {
+                key: "events",
+                message,
+            })?;
+        }
+        if let Some(events) = flags.events {
+            s.events = events;
+        }
+        s.only = flags.only.clone().or_else(|| file.only.clone());
+        s.exclude = file.exclude.clone().unwrap_or_default();
+        s.exclude.extend(flags.exclude.iter().cloned());
+        let max_word_length = flags
+            .max_word_length
+            .or(file.max_word_length)
+            .unwrap_or(DEFAULT_MAX_WORD_LENGTH);
+        if max_word_length == 0 {
+            return Err(ConfigError::Invalid {
+                key: "max-word-length",
+                message: "must be at least 1 (the letter `end`)".into(),
+            });
+        }
+        let auto = flags.auto_bounds || file.auto_bounds.unwrap_or(false);
+        s.bounds = if auto {
+            BoundsSetting::Auto {
+                max_unwind: flags.max_unwind.or(file.max_unwind).unwrap_or(DEFAULT_MAX_UNWIND),
+                max_word_length,
+            }
+        } else {
+            BoundsSetting::Fixed {
+                unwind: flags.unwind.or(file.unwind).unwrap_or(DEFAULT_UNWIND),
+                max_word_length,
+            }
+        };
+        s.cbmc = flags.cbmc.clone().or_else(|| file.cbmc.as_ref().map(PathBuf::from));
+        let timeout = flags
+            .query_timeout
+            .or(file.query_timeout)
+            .unwrap_or(DEFAULT_QUERY_TIMEOUT_SECS);
+        if !timeout.is_finite() || timeout < 0.0 {
+            return Err(ConfigError::Invalid {
+                key: "query-timeout",
+                message: format!("{timeout} is not a number of seconds"),
+            });
+        }
+        s.query_timeout = (timeout > 0.0).then(|| Duration::from_secs_f64(timeout));
+        if let Some(limit) = flags.exact_limit.or(file.exact_limit) {
+            s.exact_limit = limit;
+        }
+        s.fail_on = flags.fail_on.or(file.fail_on).unwrap_or_default();
+        s.on_error = flags.on_error.or(file.on_error).unwrap_or_default();
+        if let Some(jobs) = flags.jobs.or(file.jobs) {
+            s.jobs = jobs.max(1);
+        }
+        Ok(s)
+    }
+}
+
+/// What a `compile_commands.json` says about the program.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CompileCommands {
+    /// Repository-relative C files.
+    pub files: Vec<String>,
+    /// Repository-relative when inside the repository, else absolute.
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct CommandEntry {
+    directory: PathBuf,
+    file: PathBuf,
+    #[serde(default)]
+    command: Option<String>,
+    #[serde(default)]
+    arguments: Option<Vec<String>>,
+}
+
+impl CompileCommands {
+    /// Reads `path`; `root` is the work tree its absolute paths point into.
+    pub fn read(path: &Path, root: &Path) -> Result<CompileCommands, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let entries: Vec<CommandEntry> =
+            serde_json::from_str(&text).map_err(|source| ConfigError::CompileCommands {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        let mut out = CompileCommands::default();
+        for entry in entries {
+            let file = absolute(&entry.directory, &entry.file);
+            if file.extension().is_none_or(|e| e != "c") {
+                continue;
+            }
+            match relative_to(&root, &file) {
+                Some(rel) => push_unique(&mut out.files, rel.to_string_lossy().into_owned()),
+                None => out.warnings.push(format!(
+                    "{}: outside the repository; left out of the review",
+                    file.display()
+                )),
+            }
+            let args = match (entry.arguments, entry.command) {
+                (Some(args), _) => args,
+                (None, Some(command)) => split_command(&command),
+                (None, None) => Vec::new(),
+            };
+            let mut it = args.iter().skip(1);
+            while let Some(arg) = it.next() {
+                let mut take = |flag: &str| -> Option<String> {
+                    if arg == flag {
+                        it.next().cloned()
+                    } else {
+                        arg.strip_prefix(flag).filter(|v| !v.is_empty()).map(str::to_string)
+                    }
+                };
+                if let Some(dir) = take("-I").or_else(|| take("-iquote")).or_else(|| take("-isystem")) {
+                    let dir = absolute(&entry.directory, Path::new(&dir));
+                    let dir = match relative_to(&root, &dir) {
+                        Some(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
+                        Some(rel) => rel,
+                        None => dir,
+                    };
+                    push_unique(&mut out.include_dirs, dir);
+                } else if let Some(define) = take("-D") {
+                    push_unique(&mut out.defines, define);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
+fn absolute(dir: &Path, path: &Path) -> PathBuf {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { dir.join(path) };
+    // Lexically: the files may not exist here (a database written on another checkout).
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn relative_to(root: &Path, path: &Path) -> Option<PathBuf> {
+    path.strip_prefix(root).ok().map(Path::to_path_buf)
+}
+
+/// A command line split as a POSIX shell would, for the quoting compilation databases use.
+fn split_command(command: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut current = String::new();
+    let mut in_word = false;
+    let mut chars = command.chars();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') => {
+                if let Some(n) = chars.next() {
+                    current.push(n);
+                }
+            }
+            (Some(_), c) => current.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, '\\') => {
+                if let Some(n) = chars.next() {
+                    current.push(n);
+                    in_word = true;
+                }
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    args.push(std::mem::take(&mut current));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                current.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        args.push(current);
+    }
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_are_errors_that_name_the_key() {
+        let err = FileConfig::parse("entries = [\"main\"]\nfial-on = \"any\"\n", Path::new(".mergelens.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("fial-on"), "{err}");
+        assert!(!err.contains('\n'));
+    }
+
+    #[test]
+    fn flags_override_the_file() {
+        let file = FileConfig::parse(
+            "files = [\"src/*.c\"]\nentries = [\"run\"]\nunwind = 3\nfail-on = \"any\"\non-error = \"block\"\nquery-timeout = 0\nevents = \"calls\"\n",
+            Path::new("x"),
+        )
+        .unwrap();
+        let s = Settings::resolve(&file, &Overrides::default(), Path::new("/r")).unwrap();
+        assert_eq!(s.sources.files, ["src/*.c"]);
+        assert_eq!(s.entries, ["run"]);
+        assert_eq!(s.bounds, BoundsSetting::Fixed { unwind: 3, max_word_length: DEFAULT_MAX_WORD_LENGTH });
+        assert_eq!((s.fail_on, s.on_error), (FailOn::Any, OnError::Block));
+        assert_eq!(s.query_timeout, None);
+        assert_eq!(s.events, EventKind::Calls);
+        let flags = Overrides {
+            entries: vec!["main".into()],
+            unwind: Some(1),
+            fail_on: Some(FailOn::Never),
+            ..Overrides::default()
+        };
+        let s = Settings::resolve(&file, &flags, Path::new("/r")).unwrap();
+        assert_eq!(s.entries, ["main"]);
+        assert_eq!(s.bounds, BoundsSetting::Fixed { unwind: 1, max_word_length: DEFAULT_MAX_WORD_LENGTH });
+        assert_eq!(s.fail_on, FailOn::Never);
+        let bad = FileConfig::parse("events = \"lines\"\n", Path::new("x")).unwrap();
+        assert!(Settings::resolve(&bad, &Overrides::default(), Path::new("/r")).is_err());
+    }
+
+    #[test]
+    fn globs_select_files_per_version() {
+        let paths = ["README.md", "main.c", "src/a.c", "src/deep/b.c", "src/a.h"];
+        let all = SourceSpec::default();
+        assert_eq!(all.select(paths.into_iter()).unwrap(), ["main.c", "src/a.c", "src/deep/b.c"]);
+        let spec = SourceSpec {
+            files: vec!["src/*.c".into()],
+            ..SourceSpec::default()
+        };
+        assert_eq!(spec.select(paths.into_iter()).unwrap(), ["src/a.c"]);
+        let spec = SourceSpec {
+            files: vec!["src/**/*.c".into(), "main.c".into()],
+            ..SourceSpec::default()
+        };
+        assert_eq!(spec.select(paths.into_iter()).unwrap(), ["main.c", "src/a.c", "src/deep/b.c"]);
+    }
+
+    #[test]
+    fn compile_commands_give_files_includes_and_defines() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let db = serde_json::json!([
+            {"directory": root.join("build"), "file": "../src/a.c",
+             "command": "cc -I../include -DNDEBUG -D 'NAME=\"x y\"' -isystem /opt/inc -c ../src/a.c -o a.o"},
+            {"directory": root.join("build"), "file": root.join("src/b.c"),
+             "arguments": ["cc", "-I", root.join("include").to_str().unwrap(), "-DN=4", "-c", "b.c"]},
+            {"directory": "/elsewhere", "file": "/elsewhere/c.c", "command": "cc -c c.c"}
+        ]);
+        let path = root.join("compile_commands.json");
+        std::fs::write(&path, db.to_string()).unwrap();
+        let cc = CompileCommands::read(&path, &root).unwrap();
+        assert_eq!(cc.files, ["src/a.c", "src/b.c"]);
+        assert_eq!(cc.include_dirs, [PathBuf::from("include"), PathBuf::from("/opt/inc")]);
+        assert_eq!(cc.defines, ["NDEBUG", "NAME=\"x y\"", "N=4"]);
+        assert_eq!(cc.warnings.len(), 1);
+    }
+}

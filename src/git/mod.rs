@@ -1,0 +1,422 @@
+//! Git integration: which program versions a merge review compares, and how their sources
+//! reach the disk without touching the user's work tree, index or refs.
+//!
+//! Key types:
+//!
+//! * [`GitRepo`]: an opened repository ([`GitRepo::discover`], [`GitRepo::from_env`] for
+//!   hooks, which honours `GIT_DIR` and `GIT_INDEX_FILE`). Every object a review creates
+//!   (the blobs and trees of an in-memory merge) goes to an in-memory object database
+//!   (libgit2's mempack backend), so the repository on disk stays exactly as it was.
+//! * [`CommitInfo`]: a resolved revision (full SHA, how the user named it, the first line of
+//!   its message); [`GitRepo::resolve`] and [`GitRepo::merge_base`] find them.
+//! * [`Snapshot`]: the files of one version, from a commit's tree, from an in-memory merge
+//!   ([`GitRepo::merge_commits`], which may instead report [`Merged::Conflict`]) or from the
+//!   index git staged for a merge commit; [`Snapshot::materialise`] writes it into a
+//!   directory, checking every path and never following a symbolic link out of the tree.
+//! * [`MergeVersions`]: O (the merge base), A (ours), B (theirs) and M (the merge result),
+//!   either from two revisions ([`GitRepo::merge_versions`]) or from what git shows a hook
+//!   ([`GitRepo::hook_versions`]).
+//! * [`hooks`]: `mergelens hook install|uninstall`, chaining to a hook already there.
+//! * [`GitError`]: why a repository, revision or merge could not be read, in one line.
+//!
+//! This is the setting of Sec. 5 of Chockler, Kesseli, Kroening and Strichman, *Learning
+//! the Language of Software Errors* (JAIR 2020), Fig. 12-14: the versions whose learned
+//! automata a merge review compares.
+
+pub mod hooks;
+mod snapshot;
+
+use std::path::{Path, PathBuf};
+
+use git2::{Oid, Repository};
+use thiserror::Error;
+
+pub use snapshot::{Materialised, Snapshot};
+
+/// Why a repository, a revision or a merge could not be read.
+#[derive(Debug, Error)]
+pub enum GitError {
+    #[error("{}: not a git repository (or any of its parents); run mergelens inside one", path.display())]
+    NotARepository { path: PathBuf },
+    #[error("the revision `{rev}` does not exist in this repository")]
+    NoSuchRevision { rev: String },
+    #[error(
+        "{ours} and {theirs} have no merge base (unrelated histories): there is no common version to compare the branches' changes with"
+    )]
+    NoMergeBase { ours: String, theirs: String },
+    #[error("the repository has no commit yet (HEAD is unborn)")]
+    UnbornHead,
+    #[error("{what}: {source}")]
+    Git {
+        what: String,
+        #[source]
+        source: git2::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: unsafe path in the tree ({why}); it was not written")]
+    UnsafePath { path: String, why: &'static str },
+    #[error("the hook cannot tell which branch is being merged: {0}")]
+    HookContext(String),
+    #[error("{}: {message}", path.display())]
+    Hook { path: PathBuf, message: String },
+}
+
+impl GitError {
+    /// Whether the user's input is to blame (exit code 2) rather than the run.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, GitError::Io { .. } | GitError::Git { .. })
+    }
+}
+
+pub(crate) fn git_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
+    let what = what.into();
+    move |source| GitError::Git { what, source }
+}
+
+/// A resolved commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommitInfo {
+    pub oid: Oid,
+    /// How the user named it (`main`, `v1.2`, `HEAD`, `merge-base`).
+    pub label: String,
+    /// The first line of its message.
+    pub summary: Option<String>,
+}
+
+impl CommitInfo {
+    pub fn sha(&self) -> String {
+        self.oid.to_string()
+    }
+}
+
+/// The merge result M.
+#[derive(Debug)]
+pub enum Merged {
+    /// git merged the files textually: M's files, and how the document names it (the id of
+    /// the merged tree, or `index` for what a hook sees staged).
+    Files { snapshot: Snapshot, name: String },
+    /// git could not merge these files (repository-relative paths): M does not exist.
+    Conflict(Vec<String>),
+}
+
+/// The four versions of a merge review.
+#[derive(Debug)]
+pub struct MergeVersions {
+    pub base: CommitInfo,
+    pub ours: CommitInfo,
+    pub theirs: CommitInfo,
+    pub merged: Merged,
+}
+
+/// An opened repository whose object writes stay in memory.
+pub struct GitRepo {
+    repo: Repository,
+}
+
+impl std::fmt::Debug for GitRepo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GitRepo")
+            .field("git_dir", &self.repo.path())
+            .finish()
+    }
+}
+
+impl GitRepo {
+    /// The repository containing `path`.
+    pub fn discover(path: &Path) -> Result<GitRepo, GitError> {
+        let repo = Repository::discover(path).map_err(|_| GitError::NotARepository {
+            path: path.to_path_buf(),
+        })?;
+        GitRepo::wrap(repo)
+    }
+
+    /// The repository git's environment names (`GIT_DIR`, `GIT_INDEX_FILE`, ...), else the
+    /// one around the current directory: what a hook must use, as git runs hooks with those
+    /// variables set.
+    pub fn from_env() -> Result<GitRepo, GitError> {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let repo =
+            Repository::open_from_env().map_err(|_| GitError::NotARepository { path: cwd })?;
+        GitRepo::wrap(repo)
+    }
+
+    fn wrap(repo: Repository) -> Result<GitRepo, GitError> {
+        {
+            // Writes go to the backend of highest priority; the merged blobs and trees of a
+            // review then live and die in memory instead of in `.git/objects`.
+            let odb = repo.odb().map_err(git_err("cannot open the object database"))?;
+            odb.add_new_mempack_backend(1000)
+                .map_err(git_err("cannot add an in-memory object database"))?;
+        }
+        Ok(GitRepo { repo })
+    }
+
+    pub(crate) fn raw(&self) -> &Repository {
+        &self.repo
+    }
+
+    /// The work tree's root, if the repository has one.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.repo.workdir()
+    }
+
+    /// The common `.git` directory (shared by all worktrees).
+    pub fn common_dir(&self) -> &Path {
+        self.repo.commondir()
+    }
+
+    /// `.git/mergelens/`: the only place in the repository mergelens writes to.
+    pub fn mergelens_dir(&self) -> PathBuf {
+        self.common_dir().join("mergelens")
+    }
+
+    /// The repository's root for messages and configuration: the work tree, else the git
+    /// directory of a bare repository.
+    pub fn root(&self) -> &Path {
+        self.workdir().unwrap_or_else(|| self.repo.path())
+    }
+
+    /// The commit a revision names (a branch, tag, SHA, `HEAD~2`, ...); tags are peeled.
+    pub fn resolve(&self, rev: &str) -> Result<CommitInfo, GitError> {
+        let no_such = || GitError::NoSuchRevision {
+            rev: rev.to_string(),
+        };
+        let object = self.repo.revparse_single(rev).map_err(|e| {
+            if rev == "HEAD" && e.code() == git2::ErrorCode::UnbornBranch {
+                GitError::UnbornHead
+            } else {
+                no_such()
+            }
+        })?;
+        let commit = object.peel_to_commit().map_err(|_| no_such())?;
+        Ok(self.info(commit.id(), rev))
+    }
+
+    fn info(&self, oid: Oid, label: &str) -> CommitInfo {
+        let summary = self
+            .repo
+            .find_commit(oid)
+            .ok()
+            .and_then(|c| c.summary_bytes().map(|b| String::from_utf8_lossy(b).into_owned()));
+        CommitInfo {
+            oid,
+            label: label.to_string(),
+            summary,
+        }
+    }
+
+    /// The branch HEAD is on (`main`), or `HEAD` when detached.
+    pub fn head_label(&self) -> String {
+        self.repo
+            .head()
+            .ok()
+            .filter(git2::Reference::is_branch)
+            .and_then(|r| r.shorthand().ok().map(str::to_string))
+            .unwrap_or_else(|| "HEAD".to_string())
+    }
+
+    /// The best common ancestor of two commits.
+    pub fn merge_base(&self, ours: &CommitInfo, theirs: &CommitInfo) -> Result<CommitInfo, GitError> {
+        match self.repo.merge_base(ours.oid, theirs.oid) {
+            Ok(oid) => Ok(self.info(oid, "merge-base")),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => Err(GitError::NoMergeBase {
+                ours: ours.label.clone(),
+                theirs: theirs.label.clone(),
+            }),
+            Err(e) => Err(git_err("cannot compute the merge base")(e)),
+        }
+    }
+
+    /// The files of a commit.
+    pub fn commit_snapshot(&self, commit: &CommitInfo) -> Result<Snapshot, GitError> {
+        let tree = self
+            .repo
+            .find_commit(commit.oid)
+            .and_then(|c| c.tree())
+            .map_err(git_err(format!("cannot read the tree of {}", commit.label)))?;
+        Snapshot::from_tree(&tree)
+    }
+
+    /// git's merge of `theirs` into `ours` (recursive on criss-cross histories), computed in
+    /// memory.
+    pub fn merge_commits(&self, ours: &CommitInfo, theirs: &CommitInfo) -> Result<Merged, GitError> {
+        let find = |c: &CommitInfo| {
+            self.repo
+                .find_commit(c.oid)
+                .map_err(git_err(format!("cannot read {}", c.label)))
+        };
+        let mut options = git2::MergeOptions::new();
+        options.find_renames(true);
+        let mut index = self
+            .repo
+            .merge_commits(&find(ours)?, &find(theirs)?, Some(&options))
+            .map_err(git_err("git could not merge the commits"))?;
+        if index.has_conflicts() {
+            return Ok(Merged::Conflict(conflict_paths(&index)?));
+        }
+        // The merged tree's id names M; the tree itself goes to the in-memory database.
+        let tree = index
+            .write_tree_to(&self.repo)
+            .map_err(git_err("cannot write the merged tree"))?;
+        Ok(Merged::Files {
+            snapshot: Snapshot::from_index(&index)?,
+            name: tree.to_string(),
+        })
+    }
+
+    /// The versions of merging `theirs` into `ours` (both revisions).
+    pub fn merge_versions(&self, ours: &str, theirs: &str) -> Result<MergeVersions, GitError> {
+        let mut ours_info = self.resolve(ours)?;
+        if ours == "HEAD" {
+            ours_info.label = self.head_label();
+        }
+        let theirs_info = self.resolve(theirs)?;
+        let base = self.merge_base(&ours_info, &theirs_info)?;
+        let merged = self.merge_commits(&ours_info, &theirs_info)?;
+        Ok(MergeVersions {
+            base,
+            ours: ours_info,
+            theirs: theirs_info,
+            merged,
+        })
+    }
+
+    /// The versions of the merge being committed, as git shows them to a hook, or `None`
+    /// when no merge is being committed (a `pre-commit` hook on an ordinary commit).
+    ///
+    /// In `pre-merge-commit` (git 2.47) there is no `MERGE_HEAD` yet: ours is `HEAD`, the
+    /// merged tree is the index, and theirs is the argument in `GIT_REFLOG_ACTION`
+    /// (`merge feat`), or `FETCH_HEAD` for `pull`; git also names it in a `GITHEAD_<sha>`
+    /// variable. After a conflicted merge was resolved, `git commit` runs `pre-commit` with
+    /// `MERGE_HEAD` present.
+    pub fn hook_versions(&self) -> Result<Option<MergeVersions>, GitError> {
+        let Some(theirs) = self.hook_theirs()? else {
+            return Ok(None);
+        };
+        let mut ours = self.resolve("HEAD")?;
+        ours.label = self.head_label();
+        let base = self.merge_base(&ours, &theirs)?;
+        let index = self.repo.index().map_err(git_err("cannot read the index"))?;
+        let merged = if index.has_conflicts() {
+            Merged::Conflict(conflict_paths(&index)?)
+        } else {
+            Merged::Files {
+                snapshot: Snapshot::from_index(&index)?,
+                name: "index".to_string(),
+            }
+        };
+        Ok(Some(MergeVersions {
+            base,
+            ours,
+            theirs,
+            merged,
+        }))
+    }
+
+    fn hook_theirs(&self) -> Result<Option<CommitInfo>, GitError> {
+        let git_dir = self.repo.path();
+        if let Ok(text) = std::fs::read_to_string(git_dir.join("MERGE_HEAD")) {
+            let heads: Vec<&str> = text.split_whitespace().collect();
+            return match heads.as_slice() {
+                [one] => self.resolve(one).map(|mut c| {
+                    c.label = "MERGE_HEAD".to_string();
+                    Some(c)
+                }),
+                [] => Ok(None),
+                _ => Err(GitError::HookContext(format!(
+                    "MERGE_HEAD names {} commits (an octopus merge); mergelens reviews merges of two branches",
+                    heads.len()
+                ))),
+            };
+        }
+        let action = std::env::var("GIT_REFLOG_ACTION").unwrap_or_default();
+        let mut words = action.split_whitespace();
+        match words.next() {
+            Some("merge") => {
+                let args: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
+                match args.as_slice() {
+                    [one] => {
+                        return self.resolve(one).map(Some);
+                    }
+                    [] => {}
+                    _ => {
+                        return Err(GitError::HookContext(format!(
+                            "`git {action}` merges {} branches (an octopus merge); mergelens reviews merges of two",
+                            args.len()
+                        )));
+                    }
+                }
+            }
+            Some("pull") => return self.fetch_head().map(Some),
+            _ => {}
+        }
+        // git names the merged commit in GITHEAD_<sha> for its conflict labels.
+        let named: Vec<String> = std::env::vars()
+            .filter_map(|(k, _)| k.strip_prefix("GITHEAD_").map(str::to_string))
+            .collect();
+        match named.as_slice() {
+            [sha] => self.resolve(sha).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// The first commit of `FETCH_HEAD` that is for merging.
+    fn fetch_head(&self) -> Result<CommitInfo, GitError> {
+        let path = self.repo.path().join("FETCH_HEAD");
+        let text = std::fs::read_to_string(&path).map_err(|source| GitError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let line = text
+            .lines()
+            .find(|l| !l.contains("\tnot-for-merge\t"))
+            .ok_or_else(|| GitError::HookContext("FETCH_HEAD names no commit to merge".into()))?;
+        let sha = line.split('\t').next().unwrap_or_default();
+        let mut info = self.resolve(sha)?;
+        info.label = "FETCH_HEAD".to_string();
+        Ok(info)
+    }
+
+    /// Whether the work tree or the index differ from HEAD (only committed or staged
+    /// content is ever read, which the report then says). Reading the status never writes
+    /// the index.
+    pub fn is_dirty(&self) -> bool {
+        if self.repo.is_bare() {
+            return false;
+        }
+        let mut options = git2::StatusOptions::new();
+        options
+            .include_untracked(false)
+            .include_ignored(false)
+            .update_index(false);
+        self.repo
+            .statuses(Some(&mut options))
+            .map(|s| !s.is_empty())
+            .unwrap_or(false)
+    }
+}
+
+fn conflict_paths(index: &git2::Index) -> Result<Vec<String>, GitError> {
+    let mut paths = Vec::new();
+    for conflict in index
+        .conflicts()
+        .map_err(git_err("cannot read the merge's conflicts"))?
+    {
+        let conflict = conflict.map_err(git_err("cannot read the merge's conflicts"))?;
+        let entry = conflict
+            .our
+            .or(conflict.their)
+            .or(conflict.ancestor);
+        if let Some(entry) = entry {
+            paths.push(String::from_utf8_lossy(&entry.path).into_owned());
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    Ok(paths)
+}

@@ -1,0 +1,424 @@
+//! From checked-out versions to one automaton per version and entry, over one alphabet.
+//!
+//! Each version is instrumented with its own events (filtered by `--only`/`--exclude`); the
+//! entry's alphabet is the union of the versions' letters, in order of first occurrence
+//! through O, A, B, M. A letter a version lacks never occurs in its executions, so its
+//! language over the union is the one learned over its own letters, mapped by name: no
+//! query is spent on letters that cannot occur, and a version's cache key does not change
+//! when another branch adds a function.
+//!
+//! Versions with the same fingerprint (preprocessed sources and settings) are learned once.
+//! O is learned first, with the constant guess "yes" of program explanation; A, B and M then
+//! in parallel (rayon), guessing what O's automaton says: a merge changes little, so O is a
+//! far better guess than a constant.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::learn::{LearnFailure, LearnJob, LearnedProgram, learn_program};
+use super::{LearnContext, ReviewError};
+use crate::automaton::{Alphabet, Dfa, analysis};
+use crate::cbmc::{LearnBounds, TeacherOptions};
+use crate::config::{BoundsSetting, Settings};
+use crate::cprog::{self, FrontEndConfig, FrontEndError, FunctionOrigin, InstrumentedProgram};
+use crate::learn::GuessPolicy;
+use crate::report::model::{FunctionLocation, LearningStats, Version};
+
+/// One checked-out version.
+#[derive(Clone, Debug)]
+pub(crate) struct VersionInput {
+    pub version: Version,
+    pub root: PathBuf,
+    /// The selected C files, repository-relative.
+    pub files: Vec<String>,
+}
+
+/// One entry's automata.
+#[derive(Clone, Debug)]
+pub(crate) struct EntryAutomata {
+    pub entry: String,
+    pub alphabet: Alphabet,
+    /// Over `alphabet`; the empty language for a version without the entry.
+    pub automata: BTreeMap<Version, Dfa>,
+    pub absent: Vec<Version>,
+    pub stats: BTreeMap<Version, LearningStats>,
+    pub functions: Vec<FunctionLocation>,
+    /// The bounds the automata were learned at (with `--auto-bounds`, where they stopped
+    /// changing).
+    pub bounds: LearnBounds,
+    /// What a reader must know: the front end's warnings, an exactness limit reached.
+    pub notes: Vec<String>,
+}
+
+/// A version instrumented for one entry.
+struct Prepared {
+    version: Version,
+    root: PathBuf,
+    program: InstrumentedProgram,
+    _dir: tempfile::TempDir,
+}
+
+/// Learns every version's automaton of `entry`.
+pub(crate) fn learn_entry(
+    inputs: &[VersionInput],
+    entry: &str,
+    settings: &Settings,
+    ctx: &LearnContext,
+) -> Result<EntryAutomata, ReviewError> {
+    let instrumented: Vec<Result<Option<Prepared>, ReviewError>> = ctx.pool.install(|| {
+        inputs
+            .par_iter()
+            .map(|input| prepare(input, entry, settings))
+            .collect()
+    });
+    let mut prepared = Vec::new();
+    let mut absent = Vec::new();
+    for (input, result) in inputs.iter().zip(instrumented) {
+        match result? {
+            Some(p) => prepared.push(p),
+            None => absent.push(input.version),
+        }
+    }
+    if prepared.is_empty() {
+        return Err(ReviewError::EntryNowhere {
+            entry: entry.to_string(),
+        });
+    }
+    let mut names: Vec<String> = Vec::new();
+    for p in &prepared {
+        for name in p.program.alphabet.names() {
+            if name != cprog::END_LETTER && !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names.push(cprog::END_LETTER.to_string());
+    let alphabet = Alphabet::from_names(names);
+
+    let mut notes = Vec::new();
+    for p in &prepared {
+        for warning in &p.program.warnings {
+            let line = format!("{} ({entry}): {}", p.version, strip_root(warning, &p.root));
+            if !notes.contains(&line) {
+                notes.push(line);
+            }
+        }
+    }
+
+    let learned = match settings.bounds {
+        BoundsSetting::Fixed {
+            unwind,
+            max_word_length,
+        } => {
+            let bounds = LearnBounds {
+                unwind,
+                max_word_length,
+            };
+            (learn_all(&prepared, bounds, settings, ctx)?, bounds)
+        }
+        BoundsSetting::Auto {
+            max_unwind,
+            max_word_length,
+        } => auto_bounds(&prepared, max_unwind, max_word_length, settings, ctx)?,
+    };
+    let (results, bounds) = learned;
+
+    let mut automata = BTreeMap::new();
+    let mut stats = BTreeMap::new();
+    for (p, result) in prepared.iter().zip(results) {
+        if result.exact_up_to < bounds.max_word_length {
+            notes.push(format!(
+                "{} ({entry}): exact up to {} letters only (raise --exact-limit)",
+                p.version, result.exact_up_to
+            ));
+        }
+        automata.insert(p.version, super::compare::over(&result.dfa, &alphabet));
+        stats.insert(p.version, result.stats);
+    }
+    for &version in &absent {
+        automata.insert(version, super::compare::empty(&alphabet));
+    }
+    let functions = prepared
+        .iter()
+        .flat_map(|p| {
+            p.program
+                .functions
+                .iter()
+                .filter(|f| f.origin == FunctionOrigin::Analysed)
+                .filter(|f| alphabet.letter(&f.name).is_some() || f.name == entry)
+                .map(|f| FunctionLocation {
+                    name: f.name.clone(),
+                    version: p.version,
+                    file: relative(&f.file, &p.root),
+                    line: Some(f.line),
+                })
+        })
+        .collect();
+    Ok(EntryAutomata {
+        entry: entry.to_string(),
+        alphabet,
+        automata,
+        absent,
+        stats,
+        functions,
+        bounds,
+        notes,
+    })
+}
+
+fn relative(path: &Path, root: &Path) -> String {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    path.strip_prefix(&root)
+        .unwrap_or(&path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A warning's checkout path, shown repository-relative.
+fn strip_root(text: &str, root: &Path) -> String {
+    let mut out = text.to_string();
+    for r in [root.to_path_buf(), root.canonicalize().unwrap_or_default()] {
+        let prefix = format!("{}/", r.display());
+        if prefix.len() > 1 {
+            out = out.replace(&prefix, "");
+        }
+    }
+    out
+}
+
+/// Instruments a version, or `None` when it does not define the entry.
+fn prepare(input: &VersionInput, entry: &str, settings: &Settings) -> Result<Option<Prepared>, ReviewError> {
+    if input.files.is_empty() {
+        return Ok(None);
+    }
+    let mut config = FrontEndConfig::new(input.files.iter().map(|f| input.root.join(f)).collect());
+    config.entry = entry.to_string();
+    config.events = settings.events;
+    config.only = settings.only.as_ref().map(|o| o.iter().cloned().collect());
+    config.exclude = settings.exclude.iter().cloned().collect();
+    config.include_dirs = settings
+        .sources
+        .include_dirs
+        .iter()
+        .map(|d| if d.is_absolute() { d.clone() } else { input.root.join(d) })
+        .collect();
+    config.defines.clone_from(&settings.sources.defines);
+    let dir = tempfile::Builder::new()
+        .prefix("mergelens-instrumented-")
+        .tempdir()
+        .map_err(|source| ReviewError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+    match cprog::instrument(&config, dir.path()) {
+        Ok(program) => Ok(Some(Prepared {
+            version: input.version,
+            root: input.root.clone(),
+            program,
+            _dir: dir,
+        })),
+        Err(FrontEndError::MissingEntry { .. }) => Ok(None),
+        Err(source) => Err(ReviewError::FrontEnd {
+            version: input.version,
+            entry: entry.to_string(),
+            source,
+        }),
+    }
+}
+
+/// One version's result at some bounds.
+#[derive(Clone, Debug)]
+struct VersionResult {
+    /// Over the program's own alphabet.
+    dfa: Dfa,
+    stats: LearningStats,
+    exact_up_to: usize,
+}
+
+/// Learns every prepared version at `bounds`: the base first, the others in parallel with
+/// the base's automaton as their guess oracle; versions sharing a fingerprint once.
+fn learn_all(
+    prepared: &[Prepared],
+    bounds: LearnBounds,
+    settings: &Settings,
+    ctx: &LearnContext,
+) -> Result<Vec<VersionResult>, ReviewError> {
+    // The first version of each fingerprint learns; the others copy it.
+    let mut leader: Vec<usize> = Vec::with_capacity(prepared.len());
+    for (i, p) in prepared.iter().enumerate() {
+        let fp = p.program.fingerprint();
+        let first = prepared[..i]
+            .iter()
+            .position(|q| q.program.fingerprint() == fp)
+            .unwrap_or(i);
+        leader.push(first);
+    }
+    let base = prepared.iter().position(|p| p.version == Version::Base || p.version == Version::Old);
+    let mut results: Vec<Option<VersionResult>> = vec![None; prepared.len()];
+    let mut oracle = None;
+    if let Some(b) = base {
+        let result = learn_one(&prepared[b], bounds, GuessPolicy::Constant(true), settings, ctx)?;
+        oracle = Some(result.dfa.clone());
+        results[b] = Some(result);
+    }
+    let todo: Vec<usize> = (0..prepared.len())
+        .filter(|&i| leader[i] == i && results[i].is_none())
+        .collect();
+    let guess = oracle.map_or(GuessPolicy::Constant(true), GuessPolicy::Oracle);
+    let learned: Vec<Result<VersionResult, ReviewError>> = ctx.pool.install(|| {
+        todo.par_iter()
+            .map(|&i| learn_one(&prepared[i], bounds, guess.clone(), settings, ctx))
+            .collect()
+    });
+    for (&i, result) in todo.iter().zip(learned) {
+        results[i] = Some(result?);
+    }
+    Ok((0..prepared.len())
+        .map(|i| {
+            let mut r = results[leader[i]].clone().expect("every leader learned");
+            if leader[i] != i {
+                r.stats = LearningStats {
+                    states: r.stats.states,
+                    reused: Some(prepared[leader[i]].version.to_string()),
+                    ..LearningStats::default()
+                };
+            }
+            r
+        })
+        .collect())
+}
+
+fn learn_one(
+    p: &Prepared,
+    bounds: LearnBounds,
+    guess: GuessPolicy,
+    settings: &Settings,
+    ctx: &LearnContext,
+) -> Result<VersionResult, ReviewError> {
+    let entry = p.program.entry.clone();
+    if let Some(store) = &ctx.automata {
+        if let Some(cached) = store.load(&p.program, bounds, settings.exact_limit, ctx.tools.version) {
+            ctx.progress(&format!("{} ({entry}): from the cache", p.version));
+            let stats = LearningStats {
+                states: cached.stats.states,
+                reused: Some("cache".to_string()),
+                ..LearningStats::default()
+            };
+            return Ok(VersionResult {
+                dfa: cached.dfa.0,
+                stats,
+                exact_up_to: cached.exact_up_to,
+            });
+        }
+    }
+    ctx.progress(&format!(
+        "{} ({entry}): learning at --unwind {} --max-word-length {}",
+        p.version, bounds.unwind, bounds.max_word_length
+    ));
+    let started = Instant::now();
+    let guess_name = guess.name().to_string();
+    let job = LearnJob {
+        program: &p.program,
+        tools: &ctx.tools,
+        work_dir: &p.root,
+        bounds,
+        options: TeacherOptions {
+            query_timeout: settings.query_timeout,
+            exact_limit: settings.exact_limit,
+            ..TeacherOptions::default()
+        },
+        guess,
+        store_dir: ctx.answers.as_deref(),
+    };
+    let learned: LearnedProgram = learn_program(&job).map_err(|failure| match failure {
+        LearnFailure::Teacher(source) => ReviewError::Teacher {
+            version: p.version,
+            entry: entry.clone(),
+            source,
+        },
+        LearnFailure::Learn(source) => ReviewError::Learn {
+            version: p.version,
+            entry: entry.clone(),
+            source,
+        },
+    })?;
+    let s = &learned.stats;
+    let stats = LearningStats {
+        cbmc_runs: Some(learned.cbmc_runs),
+        membership_queries: Some(s.membership_queries),
+        from_cache: Some(s.from_cache),
+        from_precheck: Some(s.from_precheck),
+        from_guess: Some(s.from_guess),
+        from_teacher: Some(s.from_teacher),
+        equivalence_queries: Some(s.equivalence_queries),
+        guess_accuracy_p: s.guess_accuracy,
+        constant_guess_p: learned.constant_guess_p,
+        states: Some(learned.dfa.num_states() as u64),
+        wall_seconds: Some(started.elapsed().as_secs_f64()),
+        guess: Some(guess_name),
+        reused: None,
+    };
+    let exact_up_to = learned
+        .exactness
+        .as_ref()
+        .map_or(bounds.max_word_length, |e| e.exact_up_to);
+    if let Some(store) = &ctx.automata {
+        if let Err(e) = store.save(
+            &p.program,
+            bounds,
+            settings.exact_limit,
+            ctx.tools.version,
+            &learned.dfa,
+            &stats,
+            exact_up_to,
+        ) {
+            ctx.warn(&format!("cannot write the automaton cache in {}: {e}", store.dir().display()));
+        }
+    }
+    ctx.progress(&format!(
+        "{} ({entry}): learned {} states with {} CBMC runs",
+        p.version,
+        learned.dfa.num_states(),
+        learned.cbmc_runs
+    ));
+    Ok(VersionResult {
+        dfa: learned.dfa,
+        stats,
+        exact_up_to,
+    })
+}
+
+/// `--auto-bounds` for a review: every version at the same bounds, the unwinding raised from
+/// 1 until no version's automaton changes any more and none has a back edge (the test of
+/// Fig. 17, applied to all versions at once so that they stay comparable), or until
+/// `max_unwind`.
+fn auto_bounds(
+    prepared: &[Prepared],
+    max_unwind: u32,
+    max_word_length: usize,
+    settings: &Settings,
+    ctx: &LearnContext,
+) -> Result<(Vec<VersionResult>, LearnBounds), ReviewError> {
+    let mut previous: Option<Vec<VersionResult>> = None;
+    let mut bounds = LearnBounds {
+        unwind: 1,
+        max_word_length,
+    };
+    for b in 1..=max_unwind.max(1) {
+        bounds.unwind = b;
+        let results = learn_all(prepared, bounds, settings, ctx)?;
+        let stable = previous.as_ref().is_some_and(|prev| {
+            prev.iter().zip(&results).all(|(p, r)| p.dfa == r.dfa)
+                && results.iter().all(|r| analysis::back_edges(&r.dfa).is_empty())
+        });
+        if stable {
+            return Ok((results, bounds));
+        }
+        previous = Some(results);
+    }
+    Ok((previous.expect("at least one unwinding"), bounds))
+}

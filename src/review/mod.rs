@@ -1,0 +1,441 @@
+//! Merge review and behavioural diff: from git revisions to learned automata, the languages
+//! a reviewer must look at, and a verdict.
+//!
+//! Key types and functions:
+//!
+//! * [`review_merge`]: the versions of a merge ([`crate::git::MergeVersions`]: the base O,
+//!   ours A, theirs B and the merge result M) → a [`ReviewReport`] holding the
+//!   `mergelens-review/1` document ([`crate::report::model::Review`]): per entry function,
+//!   the four automata over one alphabet, `merge_minus_ours` = L(M) \ L(A) and
+//!   `merge_minus_theirs` = L(M) \ L(B) (the paper's Fig. 13-14), the expected merge E
+//!   ([`compare::expected_merge`]), `unexpected` = L(M) \ E and `lost` = E \ L(M), and the
+//!   verdict: clean, unexpected, or conflict when git could not merge the files (then O, A
+//!   and B are learned and A △ B shown instead of conflict markers).
+//! * [`diff_revisions`]: two commits → the behaviour added, removed and changed per entry.
+//! * [`LearnContext`]: CBMC, the rayon pool (`--jobs`), the caches under `.git/mergelens/`
+//!   and progress reporting, shared by all versions and entries.
+//! * [`ReviewError`]: why a review could not be made, naming the version and entry.
+//!
+//! This is the third use case of Chockler, Kesseli, Kroening and Strichman, *Learning the
+//! Language of Software Errors* (JAIR 2020), Sec. 5 and Fig. 12-14: the merged program and
+//! both branches are learned as automata, and their differences show behaviour the merge
+//! introduced that neither developer meant. The expected merge E turns the paper's two
+//! differences into one answer: what the merge does beyond each branch's own change.
+
+pub mod compare;
+mod engine;
+mod learn;
+mod store;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use thiserror::Error;
+
+use crate::automaton::analysis;
+use crate::cbmc::{CbmcError, CbmcTeacherError, Toolchain};
+use crate::config::{ConfigError, Settings};
+use crate::cprog::FrontEndError;
+use crate::git::{CommitInfo, GitError, GitRepo, MergeVersions, Merged, Snapshot};
+use crate::learn::LearnError;
+use crate::report::model::{
+    Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, REVIEW_FORMAT, Review,
+    ReviewAutomata, ReviewEntry, ReviewVersions, Revision, Verdict, Version,
+};
+use compare::MergeLanguages;
+use engine::VersionInput;
+
+/// Why a review or diff could not be made.
+#[derive(Debug, Error)]
+pub enum ReviewError {
+    #[error("{0}")]
+    Git(#[from] GitError),
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    #[error("{0}")]
+    Cbmc(#[from] CbmcError),
+    #[error(
+        "no C files to analyse in any version (looked for {what}); name them with `files` in .mergelens.toml or --files"
+    )]
+    NoSources { what: String },
+    #[error("the entry function `{entry}` is defined in no version; name another with --entry")]
+    EntryNowhere { entry: String },
+    #[error("{version} ({entry}): {source}")]
+    FrontEnd {
+        version: Version,
+        entry: String,
+        #[source]
+        source: FrontEndError,
+    },
+    #[error("{version} ({entry}): {source}")]
+    Teacher {
+        version: Version,
+        entry: String,
+        #[source]
+        source: CbmcTeacherError,
+    },
+    #[error("{version} ({entry}): learning failed: {source}")]
+    Learn {
+        version: Version,
+        entry: String,
+        #[source]
+        source: LearnError,
+    },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl ReviewError {
+    /// The exit code of the errors that are this module's own; `None` for those that wrap
+    /// another subsystem's error, whose own code applies (see [`crate::exit::code_for`]).
+    pub fn own_exit_code(&self) -> Option<u8> {
+        match self {
+            ReviewError::NoSources { .. } | ReviewError::EntryNowhere { .. } => {
+                Some(crate::exit::BAD_INPUT)
+            }
+            ReviewError::Io { .. } | ReviewError::Learn { .. } => Some(crate::exit::FAILED),
+            _ => None,
+        }
+    }
+}
+
+type Progress = Box<dyn Fn(&str) + Send + Sync>;
+
+/// What learning needs besides the versions, shared by every version and entry.
+pub struct LearnContext {
+    pub(crate) tools: Toolchain,
+    pub(crate) pool: rayon::ThreadPool,
+    pub(crate) automata: Option<store::AutomatonStore>,
+    /// The answer store's directory (as `mergelens learn` uses it).
+    pub(crate) answers: Option<PathBuf>,
+    progress: Option<Progress>,
+    warnings: Mutex<Vec<String>>,
+}
+
+impl LearnContext {
+    /// Finds CBMC and builds the pool. `mergelens_dir` (`.git/mergelens/`) holds the caches;
+    /// `None` learns everything afresh and keeps nothing.
+    pub fn new(settings: &Settings, mergelens_dir: Option<&Path>) -> Result<LearnContext, ReviewError> {
+        let tools = Toolchain::locate(settings.cbmc.as_deref())?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(settings.jobs.max(1))
+            .thread_name(|i| format!("mergelens-learn-{i}"))
+            .build()
+            .map_err(|e| ReviewError::Io {
+                path: PathBuf::from("rayon"),
+                source: std::io::Error::other(e),
+            })?;
+        Ok(LearnContext {
+            tools,
+            pool,
+            automata: mergelens_dir.map(|d| store::AutomatonStore::new(d.join("automata"))),
+            answers: mergelens_dir.map(|d| d.join("cache")),
+            progress: None,
+            warnings: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Calls `report` with a line about each version's learning (for a progress bar).
+    pub fn with_progress(mut self, report: impl Fn(&str) + Send + Sync + 'static) -> LearnContext {
+        self.progress = Some(Box::new(report));
+        self
+    }
+
+    pub(crate) fn progress(&self, line: &str) {
+        if let Some(report) = &self.progress {
+            report(line);
+        }
+    }
+
+    pub(crate) fn warn(&self, line: &str) {
+        if let Ok(mut w) = self.warnings.lock() {
+            w.push(line.to_string());
+        }
+    }
+
+    /// Warnings collected so far (a cache that could not be written, say).
+    pub fn take_warnings(&self) -> Vec<String> {
+        self.warnings
+            .lock()
+            .map(|mut w| std::mem::take(&mut *w))
+            .unwrap_or_default()
+    }
+}
+
+/// A finished review.
+#[derive(Clone, Debug)]
+pub struct ReviewReport {
+    pub document: Review,
+    /// Some entry's merge has behaviour neither branch's change explains.
+    pub unexpected: bool,
+    /// Some entry's merge dropped behaviour a branch meant.
+    pub lost: bool,
+}
+
+impl ReviewReport {
+    pub fn verdict(&self) -> Verdict {
+        self.document.verdict
+    }
+}
+
+/// A checkout of one version in a temporary directory, deleted on drop.
+struct Checkout {
+    version: Version,
+    dir: tempfile::TempDir,
+    files: Vec<String>,
+    skipped: Vec<String>,
+}
+
+fn checkout(
+    repo: &GitRepo,
+    version: Version,
+    snapshot: &Snapshot,
+    settings: &Settings,
+) -> Result<Checkout, ReviewError> {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("mergelens-{version}-"))
+        .tempdir()
+        .map_err(|source| ReviewError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+    let written = snapshot.materialise(repo, dir.path())?;
+    let files = settings.sources.select(snapshot.paths())?;
+    Ok(Checkout {
+        version,
+        dir,
+        files,
+        skipped: written.skipped,
+    })
+}
+
+fn inputs(checkouts: &[Checkout], settings: &Settings) -> Result<Vec<VersionInput>, ReviewError> {
+    if checkouts.iter().all(|c| c.files.is_empty()) {
+        return Err(ReviewError::NoSources {
+            what: if settings.sources.files.is_empty() {
+                "*.c".to_string()
+            } else {
+                settings.sources.files.join(", ")
+            },
+        });
+    }
+    Ok(checkouts
+        .iter()
+        .map(|c| VersionInput {
+            version: c.version,
+            root: c.dir.path().to_path_buf(),
+            files: c.files.clone(),
+        })
+        .collect())
+}
+
+fn revision(commit: &CommitInfo) -> Revision {
+    Revision {
+        rev: commit.sha(),
+        label: Some(commit.label.clone()),
+        summary: commit.summary.clone(),
+    }
+}
+
+fn common_notes(repo: &GitRepo, checkouts: &[Checkout], settings: &Settings) -> Vec<String> {
+    let mut notes = settings.warnings.clone();
+    if repo.is_dirty() {
+        notes.push(
+            "The work tree has uncommitted changes; they are not part of this review, which reads committed (and, in a hook, staged) content only."
+                .to_string(),
+        );
+    }
+    for c in checkouts {
+        for s in &c.skipped {
+            notes.push(format!("{}: not written: {s}", c.version));
+        }
+        if c.files.is_empty() {
+            notes.push(format!("{}: no C files", c.version));
+        }
+    }
+    notes
+}
+
+fn tool() -> Option<String> {
+    Some(format!("mergelens {}", env!("CARGO_PKG_VERSION")))
+}
+
+/// Reviews a merge; see the module documentation.
+pub fn review_merge(
+    repo: &GitRepo,
+    versions: &MergeVersions,
+    settings: &Settings,
+    ctx: &LearnContext,
+) -> Result<ReviewReport, ReviewError> {
+    let mut checkouts = vec![
+        checkout(repo, Version::Base, &repo.commit_snapshot(&versions.base)?, settings)?,
+        checkout(repo, Version::Ours, &repo.commit_snapshot(&versions.ours)?, settings)?,
+        checkout(repo, Version::Theirs, &repo.commit_snapshot(&versions.theirs)?, settings)?,
+    ];
+    let (conflicts, merged_name) = match &versions.merged {
+        Merged::Files { snapshot, name } => {
+            checkouts.push(checkout(repo, Version::Merged, snapshot, settings)?);
+            (Vec::new(), Some(name.clone()))
+        }
+        Merged::Conflict(paths) => (paths.clone(), None),
+    };
+    let inputs = inputs(&checkouts, settings)?;
+    let mut notes = common_notes(repo, &checkouts, settings);
+    let bound = settings.bounds.max_word_length();
+    let mut entries = Vec::new();
+    let (mut unexpected, mut lost) = (false, false);
+    let mut unwind = None;
+    for entry in &settings.entries {
+        let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
+        unwind = Some(learned.bounds.unwind);
+        notes.extend(learned.notes.iter().cloned());
+        let a = &learned.automata;
+        let merged = a.get(&Version::Merged);
+        let languages = MergeLanguages::compute(
+            &a[&Version::Base],
+            &a[&Version::Ours],
+            &a[&Version::Theirs],
+            merged,
+            &learned.alphabet,
+            bound,
+        );
+        unexpected |= languages.has_unexpected();
+        lost |= languages.has_lost();
+        entries.push(ReviewEntry {
+            entry: learned.entry.clone(),
+            alphabet: learned.alphabet.names().map(str::to_string).collect(),
+            automata: ReviewAutomata {
+                base: Automaton(a[&Version::Base].clone()),
+                ours: Automaton(a[&Version::Ours].clone()),
+                theirs: Automaton(a[&Version::Theirs].clone()),
+                merged: merged.cloned().map(Automaton),
+                expected: Some(Automaton(languages.expected)),
+            },
+            unexpected: languages.unexpected,
+            lost: languages.lost,
+            merge_minus_ours: languages.merge_minus_ours,
+            merge_minus_theirs: languages.merge_minus_theirs,
+            ours_vs_theirs: Some(languages.ours_vs_theirs),
+            absent: learned.absent,
+            functions: learned.functions,
+            source_changes: Vec::new(),
+            stats: learned.stats,
+        });
+    }
+    let verdict = if !conflicts.is_empty() {
+        Verdict::Conflict
+    } else if unexpected {
+        Verdict::Unexpected
+    } else if lost {
+        // Written as "unexpected": the document's verdicts are clean, unexpected, conflict.
+        Verdict::Lost
+    } else {
+        Verdict::Clean
+    };
+    let merged_revision = merged_name.map(|name| Revision {
+        label: Some(format!("{} into {}", versions.theirs.label, versions.ours.label)),
+        summary: Some(if name == "index" {
+            "the merge git staged (index)".to_string()
+        } else {
+            "git's merge, computed in memory (the id is its tree's)".to_string()
+        }),
+        rev: name,
+    });
+    let document = Review {
+        format: REVIEW_FORMAT.to_string(),
+        verdict,
+        repository: Some(repo.root().display().to_string()),
+        versions: ReviewVersions {
+            base: revision(&versions.base),
+            ours: revision(&versions.ours),
+            theirs: revision(&versions.theirs),
+            merged: merged_revision,
+        },
+        bounds: Bounds {
+            unwind: unwind.unwrap_or(crate::config::DEFAULT_UNWIND),
+            max_word_length: bound as u32,
+            notes,
+        },
+        conflicts,
+        entries,
+        tool: tool(),
+    };
+    Ok(ReviewReport {
+        document,
+        unexpected,
+        lost,
+    })
+}
+
+/// A finished diff.
+#[derive(Clone, Debug)]
+pub struct DiffReport {
+    pub document: DiffDocument,
+    /// Whether some entry's behaviour changed.
+    pub changed: bool,
+}
+
+/// The behaviour added and removed from `from` to `to`, per entry.
+pub fn diff_revisions(
+    repo: &GitRepo,
+    from: &CommitInfo,
+    to: &CommitInfo,
+    settings: &Settings,
+    ctx: &LearnContext,
+) -> Result<DiffReport, ReviewError> {
+    let checkouts = vec![
+        checkout(repo, Version::Old, &repo.commit_snapshot(from)?, settings)?,
+        checkout(repo, Version::New, &repo.commit_snapshot(to)?, settings)?,
+    ];
+    let inputs = inputs(&checkouts, settings)?;
+    let mut notes = common_notes(repo, &checkouts, settings);
+    let bound = settings.bounds.max_word_length();
+    let mut entries = Vec::new();
+    let mut changed = false;
+    let mut unwind = None;
+    for entry in &settings.entries {
+        let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
+        unwind = Some(learned.bounds.unwind);
+        notes.extend(learned.notes.iter().cloned());
+        let (old, new) = (&learned.automata[&Version::Old], &learned.automata[&Version::New]);
+        let [added, removed, symdiff] = compare::diff_languages(old, new, &learned.alphabet, bound);
+        changed |= !analysis::is_empty(&symdiff.automaton.0);
+        entries.push(DiffEntry {
+            entry: learned.entry.clone(),
+            alphabet: learned.alphabet.names().map(str::to_string).collect(),
+            automata: DiffAutomata {
+                old: Automaton(old.clone()),
+                new: Automaton(new.clone()),
+            },
+            added: Some(added),
+            removed: Some(removed),
+            symdiff: Some(symdiff),
+            absent: learned.absent,
+            functions: learned.functions,
+            source_changes: Vec::new(),
+            stats: learned.stats,
+        });
+    }
+    Ok(DiffReport {
+        document: DiffDocument {
+            format: REVIEW_FORMAT.to_string(),
+            repository: Some(repo.root().display().to_string()),
+            versions: DiffVersions {
+                old: revision(from),
+                new: revision(to),
+            },
+            bounds: Bounds {
+                unwind: unwind.unwrap_or(crate::config::DEFAULT_UNWIND),
+                max_word_length: bound as u32,
+                notes,
+            },
+            entries,
+            tool: tool(),
+        },
+        changed,
+    })
+}

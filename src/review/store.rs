@@ -1,0 +1,102 @@
+//! The automaton cache: each learned automaton under `.git/mergelens/automata/`, keyed by
+//! what determines it (the instrumented program's fingerprint, the entry, the bounds, the
+//! exactness limit and the CBMC version), so that a second review of the same merge, or a
+//! review after one more commit on one branch, learns only the versions whose sources
+//! changed. The answer store of `mergelens learn` sits beside it and makes relearning a
+//! changed version cheaper still.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::automaton::Dfa;
+use crate::cbmc::LearnBounds;
+use crate::cbmc::cache_store::StoreKey;
+use crate::cprog::InstrumentedProgram;
+use crate::report::model::{Automaton, LearningStats};
+
+const FORMAT: &str = "mergelens-automaton-cache/1";
+
+/// A cached automaton.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct CachedAutomaton {
+    format: String,
+    pub dfa: Automaton,
+    pub stats: LearningStats,
+    /// Up to which length the automaton is exact (the bound, unless the exactness pass hit
+    /// its limit).
+    pub exact_up_to: usize,
+}
+
+/// The cache directory.
+#[derive(Clone, Debug)]
+pub(crate) struct AutomatonStore {
+    dir: PathBuf,
+}
+
+impl AutomatonStore {
+    pub fn new(dir: PathBuf) -> AutomatonStore {
+        AutomatonStore { dir }
+    }
+
+    fn path(&self, program: &InstrumentedProgram, bounds: LearnBounds, exact_limit: u64, cbmc: crate::cbmc::Version) -> PathBuf {
+        let mode = format!(
+            "{FORMAT};unwind={};max-word-length={};exact-limit={exact_limit}",
+            bounds.unwind, bounds.max_word_length
+        );
+        let digest = StoreKey {
+            fingerprint: &program.fingerprint(),
+            entry: &program.entry,
+            mode: &mode,
+            alphabet: &program.alphabet,
+            cbmc_version: cbmc,
+        }
+        .digest();
+        self.dir.join(format!("{digest}.json"))
+    }
+
+    pub fn load(
+        &self,
+        program: &InstrumentedProgram,
+        bounds: LearnBounds,
+        exact_limit: u64,
+        cbmc: crate::cbmc::Version,
+    ) -> Option<CachedAutomaton> {
+        let text = std::fs::read_to_string(self.path(program, bounds, exact_limit, cbmc)).ok()?;
+        let cached: CachedAutomaton = serde_json::from_str(&text).ok()?;
+        // An automaton over other letters belongs to another program: ignore it.
+        (cached.format == FORMAT && cached.dfa.0.alphabet() == &program.alphabet).then_some(cached)
+    }
+
+    /// Writes atomically (a temporary file renamed into place); a failure only costs the
+    /// next run time, so it is returned for a warning.
+    pub fn save(
+        &self,
+        program: &InstrumentedProgram,
+        bounds: LearnBounds,
+        exact_limit: u64,
+        cbmc: crate::cbmc::Version,
+        dfa: &Dfa,
+        stats: &LearningStats,
+        exact_up_to: usize,
+    ) -> std::io::Result<()> {
+        std::fs::create_dir_all(&self.dir)?;
+        let entry = CachedAutomaton {
+            format: FORMAT.to_string(),
+            dfa: Automaton(dfa.clone()),
+            stats: stats.clone(),
+            exact_up_to,
+        };
+        let text = serde_json::to_string(&entry).map_err(std::io::Error::other)?;
+        let mut file = tempfile::NamedTempFile::new_in(&self.dir)?;
+        file.write_all(text.as_bytes())?;
+        file.persist(self.path(program, bounds, exact_limit, cbmc))
+            .map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}

@@ -1,0 +1,242 @@
+//! The pre-merge-commit hook on real repositories: `mergelens hook install`, a real
+//! `git merge --no-ff` that runs it and is blocked or let through as `.mergelens.toml` says,
+//! `MERGELENS=0`, `on-error`, a conflict resolved and committed (the `pre-commit` hook),
+//! chaining to a hook already there, `core.hooksPath`, and `mergelens hook uninstall`.
+//! Every `git` runs with a cleared environment.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use mergelens::commands::demo::{BASE, OURS, PROGRAM, THEIRS};
+
+struct Repo {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+fn cbmc() -> PathBuf {
+    mergelens::cbmc::Toolchain::locate(None)
+        .expect("CBMC is installed (scripts/install-cbmc.sh)")
+        .cbmc
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let repo = Repo {
+            dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "user.name", "Test"]);
+        repo.git(&["config", "user.email", "test@example.org"]);
+        repo
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn command(&self, program: &Path, env: &[(&str, &str)]) -> Command {
+        let mut c = Command::new(program);
+        c.current_dir(self.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("MERGELENS_CBMC", cbmc());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c
+    }
+
+    fn run_git(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        self.command(Path::new("git"), env).args(args).output().unwrap()
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        let out = self.run_git(args, &[]);
+        assert!(out.status.success(), "git {args:?}: {}", text(&out));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        let path = self.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn commit(&self, path: &str, text: &str, message: &str) {
+        self.write(path, text);
+        self.git(&["add", path]);
+        self.git(&["commit", "-q", "-m", message]);
+    }
+
+    fn mergelens(&self, args: &[&str]) -> Output {
+        self.command(Path::new(env!("CARGO_BIN_EXE_mergelens")), &[])
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    fn head(&self) -> String {
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    /// Whether HEAD is a merge commit.
+    fn merged(&self) -> bool {
+        self.run_git(&["rev-parse", "-q", "--verify", "HEAD^2"], &[])
+            .status
+            .success()
+    }
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn fig12() -> Repo {
+    let repo = Repo::new();
+    repo.commit(PROGRAM, BASE, "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit(PROGRAM, OURS, "ours: funcZ");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit(PROGRAM, THEIRS, "theirs: funcC");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
+
+#[test]
+fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
+    let repo = fig12();
+    let out = repo.mergelens(&["hook", "install"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let hook = repo.path().join(".git/hooks/pre-merge-commit");
+    assert!(std::fs::read_to_string(&hook).unwrap().contains("review --hook"));
+    assert!(repo.path().join(".git/hooks/pre-commit").exists());
+    let ours = repo.head();
+
+    // fail-on = "unexpected" (the default): the merge is blocked, the reason on one screen.
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    let said = text(&out);
+    assert!(!out.status.success(), "{said}");
+    assert_eq!(repo.head(), ours, "no merge commit");
+    assert!(said.contains("funcA funcZ funcC end"), "{said}");
+    assert!(said.contains("last-review.html"), "{said}");
+    assert!(said.lines().count() <= 25, "more than one screen:\n{said}");
+    let doc: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(doc["revisions"]["merged"], "index");
+    assert_eq!(doc["revisions"]["theirs"], repo.git(&["rev-parse", "feature"]));
+    repo.git(&["merge", "--abort"]);
+
+    // MERGELENS=0 skips the review (and only it).
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[("MERGELENS", "0")]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(repo.merged());
+    repo.git(&["reset", "-q", "--hard", &ours]);
+
+    // fail-on = "never": reviewed, reported, let through.
+    repo.write(".mergelens.toml", "fail-on = \"never\"\n");
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("verdict: unexpected"), "{}", text(&out));
+    assert!(repo.merged());
+    repo.git(&["reset", "-q", "--hard", &ours]);
+
+    // mergelens itself fails (no CBMC there): allowed with a warning, or blocked.
+    repo.write(".mergelens.toml", "cbmc = \"/nonexistent/cbmc\"\n");
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("the merge goes ahead"), "{}", text(&out));
+    repo.git(&["reset", "-q", "--hard", &ours]);
+    repo.write(".mergelens.toml", "cbmc = \"/nonexistent/cbmc\"\non-error = \"block\"\n");
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("CBMC"), "{}", text(&out));
+    repo.git(&["merge", "--abort"]);
+
+    // An ordinary commit passes the pre-commit hook untouched.
+    std::fs::remove_file(repo.path().join(".mergelens.toml")).unwrap();
+    repo.commit("README", "hello\n", "docs");
+    let out = repo.mergelens(&["hook", "uninstall"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!hook.exists());
+}
+
+#[test]
+fn a_resolved_conflict_is_reviewed_by_the_pre_commit_hook() {
+    let repo = Repo::new();
+    let program = |call: &str| format!("void f(void) {{}}\nvoid g(void) {{}}\nint main(void)\n{{\n    {call}\n    return 0;\n}}\n");
+    repo.commit("main.c", &program("f();"), "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("main.c", &program("f(); f();"), "ours");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("main.c", &program("g();"), "theirs");
+    repo.git(&["checkout", "-q", "main"]);
+    assert!(repo.mergelens(&["hook", "install"]).status.success());
+    let out = repo.run_git(&["merge", "--no-ff", "feature"], &[]);
+    assert!(!out.status.success(), "a conflict: {}", text(&out));
+    // During the conflict, `mergelens review` alone reviews the merge in progress.
+    let out = repo.mergelens(&["review"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    // Resolved by taking ours: theirs' `g end` is lost, which `fail-on = "lost"` blocks.
+    repo.write("main.c", &program("f(); f();"));
+    repo.write(".mergelens.toml", "fail-on = \"lost\"\n");
+    repo.git(&["add", "main.c"]);
+    let out = repo.run_git(&["commit", "--no-edit"], &[]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("    g end"), "{}", text(&out));
+    assert!(!repo.merged());
+    // ... and the default `fail-on = "unexpected"` lets through, having said so.
+    std::fs::remove_file(repo.path().join(".mergelens.toml")).unwrap();
+    let out = repo.run_git(&["commit", "--no-edit"], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("lost"), "{}", text(&out));
+    assert!(repo.merged());
+}
+
+#[test]
+fn install_honours_core_hooks_path_and_chains_to_the_hook_there() {
+    let repo = fig12();
+    repo.git(&["config", "core.hooksPath", ".githooks"]);
+    let marker = repo.path().join("previous-hook-ran");
+    let previous = format!("#!/bin/sh\ntouch '{}'\n", marker.display());
+    repo.write(".githooks/pre-merge-commit", &previous);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            repo.path().join(".githooks/pre-merge-commit"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    let out = repo.mergelens(&["hook", "install"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("runs first"), "{}", text(&out));
+    let hook = repo.path().join(".githooks/pre-merge-commit");
+    let saved = repo.path().join(".githooks/pre-merge-commit.mergelens-saved");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), previous);
+    assert!(!repo.path().join(".git/hooks/pre-merge-commit").exists());
+    // Installing twice refreshes, and never saves our own script over the user's.
+    assert!(repo.mergelens(&["hook", "install"]).status.success());
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), previous);
+
+    repo.write(".mergelens.toml", "fail-on = \"never\"\n");
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(marker.exists(), "the chained hook did not run");
+    assert!(text(&out).contains("verdict: unexpected"), "{}", text(&out));
+
+    let out = repo.mergelens(&["hook", "uninstall"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(std::fs::read_to_string(&hook).unwrap(), previous);
+    assert!(!saved.exists());
+}

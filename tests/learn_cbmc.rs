@@ -1,0 +1,484 @@
+//! `mergelens learn` and the CBMC teacher against the real CBMC: bounds, the paper's
+//! baseline, lazy learning without the prefetch, the exactness pass, the persistent cache,
+//! `--auto-bounds`, outputs, and every kind of bad input. The expected languages of the test
+//! programs are checked by tests/fixture_cases.rs (the `learn_*` cases).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use mergelens::automaton::analysis::words_up_to;
+use mergelens::automaton::{Dfa, json};
+use mergelens::cbmc::{CbmcTeacher, LearnBounds, TeacherOptions, Toolchain};
+use mergelens::cprog::{FrontEndConfig, instrument};
+use mergelens::learn::{GuessPolicy, LearnConfig, QueryCache, learn};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn program(name: &str) -> String {
+    root()
+        .join("tests/programs")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs `mergelens learn ARGS` in `dir` (the repository root if `None`).
+fn learn_in(dir: Option<&Path>, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .current_dir(dir.unwrap_or(root()))
+        .arg("learn")
+        .args(args)
+        .output()
+        .expect("run mergelens learn")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Learns with `--no-cache` unless the arguments name a cache, and returns the automaton.
+fn learned(args: &[&str]) -> Dfa {
+    let mut all = args.to_vec();
+    if !args.contains(&"--cache-dir") {
+        all.push("--no-cache");
+    }
+    let output = learn_in(None, &all);
+    assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+    json::from_str(&String::from_utf8_lossy(&output.stdout), "stdout").unwrap()
+}
+
+fn words(d: &Dfa) -> BTreeSet<String> {
+    words_up_to(d, 64, 10_000)
+        .unwrap()
+        .iter()
+        .map(|w| d.alphabet().format_word(w))
+        .collect()
+}
+
+fn set(words: &[&str]) -> BTreeSet<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+fn stats(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn unwind_b_lets_loop_bodies_run_b_times() {
+    // CBMC gets --unwind b+1: at --unwind 1 the loop body runs at most once.
+    let d = learned(&[&program("loop_calls.c"), "--unwind", "1"]);
+    assert_eq!(words(&d), set(&["f end", "g f end"]));
+    // A recursive function calls itself b+1 times, one more than b (CBMC counts recursion
+    // differently from loops): at --unwind 0, down calls itself once.
+    let d = learned(&[&program("recursion.c"), "--unwind", "0"]);
+    assert_eq!(words(&d), set(&["down leaf end", "down down leaf end"]));
+    // The word-length bound counts end: g g f end has four letters.
+    let d = learned(&[&program("loop_calls.c"), "--max-word-length", "3"]);
+    assert_eq!(words(&d), set(&["f end", "g f end"]));
+}
+
+#[test]
+fn the_baseline_learns_the_same_automata_with_ten_times_the_cbmc_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["fig12_theirs.c", "loop_calls.c"] {
+        let mut runs = Vec::new();
+        let mut automata = Vec::new();
+        for baseline in [false, true] {
+            let stats_file = dir.path().join(format!("{name}.{baseline}.json"));
+            let mut args = vec![
+                program(name),
+                "--stats".into(),
+                stats_file.to_string_lossy().into_owned(),
+            ];
+            if baseline {
+                args.push("--baseline".into());
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            automata.push(learned(&args));
+            let s = stats(&stats_file);
+            assert_eq!(s["baseline"], baseline);
+            runs.push(s["cbmc_runs"].as_u64().unwrap());
+        }
+        assert_eq!(automata[0], automata[1], "{name}");
+        assert!(runs[0] * 10 <= runs[1], "{name}: {runs:?}");
+    }
+}
+
+/// With batches of two words, the teacher does not prefetch the pre-check's words, so the
+/// learner guesses "yes", the teacher checks the guesses, and the exactness pass checks the
+/// conjecture; the result is the same.
+#[test]
+fn lazy_learning_and_the_exactness_pass_give_the_exact_language() {
+    let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    let dir = tempfile::tempdir().unwrap();
+    let config = FrontEndConfig::new(vec![root().join("tests/programs/loop_calls.c")]);
+    let p = instrument(&config, dir.path()).unwrap();
+    let bounds = LearnBounds {
+        unwind: 2,
+        max_word_length: 8,
+    };
+    let options = TeacherOptions {
+        batch_size: 2,
+        ..TeacherOptions::default()
+    };
+    let mut teacher = CbmcTeacher::new(&p, tools, root().to_path_buf(), bounds, options);
+    assert_eq!(teacher.prefetch().unwrap(), 0);
+    let mut cache = QueryCache::new(p.alphabet.clone());
+    let config = LearnConfig {
+        guess: GuessPolicy::Constant(true),
+        ..LearnConfig::default()
+    };
+    let result = learn(&p.alphabet, &mut teacher, &mut cache, &config).unwrap();
+    assert_eq!(words(&result.dfa), set(&["f end", "g f end", "g g f end"]));
+    assert!(result.stats.from_guess > 0 && result.stats.guesses_wrong > 0);
+    let t = teacher.stats();
+    assert!(t.conjectures_to_cbmc >= 1 && t.cbmc_runs >= 2, "{t:?}");
+    let exactness = teacher.exactness().unwrap();
+    assert!(exactness.is_complete(), "{exactness:?}");
+    // Every answer the teacher gave is kept for the store, and holds at these bounds.
+    let known = teacher.answers_at_bounds();
+    assert!(
+        known
+            .iter()
+            .any(|(w, yes)| *yes && p.alphabet.format_word(w) == "g g f end")
+    );
+}
+
+#[test]
+fn more_words_than_the_exact_limit_are_reported_not_hidden() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("choices.c");
+    std::fs::write(
+        &source,
+        "int nondet_int(void);\nvoid a(void) {}\nvoid b(void) {}\nvoid c(void) {}\n\
+         int main(void)\n{\n    int n = nondet_int();\n    for (int i = 0; i < n; i++) {\n        \
+         switch (nondet_int()) {\n        case 0: a(); break;\n        case 1: b(); break;\n        \
+         default: c();\n        }\n    }\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.json");
+    let output = learn_in(
+        Some(dir.path()),
+        &[
+            "choices.c",
+            "--unwind",
+            "3",
+            "--max-word-length",
+            "8",
+            "--exact-limit",
+            "5",
+            "--no-cache",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(err.contains("exact up to length"), "{err}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let exact = doc["learned"]["exact_up_to"].as_u64().unwrap();
+    assert!(exact < 8, "{doc}");
+    // Three choices, up to three iterations: 1 + 3 + 9 + 27 words.
+    assert_eq!(words(&json::read(&out).unwrap()).len(), 40);
+}
+
+#[test]
+fn a_second_run_asks_cbmc_nothing_and_a_corrupt_cache_is_not_trusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let run = |n: usize| {
+        let s = dir.path().join(format!("stats{n}.json"));
+        let output = learn_in(
+            None,
+            &[
+                &program("two_paths.c"),
+                "--cache-dir",
+                cache.to_str().unwrap(),
+                "--stats",
+                s.to_str().unwrap(),
+            ],
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        (output, stats(&s))
+    };
+    let (first, s1) = run(1);
+    assert!(s1["cbmc_runs"].as_u64().unwrap() > 0);
+    let (second, s2) = run(2);
+    assert_eq!(s2["cbmc_runs"], 0, "{s2}");
+    assert!(s2["cache"]["loaded_answers"].as_u64().unwrap() > 0);
+    assert_eq!(first.stdout, second.stdout);
+    assert!(
+        stderr(&second).contains("· 0 CBMC runs ·"),
+        "{}",
+        stderr(&second)
+    );
+
+    let files: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    std::fs::write(&files[0], "{\"format\":\"mergelens-cache/1\",").unwrap();
+    let (third, s3) = run(3);
+    assert!(
+        stderr(&third).contains("warning: ignoring the corrupt cache file"),
+        "{}",
+        stderr(&third)
+    );
+    assert!(s3["cbmc_runs"].as_u64().unwrap() > 0);
+    assert_eq!(first.stdout, third.stdout);
+    // The corrupt file was replaced by a good one.
+    let (_, s4) = run(4);
+    assert_eq!(s4["cbmc_runs"], 0);
+}
+
+#[test]
+fn the_cache_goes_under_the_git_directory_or_the_user_cache() {
+    let repo = tempfile::tempdir().unwrap();
+    git2::Repository::init(repo.path()).unwrap();
+    std::fs::copy(program("fig12_base.c"), repo.path().join("base.c")).unwrap();
+    let output = learn_in(Some(repo.path()), &["base.c", "-o", "/dev/null"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let cache = repo.path().join(".git/mergelens/cache");
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 1);
+    // Nothing else was written into the working tree.
+    let mut tree: Vec<String> = std::fs::read_dir(repo.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    tree.sort();
+    assert_eq!(tree, [".git", "base.c"]);
+
+    let plain = tempfile::tempdir().unwrap();
+    let xdg = tempfile::tempdir().unwrap();
+    std::fs::copy(program("fig12_base.c"), plain.path().join("base.c")).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .current_dir(plain.path())
+        .env("XDG_CACHE_HOME", xdg.path())
+        .env("GIT_CEILING_DIRECTORIES", plain.path().parent().unwrap())
+        .args(["learn", "base.c", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read_dir(xdg.path().join("mergelens"))
+            .unwrap()
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn auto_bounds_raise_the_bounds_until_the_automaton_stops_changing() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = dir.path().join("stats.json");
+    let d = learned(&[
+        &program("loop_calls.c"),
+        "--auto-bounds",
+        "--max-unwind",
+        "2",
+        "--max-word-length",
+        "8",
+        "--stats",
+        s.to_str().unwrap(),
+    ]);
+    // Each unwinding adds a word, so the search ends at the largest one, unconverged.
+    assert_eq!(words(&d), set(&["f end", "g f end", "g g f end"]));
+    let b = &stats(&s)["bounds"];
+    assert_eq!(
+        (b["unwind"].as_u64(), b["converged"].as_bool()),
+        (Some(2), Some(false)),
+        "{b}"
+    );
+    // The merge example needs no loop: the automaton is the same at unwindings 1 and 2.
+    let d = learned(&[
+        &program("fig12_merged.c"),
+        "--auto-bounds",
+        "--stats",
+        s.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        words(&d),
+        set(&["funcA funcZ funcB end", "funcA funcZ funcC end"])
+    );
+    let b = &stats(&s)["bounds"];
+    assert_eq!(
+        (b["unwind"].as_u64(), b["converged"].as_bool()),
+        (Some(2), Some(true)),
+        "{b}"
+    );
+    // The word length starts at the shortest word of the pre-check automaton (4 letters).
+    assert_eq!(b["learn_runs"][0]["max_word_length"], 4, "{b}");
+}
+
+#[test]
+fn outputs_carry_the_marks_and_the_statistics_count_queries_by_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = dir.path().join("stats.json");
+    let output = learn_in(
+        None,
+        &[
+            &program("fig12_merged.c"),
+            "--no-cache",
+            "--format",
+            "dot",
+            "--stats",
+            s.to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let dot = String::from_utf8_lossy(&output.stdout);
+    assert!(dot.starts_with("digraph \"main\""), "{dot}");
+    // funcZ dominates (bold), and every state before end is doomed (filled).
+    assert!(dot.contains("label=\"funcZ\", penwidth"), "{dot}");
+    assert!(dot.contains("tooltip=\"doomed\""), "{dot}");
+    let summary = stderr(&output);
+    let last = summary.lines().last().unwrap();
+    assert!(
+        last.starts_with("learned 5 states · ")
+            && last.contains(" CBMC runs · ")
+            && last.contains(" pre-check, "),
+        "{summary}"
+    );
+    let s = stats(&s);
+    for key in [
+        "membership_queries",
+        "from_precheck",
+        "from_cache",
+        "from_guess",
+        "cbmc_runs",
+        "cbmc_seconds",
+    ] {
+        assert!(s[key].is_number(), "{key}: {s}");
+    }
+    assert_eq!(s["bounds"]["cbmc_unwind"], 3);
+    assert_eq!(s["exactness"]["exact_up_to"], 10);
+    assert!(s["from_precheck"].as_u64().unwrap() > s["membership_queries"].as_u64().unwrap() / 2);
+
+    let output = learn_in(
+        None,
+        &[&program("fig12_merged.c"), "--no-cache", "--format", "svg"],
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("<svg"));
+    let d = learned(&[&program("fig12_merged.c")]);
+    let output = learn_in(None, &[&program("fig12_merged.c"), "--no-cache"]);
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        doc["learned"]["dominating"],
+        serde_json::json!(["funcA", "funcZ", "end"])
+    );
+    assert_eq!(
+        doc["learned"]["doomed"].as_array().unwrap().len(),
+        d.num_states() - 1
+    );
+}
+
+/// Runs a failing `mergelens learn` with `TMPDIR` pointing at an empty directory; returns
+/// the exit code and the message, after checking that the message is one line, and that
+/// neither the output file nor any temporary file was left behind.
+fn fails(dir: &Path, args: &[&str]) -> (i32, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = dir.join("never.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .current_dir(dir)
+        .env("TMPDIR", tmp.path())
+        .arg("learn")
+        .args(args)
+        .args(["--no-cache", "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = stderr(&output);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("mergelens: error: "), "{err}");
+    assert!(!out.exists());
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    (output.status.code().unwrap(), err)
+}
+
+#[test]
+fn bad_input_stops_with_one_line_and_an_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (code, err) = fails(d, &[&program("syntax_error.c")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("syntax_error.c:7:"), "{err}");
+
+    let (code, err) = fails(d, &[&program("fig12_base.c"), "--entry", "start"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`start`"), "{err}");
+
+    std::fs::write(d.join("empty.c"), "int main(void) { return 0; }\n").unwrap();
+    let (code, err) = fails(d, &["empty.c"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no events"), "{err}");
+
+    let (code, err) = fails(
+        d,
+        &[&program("fig12_base.c"), "--cbmc", "/nonexistent/cbmc"],
+    );
+    assert_eq!(code, 3);
+    assert!(err.contains("install-cbmc.sh"), "{err}");
+}
+
+#[test]
+fn a_query_over_the_timeout_is_an_error_naming_the_query_and_the_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    // Reaching found() means factoring a 64-bit semiprime: no quick answer.
+    std::fs::write(
+        dir.path().join("hard.c"),
+        "unsigned long long nondet_ull(void);\nvoid found(void) {}\nint main(void)\n{\n    \
+         unsigned long long x = nondet_ull(), y = nondet_ull();\n    \
+         if (x > 1 && y > 1 && x < 0x100000000ULL && y < 0x100000000ULL &&\n        \
+         x * y == 0x8f7248d74bb32155ULL)\n        found();\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let (code, err) = fails(dir.path(), &["hard.c", "--query-timeout", "1"]);
+    assert_eq!(code, 4);
+    assert!(err.contains("CBMC timed out after 1.0 s"), "{err}");
+    assert!(err.contains("[found end]"), "{err}");
+    assert!(err.contains("--unwind 2 --max-word-length 10"), "{err}");
+}
+
+#[test]
+fn a_cbmc_crash_is_an_error_not_an_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    let fake = dir.path().join("bin");
+    std::fs::create_dir(&fake).unwrap();
+    let script = |name: &str, body: String| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = fake.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "cbmc",
+        format!(
+            "if [ \"$1\" = --version ]; then echo '{} (fake)'; exit 0; fi\nkill -SEGV $$",
+            real.version
+        ),
+    );
+    script(
+        "goto-cc",
+        format!("exec '{}' \"$@\"", real.goto_cc.display()),
+    );
+    script(
+        "goto-instrument",
+        format!("exec '{}' \"$@\"", real.goto_instrument.display()),
+    );
+    let cbmc = fake.join("cbmc");
+    let (code, err) = fails(
+        dir.path(),
+        &[&program("fig12_base.c"), "--cbmc", cbmc.to_str().unwrap()],
+    );
+    assert_eq!(code, 4);
+    assert!(
+        err.contains("[funcA funcB end]") && err.contains("signal 11"),
+        "{err}"
+    );
+}

@@ -1,0 +1,346 @@
+//! `mergelens review` and `mergelens diff` on real repositories built with the `git` command
+//! line in temporary directories (a cleared environment: no user or system configuration),
+//! learned with the real CBMC: the merge of Fig. 12 (unexpected and lost behaviour), a
+//! conflict, a clean merge, caching across runs, a release-tag diff, bad input, and the
+//! promise that the user's work tree, index and refs stay as they were.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use mergelens::commands::demo::{BASE, OURS, PROGRAM, THEIRS};
+use serde_json::Value;
+
+/// A repository in a temporary directory, driven by `git` with a cleared environment.
+struct Repo {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+fn cbmc() -> PathBuf {
+    mergelens::cbmc::Toolchain::locate(None)
+        .expect("CBMC is installed (scripts/install-cbmc.sh)")
+        .cbmc
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let repo = Repo {
+            dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "user.name", "Test"]);
+        repo.git(&["config", "user.email", "test@example.org"]);
+        repo
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn command(&self, program: &Path) -> Command {
+        let mut c = Command::new(program);
+        c.current_dir(self.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("MERGELENS_CBMC", cbmc());
+        c
+    }
+
+    fn git_output(&self, args: &[&str]) -> Output {
+        self.command(Path::new("git")).args(args).output().unwrap()
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        let out = self.git_output(args);
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        let path = self.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn commit(&self, path: &str, text: &str, message: &str) -> String {
+        self.write(path, text);
+        self.git(&["add", path]);
+        self.git(&["commit", "-q", "-m", message]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    fn mergelens(&self, args: &[&str]) -> Output {
+        self.command(Path::new(env!("CARGO_BIN_EXE_mergelens")))
+            .args(args)
+            .output()
+            .unwrap()
+    }
+}
+
+/// The Fig. 12 repository: `main` is ours, `feature` theirs.
+fn fig12() -> Repo {
+    let repo = Repo::new();
+    repo.commit(PROGRAM, BASE, "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit(PROGRAM, OURS, "ours: funcZ");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit(PROGRAM, THEIRS, "theirs: funcC");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn words(value: &Value) -> Vec<String> {
+    value["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            w.as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// What must not change: the work tree's status, the index file, every ref, the objects.
+fn fingerprint(repo: &Repo) -> (String, Vec<u8>, std::time::SystemTime, String, Vec<String>) {
+    let index = repo.path().join(".git/index");
+    let mut objects: Vec<String> = walk(&repo.path().join(".git/objects"));
+    objects.sort();
+    (
+        repo.git(&["--no-optional-locks", "status", "--porcelain"]),
+        std::fs::read(&index).unwrap(),
+        std::fs::metadata(&index).unwrap().modified().unwrap(),
+        repo.git(&["show-ref", "--head"]),
+        objects,
+    )
+}
+
+fn walk(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(walk(&entry.path()));
+        } else {
+            out.push(entry.path().display().to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_merge_of_fig12_is_unexpected_and_the_repository_stays_as_it_was() {
+    let repo = fig12();
+    // A dirty work tree is fine: only committed content is read, and the report says so.
+    repo.write(PROGRAM, "/* work in progress */\n");
+    let before = fingerprint(&repo);
+    let out_dir = tempfile::tempdir().unwrap();
+    let report = out_dir.path().join("review.json");
+    let out = repo.mergelens(&["review", "main", "feature", "-o", report.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(fingerprint(&repo), before, "the review changed the repository");
+    let summary = text(&out);
+    assert!(summary.contains("funcA funcZ funcC end"), "{summary}");
+    assert!(summary.contains(".git/mergelens/last-review.html"), "{summary}");
+
+    let doc = read_json(&report);
+    assert_eq!(doc["format"], "mergelens-review/1");
+    assert_eq!(doc["kind"], "review");
+    assert_eq!(doc["verdict"], "unexpected");
+    assert_eq!(doc["revisions"]["ours"], repo.git(&["rev-parse", "main"]));
+    assert_eq!(doc["revisions"]["theirs"], repo.git(&["rev-parse", "feature"]));
+    assert_eq!(doc["revisions"]["base"], repo.git(&["merge-base", "main", "feature"]));
+    assert_eq!(doc["revisions"]["merged"].as_str().unwrap().len(), 40);
+    assert_eq!(doc["conflicts"], serde_json::json!([]));
+    let entry = &doc["entries"][0];
+    assert_eq!(entry["entry"], "main");
+    assert_eq!(words(&entry["unexpected"]), ["funcA funcZ funcC end"]);
+    assert_eq!(words(&entry["lost"]), ["funcA funcC end"]);
+    assert_eq!(entry["unexpected"]["count_up_to_bound"], 1);
+    assert_eq!(words(&entry["merge_minus_ours"]), ["funcA funcZ funcC end"]);
+    assert_eq!(words(&entry["merge_minus_theirs"]).len(), 2);
+    for v in ["base", "ours", "theirs", "merged"] {
+        assert_eq!(entry["automata"][v]["format"], "mergelens-dfa/1");
+        assert_eq!(entry["automata"][v]["alphabet"], entry["alphabet"], "one alphabet");
+        assert!(entry["stats"][v].is_object(), "{v}");
+    }
+    assert_eq!(entry["stats"]["base"]["guess"], "yes");
+    assert_eq!(entry["stats"]["merged"]["guess"], "oracle");
+    assert!(
+        doc["bounds"]["notes"].to_string().contains("uncommitted changes"),
+        "{}",
+        doc["bounds"]
+    );
+    // The renderer reads what review writes.
+    assert!(matches!(
+        mergelens::report::read(&report).unwrap(),
+        mergelens::report::Document::Review(_)
+    ));
+    let html = std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
+    assert!(html.contains("Unexpected behaviour"));
+
+    // A second review learns nothing; one more commit on a branch relearns that branch and
+    // the merge only.
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for v in ["base", "ours", "theirs", "merged"] {
+        assert_eq!(doc["entries"][0]["stats"][v]["reused"], "cache", "{v}");
+    }
+    repo.git(&["checkout", "-q", "--", PROGRAM]);
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit(
+        PROGRAM,
+        &THEIRS.replace("void funcC(void) {}", "void funcC(void) { /* fast path */ }"),
+        "theirs: a comment",
+    );
+    repo.git(&["checkout", "-q", "main"]);
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let stats = &doc["entries"][0]["stats"];
+    assert_eq!(stats["base"]["reused"], "cache");
+    assert_eq!(stats["ours"]["reused"], "cache");
+    assert!(stats["theirs"]["reused"].is_null(), "{stats}");
+    assert!(stats["merged"]["reused"].is_null(), "{stats}");
+}
+
+#[test]
+fn a_conflict_learns_the_branches_and_exits_3() {
+    let repo = Repo::new();
+    let program = |call: &str| format!("void f(void) {{}}\nvoid g(void) {{}}\nint main(void)\n{{\n    {call}\n    return 0;\n}}\n");
+    repo.commit("main.c", &program("f();"), "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("main.c", &program("f(); f();"), "ours");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("main.c", &program("g();"), "theirs");
+    repo.git(&["checkout", "-q", "main"]);
+    let out = repo.mergelens(&["review", "feature", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "conflict");
+    assert_eq!(doc["conflicts"], serde_json::json!(["main.c"]));
+    assert!(doc["revisions"].get("merged").is_none());
+    let entry = &doc["entries"][0];
+    assert!(entry["automata"].get("merged").is_none());
+    assert!(entry.get("unexpected").is_none());
+    let shown = words(&entry["ours_vs_theirs"]);
+    assert_eq!(shown, ["g end", "f f end"]);
+    assert!(text(&out).contains("conflict"));
+}
+
+#[test]
+fn a_merge_that_changes_nothing_observable_is_clean_and_an_absent_entry_is_reported() {
+    let repo = Repo::new();
+    let program = |f: &str, g: &str| {
+        format!(
+            "void h(void) {{}}\n\nvoid f(void)\n{{\n    {f}\n}}\n\n/* g */\n\nvoid g(void)\n{{\n    {g}\n}}\n\nint main(void)\n{{\n    f();\n    g();\n    return 0;\n}}\n"
+        )
+    };
+    repo.commit("prog.c", &program("", ""), "base");
+    repo.write(".mergelens.toml", "entries = [\"main\", \"extra\"]\nfail-on = \"any\"\n");
+    repo.git(&["branch", "feature"]);
+    repo.commit("prog.c", &program("h();", ""), "ours: f calls h");
+    repo.git(&["checkout", "-q", "feature"]);
+    // Theirs changes nothing observable: a comment, and a function nobody calls from main.
+    repo.commit("prog.c", &program("", "/* nothing to do */"), "theirs: a comment");
+    repo.commit("extra.c", "void extra(void) {}\n", "theirs: extra");
+    repo.git(&["checkout", "-q", "main"]);
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "clean");
+    let main = &doc["entries"][0];
+    assert!(words(&main["unexpected"]).is_empty());
+    assert!(words(&main["lost"]).is_empty());
+    assert!(words(&main["merge_minus_ours"]).is_empty());
+    assert_eq!(words(&main["merge_minus_theirs"]), ["f h g end"]);
+    // `extra` exists in theirs and in the merge only.
+    let extra = &doc["entries"][1];
+    assert_eq!(extra["absent"], serde_json::json!(["base", "ours"]));
+    assert!(text(&out).contains("absent in base"));
+}
+
+#[test]
+fn diff_between_release_tags() {
+    let repo = Repo::new();
+    repo.commit(PROGRAM, BASE, "v1");
+    repo.git(&["tag", "-a", "v1.0", "-m", "release 1.0"]);
+    repo.commit(PROGRAM, OURS, "v2");
+    repo.git(&["tag", "v2.0"]);
+    let out = repo.mergelens(&["diff", "v1.0", "v2.0", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["format"], "mergelens-review/1");
+    assert_eq!(doc["kind"], "diff");
+    assert_eq!(doc["revisions"]["from"], repo.git(&["rev-parse", "v1.0^{commit}"]));
+    assert_eq!(doc["revisions"]["to"], repo.git(&["rev-parse", "v2.0"]));
+    let entry = &doc["entries"][0];
+    assert_eq!(words(&entry["added"]), ["funcA funcZ funcB end"]);
+    assert_eq!(words(&entry["removed"]), ["funcA funcB end"]);
+    assert_eq!(words(&entry["symdiff"]).len(), 2);
+    let out = repo.mergelens(&["diff", "v1.0", "v1.0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("behaviour unchanged"));
+}
+
+#[test]
+fn bad_input_gets_one_clear_message_and_exit_code_2() {
+    let outside = tempfile::tempdir().unwrap();
+    let repo = fig12();
+    let not_repo = Repo {
+        dir: tempfile::tempdir_in(outside.path()).unwrap(),
+        home: tempfile::tempdir().unwrap(),
+    };
+    let check = |out: Output, expected: &str| {
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{t}");
+        assert!(t.contains(expected), "{t:?} lacks {expected:?}");
+        assert_eq!(t.trim().lines().count(), 1, "{t}");
+    };
+    check(not_repo.mergelens(&["review", "a", "b"]), "not a git repository");
+    check(repo.mergelens(&["review", "main", "nope"]), "the revision `nope` does not exist");
+    check(repo.mergelens(&["review"]), "name the branch to merge");
+    // Unrelated histories.
+    repo.git(&["checkout", "-q", "--orphan", "other"]);
+    repo.git(&["rm", "-q", "-r", "--cached", "."]);
+    repo.commit("other.c", "int main(void) { return 0; }\n", "unrelated");
+    repo.git(&["checkout", "-q", "-f", "main"]);
+    check(repo.mergelens(&["review", "main", "other"]), "no merge base (unrelated histories)");
+    // No C files selected.
+    check(
+        repo.mergelens(&["review", "main", "feature", "--files", "lib/*.c"]),
+        "no C files to analyse",
+    );
+    // An unknown configuration key is named.
+    repo.write(".mergelens.toml", "fail_on = \"any\"\n");
+    check(repo.mergelens(&["review", "main", "feature"]), "fail_on");
+    std::fs::remove_file(repo.path().join(".mergelens.toml")).unwrap();
+    check(
+        repo.mergelens(&["review", "main", "feature", "--entry", "nowhere"]),
+        "`nowhere` is defined in no version",
+    );
+}
