@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// See what a git merge does to a C program's behaviour.
 ///
 /// Exit codes: 0 success (no difference), 1 a difference was found, 2 bad input or usage,
-/// 3 CBMC missing or too old, 4 another failure.
+/// 3 a textual merge conflict, 4 another failure, 5 CBMC missing or too old.
 #[derive(Debug, Parser)]
 #[command(name = "mergelens", version, about, long_about = None)]
 pub struct Cli {

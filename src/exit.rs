@@ -5,8 +5,9 @@
 //! | 0 | success; for comparisons: no difference (`automaton equiv`: equivalent) |
 //! | 1 | the command worked and found a difference (`automaton equiv`: not equivalent) |
 //! | 2 | bad input or usage: a file that is not what it should be, a wrong flag or value |
-//! | 3 | a tool mergelens needs is missing or too old (CBMC: run `scripts/install-cbmc.sh`) |
-//! | 4 | a run failed for another reason (a write failed, a limit was hit) |
+//! | 3 | `review`: git cannot merge the files textually (a conflict) |
+//! | 4 | a run failed for another reason (a CBMC timeout or crash, a write failed, a limit was hit) |
+//! | 5 | a tool mergelens needs is missing or too old (CBMC: run `scripts/install-cbmc.sh`) |
 
 use crate::automaton::AutomatonError;
 use crate::cbmc::{CbmcError, CbmcRunError, CbmcTeacherError};
@@ -16,10 +17,10 @@ use crate::report::ReportError;
 pub const SUCCESS: u8 = 0;
 pub const DIFFERENT: u8 = 1;
 pub const BAD_INPUT: u8 = 2;
-pub const MISSING_TOOL: u8 = 3;
-pub const FAILED: u8 = 4;
 /// `mergelens review`: git cannot merge the files textually.
 pub const CONFLICT: u8 = 3;
+pub const FAILED: u8 = 4;
+pub const MISSING_TOOL: u8 = 5;
 
 /// The exit code for an error, from the most specific error in its chain.
 pub fn code_for(error: &anyhow::Error) -> u8 {

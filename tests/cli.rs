@@ -195,9 +195,9 @@ fn doctor_finds_the_real_cbmc() {
 }
 
 #[test]
-fn a_missing_cbmc_names_the_installer_with_exit_code_3() {
+fn a_missing_cbmc_names_the_installer_with_exit_code_5() {
     let out = mergelens(&["doctor", "--cbmc", "/nonexistent/cbmc"]);
-    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(out.status.code(), Some(5));
     let err = stderr(&out);
     assert!(
         err.contains("scripts/install-cbmc.sh") && err.lines().count() == 1,

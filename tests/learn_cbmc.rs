@@ -421,7 +421,7 @@ fn bad_input_stops_with_one_line_and_an_exit_code() {
         d,
         &[&program("fig12_base.c"), "--cbmc", "/nonexistent/cbmc"],
     );
-    assert_eq!(code, 3);
+    assert_eq!(code, 5);
     assert!(err.contains("install-cbmc.sh"), "{err}");
 }
 
