@@ -1,7 +1,7 @@
 # The two commands of the README: `make demo` and `make test`. Both install what is missing.
 CARGO ?= cargo
 
-.PHONY: test demo deps bench bench-learner
+.PHONY: test demo deps bench bench-learner bench-learn bench-review
 
 deps:
 	bash scripts/install-cbmc.sh
@@ -14,7 +14,7 @@ test: deps
 
 demo: deps
 	$(CARGO) build --release
-	bash scripts/demo.sh target/release/mergelens target/demo
+	target/release/mergelens demo --out target/demo
 
 # Benchmarks print figures; they are not tests (see benches/README.md).
 bench:
@@ -22,3 +22,9 @@ bench:
 
 bench-learner:
 	bash scripts/bench-learner.sh
+
+bench-learn: deps
+	bash scripts/bench-learn-cbmc.sh
+
+bench-review: deps
+	bash scripts/bench-review.sh

@@ -131,16 +131,22 @@ fn run(dir: &Path, modes: &[&str], repeat: usize) -> Vec<serde_json::Value> {
                     ..LearnConfig::default()
                 },
             };
-            let mut cache = QueryCache::new(target.alphabet().clone());
-            let started = Instant::now();
-            let learned = learn(
-                target.alphabet(),
-                &mut DfaTeacher::new(target.clone()),
-                &mut cache,
-                &config,
-            )
-            .expect("learning a target");
-            let seconds = started.elapsed().as_secs_f64();
+            let mut seconds = f64::INFINITY;
+            let mut result = None;
+            for _ in 0..repeat.max(1) {
+                let mut cache = QueryCache::new(target.alphabet().clone());
+                let started = Instant::now();
+                let learned = learn(
+                    target.alphabet(),
+                    &mut DfaTeacher::new(target.clone()),
+                    &mut cache,
+                    &config,
+                )
+                .expect("learning a target");
+                seconds = seconds.min(started.elapsed().as_secs_f64());
+                result = Some(learned);
+            }
+            let learned = result.expect("at least one run");
             assert_eq!(
                 learned.dfa,
                 target,
@@ -164,14 +170,14 @@ fn run(dir: &Path, modes: &[&str], repeat: usize) -> Vec<serde_json::Value> {
     lines
 }
 
-/// Means per row and mode.
+/// Means per row and mode, with the teacher batches, which the AALpy table lacks.
 fn summarise(lines: &[serde_json::Value]) {
     let mut rows: Vec<(u64, u64, String)> = Vec::new();
     for l in lines {
         let key = (
             l["states"].as_u64().unwrap(),
             l["letters"].as_u64().unwrap(),
-            l["algorithm"].to_string(),
+            l["algorithm"].as_str().unwrap_or_default().to_string(),
         );
         if !rows.contains(&key) {
             rows.push(key);
@@ -185,7 +191,7 @@ fn summarise(lines: &[serde_json::Value]) {
             .filter(|l| {
                 l["states"] == states
                     && l["letters"] == letters
-                    && l["algorithm"].to_string() == mode
+                    && l["algorithm"].as_str() == Some(mode.as_str())
             })
             .collect();
         let mean = |key: &str| {
@@ -193,7 +199,7 @@ fn summarise(lines: &[serde_json::Value]) {
         };
         println!(
             "| {states} | {letters} | {} | {:.0} | {:.1} | {:.1} | {:.4} |",
-            mode.trim_matches('"'),
+            mode,
             mean("membership"),
             mean("equivalence"),
             mean("batches"),

@@ -35,6 +35,12 @@ pub enum Command {
     },
     /// Learn the automaton of a C program's behaviour: the event words of its executions.
     Learn(Box<LearnCli>),
+    /// Explain an assertion failure: the automaton of every way it fails within the bounds
+    /// (the event words of failing runs, each ending with `assert`).
+    ///
+    /// Exit codes: 0 explained (an empty language included), 2 bad input or several
+    /// assertions to choose from (listed one per line), 4 failure, 5 CBMC missing.
+    Explain(Box<ExplainCli>),
     /// Review what merging THEIRS into OURS does to the program's behaviour (O, A, B and the
     /// merge M learned as automata; unexpected and lost behaviour; verdict).
     ///
@@ -295,6 +301,146 @@ impl LearnCli {
     }
 }
 
+/// `mergelens explain`.
+#[derive(Debug, Args)]
+pub struct ExplainCli {
+    /// The C files of the program (compiled and linked together).
+    #[arg(required = true, value_name = "FILE.c")]
+    pub files: Vec<PathBuf>,
+    /// The function whose executions are explored; its returns are exit points.
+    #[arg(long, default_value = "main", value_name = "NAME")]
+    pub entry: String,
+    /// The assertion to explain, by CBMC's property id (e.g. main.assertion.1).
+    #[arg(long, value_name = "ID", conflicts_with = "line")]
+    pub assertion: Option<String>,
+    /// The assertion to explain, by its source line.
+    #[arg(long, value_name = "FILE:LINE")]
+    pub line: Option<String>,
+    /// Which events become letters (MERGELENS_EVENT markers always do).
+    #[arg(long, value_enum, default_value_t = EventsArg::Functions)]
+    pub events: EventsArg,
+    /// Keep only these letters (comma separated).
+    #[arg(long, value_delimiter = ',', value_name = "L1,L2")]
+    pub only: Option<Vec<String>>,
+    /// Drop these letters (comma separated).
+    #[arg(long, value_delimiter = ',', value_name = "L1,L2")]
+    pub exclude: Vec<String>,
+    /// Loop bodies run at most B times (CBMC gets --unwind B+1).
+    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_UNWIND)]
+    pub unwind: u32,
+    /// Words have at most N letters, `assert` included.
+    #[arg(long, value_name = "N", default_value_t = mergelens::commands::learn::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub max_word_length: u64,
+    /// An include directory, as for the compiler.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// A macro definition, as for the compiler.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// The longest one CBMC query may take, in seconds; 0 for no limit.
+    #[arg(long, value_name = "S", default_value_t = mergelens::commands::learn::DEFAULT_QUERY_TIMEOUT_SECS)]
+    pub query_timeout: f64,
+    #[arg(long, value_enum, default_value_t = ExplainFormatArg::Json)]
+    pub format: ExplainFormatArg,
+    /// Write the automaton to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the statistics (JSON) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+    /// Store a concrete CBMC trace for each example failing word in DIR, linked from the output.
+    #[arg(long, value_name = "DIR")]
+    pub traces: Option<PathBuf>,
+    /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
+    #[arg(long, value_name = "PATH")]
+    pub cbmc: Option<PathBuf>,
+    /// Check at most N accepted words against CBMC per conjecture.
+    #[arg(long, value_name = "N", default_value_t = mergelens::cbmc::DEFAULT_EXACT_LIMIT)]
+    pub exact_limit: u64,
+    /// Lazy learning: guess "no" and check the guesses in batches, or ask CBMC at once.
+    #[arg(long, value_enum, default_value_t = LazyArg::Yes)]
+    pub lazy: LazyArg,
+    /// Keep CBMC's answers in DIR (default: .git/mergelens/cache, else ~/.cache/mergelens).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Neither read nor write the answer cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// The paper's baseline, for benchmarks: one CBMC run per membership query.
+    #[arg(long, hide = true)]
+    pub baseline: bool,
+}
+
+/// `mergelens explain --format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ExplainFormatArg {
+    Json,
+    Dot,
+    Svg,
+    Html,
+}
+
+impl ExplainCli {
+    pub fn into_args(self) -> Result<mergelens::commands::explain::ExplainArgs, String> {
+        use mergelens::cbmc::LearnBounds;
+        use mergelens::commands::explain::{ExplainArgs, ExplainFormat, TargetChoice};
+        use mergelens::commands::learn::CacheChoice;
+        use mergelens::cprog::EventKind;
+        let target = match (self.assertion, self.line) {
+            (Some(id), _) => TargetChoice::Property(id),
+            (None, Some(spec)) => {
+                let (file, line) = spec
+                    .rsplit_once(':')
+                    .and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?)))
+                    .filter(|(f, _)| !f.is_empty())
+                    .ok_or_else(|| format!("--line {spec}: expected FILE:LINE, e.g. queue.c:42"))?;
+                TargetChoice::Line {
+                    file: PathBuf::from(file),
+                    line,
+                }
+            }
+            (None, None) => TargetChoice::Failing,
+        };
+        let mut args = ExplainArgs::new(self.files);
+        args.entry = self.entry;
+        args.events = match self.events {
+            EventsArg::Functions => EventKind::Functions,
+            EventsArg::Calls => EventKind::Calls,
+            EventsArg::Branches => EventKind::Branches,
+        };
+        args.only = self.only;
+        args.exclude = self.exclude;
+        args.include_dirs = self.include;
+        args.defines = self.define;
+        args.target = target;
+        args.bounds = LearnBounds {
+            unwind: self.unwind,
+            max_word_length: self.max_word_length as usize,
+        };
+        args.query_timeout = (self.query_timeout > 0.0)
+            .then(|| std::time::Duration::from_secs_f64(self.query_timeout));
+        args.format = match self.format {
+            ExplainFormatArg::Json => ExplainFormat::Json,
+            ExplainFormatArg::Dot => ExplainFormat::Dot,
+            ExplainFormatArg::Svg => ExplainFormat::Svg,
+            ExplainFormatArg::Html => ExplainFormat::Html,
+        };
+        args.output = self.output;
+        args.stats = self.stats;
+        args.traces = self.traces;
+        args.cbmc = self.cbmc;
+        args.exact_limit = self.exact_limit;
+        args.lazy = matches!(self.lazy, LazyArg::Yes);
+        args.cache = match (self.no_cache, self.cache_dir) {
+            (true, _) => CacheChoice::Off,
+            (false, Some(dir)) => CacheChoice::Dir(dir),
+            (false, None) => CacheChoice::Default,
+        };
+        args.baseline = self.baseline;
+        Ok(args)
+    }
+}
+
 /// `mergelens learn --events`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum EventsArg {
@@ -474,6 +620,7 @@ pub struct ReviewCli {
     /// Neither: the merge in progress (MERGE_HEAD).
     #[arg(value_name = "OURS")]
     pub ours: Option<String>,
+    /// The branch (or any revision) to merge.
     #[arg(value_name = "THEIRS")]
     pub theirs: Option<String>,
     /// Review the merge git is committing, as a pre-merge-commit or pre-commit hook sees it.

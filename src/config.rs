@@ -72,6 +72,16 @@ pub enum FailOn {
 }
 
 impl FailOn {
+    /// As `.mergelens.toml` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailOn::Never => "never",
+            FailOn::Unexpected => "unexpected",
+            FailOn::Lost => "lost",
+            FailOn::Any => "any",
+        }
+    }
+
     pub fn fails(self, unexpected: bool, lost: bool) -> bool {
         match self {
             FailOn::Never => false,
@@ -174,7 +184,10 @@ pub struct SourceSpec {
 
 impl SourceSpec {
     /// The paths of `paths` (a version's files) that are sources, sorted.
-    pub fn select<'a>(&self, paths: impl Iterator<Item = &'a str>) -> Result<Vec<String>, ConfigError> {
+    pub fn select<'a>(
+        &self,
+        paths: impl Iterator<Item = &'a str>,
+    ) -> Result<Vec<String>, ConfigError> {
         let patterns = self
             .files
             .iter()
@@ -208,16 +221,25 @@ impl SourceSpec {
 /// How automata are bounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoundsSetting {
-    Fixed { unwind: u32, max_word_length: usize },
-    Auto { max_unwind: u32, max_word_length: usize },
+    Fixed {
+        unwind: u32,
+        max_word_length: usize,
+    },
+    Auto {
+        max_unwind: u32,
+        max_word_length: usize,
+    },
 }
 
 impl BoundsSetting {
     pub fn max_word_length(self) -> usize {
         match self {
-            BoundsSetting::Fixed { max_word_length, .. } | BoundsSetting::Auto { max_word_length, .. } => {
-                max_word_length
+            BoundsSetting::Fixed {
+                max_word_length, ..
             }
+            | BoundsSetting::Auto {
+                max_word_length, ..
+            } => max_word_length,
         }
     }
 }
@@ -269,14 +291,22 @@ impl Default for Settings {
 impl Settings {
     /// The file's settings under the flags'. `root` is the repository's work tree, where a
     /// compilation database is read and against which its absolute paths are made relative.
-    pub fn resolve(file: &FileConfig, flags: &Overrides, root: &Path) -> Result<Settings, ConfigError> {
+    pub fn resolve(
+        file: &FileConfig,
+        flags: &Overrides,
+        root: &Path,
+    ) -> Result<Settings, ConfigError> {
         let mut s = Settings::default();
         let compile_commands = flags
             .compile_commands
             .clone()
             .or_else(|| file.compile_commands.as_ref().map(PathBuf::from));
         if let Some(path) = compile_commands {
-            let path = if path.is_absolute() { path } else { root.join(path) };
+            let path = if path.is_absolute() {
+                path
+            } else {
+                root.join(path)
+            };
             let db = CompileCommands::read(&path, root)?;
             s.sources.files = db.files;
             s.sources.include_dirs = db.include_dirs;
@@ -290,9 +320,13 @@ impl Settings {
             s.sources.files.clone_from(&flags.files);
         }
         if let Some(dirs) = &file.include_dirs {
-            s.sources.include_dirs.extend(dirs.iter().map(PathBuf::from));
+            s.sources
+                .include_dirs
+                .extend(dirs.iter().map(PathBuf::from));
         }
-        s.sources.include_dirs.extend(flags.include_dirs.iter().cloned());
+        s.sources
+            .include_dirs
+            .extend(flags.include_dirs.iter().cloned());
         if let Some(defines) = &file.defines {
             s.sources.defines.extend(defines.iter().cloned());
         }
@@ -334,7 +368,10 @@ impl Settings {
         let auto = flags.auto_bounds || file.auto_bounds.unwrap_or(false);
         s.bounds = if auto {
             BoundsSetting::Auto {
-                max_unwind: flags.max_unwind.or(file.max_unwind).unwrap_or(DEFAULT_MAX_UNWIND),
+                max_unwind: flags
+                    .max_unwind
+                    .or(file.max_unwind)
+                    .unwrap_or(DEFAULT_MAX_UNWIND),
                 max_word_length,
             }
         } else {
@@ -343,7 +380,10 @@ impl Settings {
                 max_word_length,
             }
         };
-        s.cbmc = flags.cbmc.clone().or_else(|| file.cbmc.as_ref().map(PathBuf::from));
+        s.cbmc = flags
+            .cbmc
+            .clone()
+            .or_else(|| file.cbmc.as_ref().map(PathBuf::from));
         let timeout = flags
             .query_timeout
             .or(file.query_timeout)
@@ -425,10 +465,15 @@ impl CompileCommands {
                     if arg == flag {
                         it.next().cloned()
                     } else {
-                        arg.strip_prefix(flag).filter(|v| !v.is_empty()).map(str::to_string)
+                        arg.strip_prefix(flag)
+                            .filter(|v| !v.is_empty())
+                            .map(str::to_string)
                     }
                 };
-                if let Some(dir) = take("-I").or_else(|| take("-iquote")).or_else(|| take("-isystem")) {
+                if let Some(dir) = take("-I")
+                    .or_else(|| take("-iquote"))
+                    .or_else(|| take("-isystem"))
+                {
                     let dir = absolute(&entry.directory, Path::new(&dir));
                     let dir = match relative_to(&root, &dir) {
                         Some(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
@@ -452,7 +497,11 @@ fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
 }
 
 fn absolute(dir: &Path, path: &Path) -> PathBuf {
-    let joined = if path.is_absolute() { path.to_path_buf() } else { dir.join(path) };
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        dir.join(path)
+    };
     // Lexically: the files may not exist here (a database written on another checkout).
     let mut out = PathBuf::new();
     for c in joined.components() {
@@ -521,9 +570,12 @@ mod tests {
 
     #[test]
     fn unknown_keys_are_errors_that_name_the_key() {
-        let err = FileConfig::parse("entries = [\"main\"]\nfial-on = \"any\"\n", Path::new(".mergelens.toml"))
-            .unwrap_err()
-            .to_string();
+        let err = FileConfig::parse(
+            "entries = [\"main\"]\nfial-on = \"any\"\n",
+            Path::new(".mergelens.toml"),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("fial-on"), "{err}");
         assert!(!err.contains('\n'));
     }
@@ -538,7 +590,13 @@ mod tests {
         let s = Settings::resolve(&file, &Overrides::default(), Path::new("/r")).unwrap();
         assert_eq!(s.sources.files, ["src/*.c"]);
         assert_eq!(s.entries, ["run"]);
-        assert_eq!(s.bounds, BoundsSetting::Fixed { unwind: 3, max_word_length: DEFAULT_MAX_WORD_LENGTH });
+        assert_eq!(
+            s.bounds,
+            BoundsSetting::Fixed {
+                unwind: 3,
+                max_word_length: DEFAULT_MAX_WORD_LENGTH
+            }
+        );
         assert_eq!((s.fail_on, s.on_error), (FailOn::Any, OnError::Block));
         assert_eq!(s.query_timeout, None);
         assert_eq!(s.events, EventKind::Calls);
@@ -550,7 +608,13 @@ mod tests {
         };
         let s = Settings::resolve(&file, &flags, Path::new("/r")).unwrap();
         assert_eq!(s.entries, ["main"]);
-        assert_eq!(s.bounds, BoundsSetting::Fixed { unwind: 1, max_word_length: DEFAULT_MAX_WORD_LENGTH });
+        assert_eq!(
+            s.bounds,
+            BoundsSetting::Fixed {
+                unwind: 1,
+                max_word_length: DEFAULT_MAX_WORD_LENGTH
+            }
+        );
         assert_eq!(s.fail_on, FailOn::Never);
         let bad = FileConfig::parse("events = \"lines\"\n", Path::new("x")).unwrap();
         assert!(Settings::resolve(&bad, &Overrides::default(), Path::new("/r")).is_err());
@@ -560,7 +624,10 @@ mod tests {
     fn globs_select_files_per_version() {
         let paths = ["README.md", "main.c", "src/a.c", "src/deep/b.c", "src/a.h"];
         let all = SourceSpec::default();
-        assert_eq!(all.select(paths.into_iter()).unwrap(), ["main.c", "src/a.c", "src/deep/b.c"]);
+        assert_eq!(
+            all.select(paths.into_iter()).unwrap(),
+            ["main.c", "src/a.c", "src/deep/b.c"]
+        );
         let spec = SourceSpec {
             files: vec!["src/*.c".into()],
             ..SourceSpec::default()
@@ -570,7 +637,10 @@ mod tests {
             files: vec!["src/**/*.c".into(), "main.c".into()],
             ..SourceSpec::default()
         };
-        assert_eq!(spec.select(paths.into_iter()).unwrap(), ["main.c", "src/a.c", "src/deep/b.c"]);
+        assert_eq!(
+            spec.select(paths.into_iter()).unwrap(),
+            ["main.c", "src/a.c", "src/deep/b.c"]
+        );
     }
 
     #[test]
@@ -588,7 +658,10 @@ mod tests {
         std::fs::write(&path, db.to_string()).unwrap();
         let cc = CompileCommands::read(&path, &root).unwrap();
         assert_eq!(cc.files, ["src/a.c", "src/b.c"]);
-        assert_eq!(cc.include_dirs, [PathBuf::from("include"), PathBuf::from("/opt/inc")]);
+        assert_eq!(
+            cc.include_dirs,
+            [PathBuf::from("include"), PathBuf::from("/opt/inc")]
+        );
         assert_eq!(cc.defines, ["NDEBUG", "NAME=\"x y\"", "N=4"]);
         assert_eq!(cc.warnings.len(), 1);
     }

@@ -29,7 +29,12 @@ pub fn code_for(error: &anyhow::Error) -> u8 {
             return if e.is_bad_input() { BAD_INPUT } else { FAILED };
         }
         if cause.downcast_ref::<crate::config::ConfigError>().is_some()
-            || cause.downcast_ref::<crate::commands::review::UsageError>().is_some()
+            || cause
+                .downcast_ref::<crate::commands::review::UsageError>()
+                .is_some()
+            || cause
+                .downcast_ref::<crate::commands::explain::ExplainError>()
+                .is_some()
         {
             return BAD_INPUT;
         }

@@ -51,7 +51,10 @@ impl Repo {
     }
 
     fn run_git(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
-        self.command(Path::new("git"), env).args(args).output().unwrap()
+        self.command(Path::new("git"), env)
+            .args(args)
+            .output()
+            .unwrap()
     }
 
     fn git(&self, args: &[&str]) -> String {
@@ -116,7 +119,11 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
     let out = repo.mergelens(&["hook", "install"]);
     assert!(out.status.success(), "{}", text(&out));
     let hook = repo.path().join(".git/hooks/pre-merge-commit");
-    assert!(std::fs::read_to_string(&hook).unwrap().contains("review --hook"));
+    assert!(
+        std::fs::read_to_string(&hook)
+            .unwrap()
+            .contains("review --hook")
+    );
     assert!(repo.path().join(".git/hooks/pre-commit").exists());
     let ours = repo.head();
 
@@ -133,11 +140,17 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
     )
     .unwrap();
     assert_eq!(doc["revisions"]["merged"], "index");
-    assert_eq!(doc["revisions"]["theirs"], repo.git(&["rev-parse", "feature"]));
+    assert_eq!(
+        doc["revisions"]["theirs"],
+        repo.git(&["rev-parse", "feature"])
+    );
     repo.git(&["merge", "--abort"]);
 
     // MERGELENS=0 skips the review (and only it).
-    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[("MERGELENS", "0")]);
+    let out = repo.run_git(
+        &["merge", "--no-ff", "-m", "merge feature", "feature"],
+        &[("MERGELENS", "0")],
+    );
     assert!(out.status.success(), "{}", text(&out));
     assert!(repo.merged());
     repo.git(&["reset", "-q", "--hard", &ours]);
@@ -154,9 +167,16 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
     repo.write(".mergelens.toml", "cbmc = \"/nonexistent/cbmc\"\n");
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
     assert!(out.status.success(), "{}", text(&out));
-    assert!(text(&out).contains("the merge goes ahead"), "{}", text(&out));
+    assert!(
+        text(&out).contains("the merge goes ahead"),
+        "{}",
+        text(&out)
+    );
     repo.git(&["reset", "-q", "--hard", &ours]);
-    repo.write(".mergelens.toml", "cbmc = \"/nonexistent/cbmc\"\non-error = \"block\"\n");
+    repo.write(
+        ".mergelens.toml",
+        "cbmc = \"/nonexistent/cbmc\"\non-error = \"block\"\n",
+    );
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
     assert!(!out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("CBMC"), "{}", text(&out));
@@ -173,7 +193,11 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
 #[test]
 fn a_resolved_conflict_is_reviewed_by_the_pre_commit_hook() {
     let repo = Repo::new();
-    let program = |call: &str| format!("void f(void) {{}}\nvoid g(void) {{}}\nint main(void)\n{{\n    {call}\n    return 0;\n}}\n");
+    let program = |call: &str| {
+        format!(
+            "void f(void) {{}}\nvoid g(void) {{}}\nint main(void)\n{{\n    {call}\n    return 0;\n}}\n"
+        )
+    };
     repo.commit("main.c", &program("f();"), "base");
     repo.git(&["branch", "feature"]);
     repo.commit("main.c", &program("f(); f();"), "ours");
@@ -222,7 +246,9 @@ fn install_honours_core_hooks_path_and_chains_to_the_hook_there() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("runs first"), "{}", text(&out));
     let hook = repo.path().join(".githooks/pre-merge-commit");
-    let saved = repo.path().join(".githooks/pre-merge-commit.mergelens-saved");
+    let saved = repo
+        .path()
+        .join(".githooks/pre-merge-commit.mergelens-saved");
     assert_eq!(std::fs::read_to_string(&saved).unwrap(), previous);
     assert!(!repo.path().join(".git/hooks/pre-merge-commit").exists());
     // Installing twice refreshes, and never saves our own script over the user's.
@@ -239,4 +265,39 @@ fn install_honours_core_hooks_path_and_chains_to_the_hook_there() {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(std::fs::read_to_string(&hook).unwrap(), previous);
     assert!(!saved.exists());
+}
+
+#[test]
+fn a_pull_is_reviewed_from_fetch_head() {
+    let repo = fig12();
+    assert!(repo.mergelens(&["hook", "install"]).status.success());
+    // `git pull . feature` fetches into FETCH_HEAD and merges it: GIT_REFLOG_ACTION says
+    // `pull`.
+    let ours = repo.head();
+    let out = repo.run_git(
+        &[
+            "pull",
+            "--no-rebase",
+            "--no-ff",
+            "--no-edit",
+            ".",
+            "feature",
+        ],
+        &[],
+    );
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("funcA funcZ funcC end"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(repo.head(), ours);
+    let doc: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        doc["revisions"]["theirs"],
+        repo.git(&["rev-parse", "feature"])
+    );
 }

@@ -63,7 +63,9 @@ impl Fingerprints {
 
     fn fingerprint(word: &Word) -> u64 {
         let h = word.iter().fold(word.len() as u64 + 1, |h, &a| {
-            (h ^ u64::from(a)).wrapping_mul(0x0100_0000_01b3).rotate_left(29)
+            (h ^ u64::from(a))
+                .wrapping_mul(0x0100_0000_01b3)
+                .rotate_left(29)
         });
         h | 1
     }
@@ -109,7 +111,10 @@ impl Teacher for Strict {
         for w in words {
             self.asked.push(w.clone());
             let last = self.asked.len() - 1;
-            assert!(self.seen.insert(&self.asked, last), "the teacher was asked {w:?} twice");
+            assert!(
+                self.seen.insert(&self.asked, last),
+                "the teacher was asked {w:?} twice"
+            );
         }
         self.inner.membership(words)
     }
@@ -228,7 +233,10 @@ fn injected_wrong_guesses_are_repaired() {
         let target = target(seed);
         for cex in CexProcessing::ALL {
             // "yes" is mostly wrong on these targets; spoiling "no" is the realistic case.
-            for guess in [false, true].into_iter().take(if seed < 10 { 2 } else { 1 }) {
+            for guess in [false, true]
+                .into_iter()
+                .take(if seed < 10 { 2 } else { 1 })
+            {
                 let config = LearnConfig {
                     cex,
                     guess: GuessPolicy::Constant(guess),

@@ -162,18 +162,31 @@ fn the_merge_of_fig12_is_unexpected_and_the_repository_stays_as_it_was() {
     let report = out_dir.path().join("review.json");
     let out = repo.mergelens(&["review", "main", "feature", "-o", report.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert_eq!(fingerprint(&repo), before, "the review changed the repository");
+    assert_eq!(
+        fingerprint(&repo),
+        before,
+        "the review changed the repository"
+    );
     let summary = text(&out);
     assert!(summary.contains("funcA funcZ funcC end"), "{summary}");
-    assert!(summary.contains(".git/mergelens/last-review.html"), "{summary}");
+    assert!(
+        summary.contains(".git/mergelens/last-review.html"),
+        "{summary}"
+    );
 
     let doc = read_json(&report);
     assert_eq!(doc["format"], "mergelens-review/1");
     assert_eq!(doc["kind"], "review");
     assert_eq!(doc["verdict"], "unexpected");
     assert_eq!(doc["revisions"]["ours"], repo.git(&["rev-parse", "main"]));
-    assert_eq!(doc["revisions"]["theirs"], repo.git(&["rev-parse", "feature"]));
-    assert_eq!(doc["revisions"]["base"], repo.git(&["merge-base", "main", "feature"]));
+    assert_eq!(
+        doc["revisions"]["theirs"],
+        repo.git(&["rev-parse", "feature"])
+    );
+    assert_eq!(
+        doc["revisions"]["base"],
+        repo.git(&["merge-base", "main", "feature"])
+    );
     assert_eq!(doc["revisions"]["merged"].as_str().unwrap().len(), 40);
     assert_eq!(doc["conflicts"], serde_json::json!([]));
     let entry = &doc["entries"][0];
@@ -185,13 +198,18 @@ fn the_merge_of_fig12_is_unexpected_and_the_repository_stays_as_it_was() {
     assert_eq!(words(&entry["merge_minus_theirs"]).len(), 2);
     for v in ["base", "ours", "theirs", "merged"] {
         assert_eq!(entry["automata"][v]["format"], "mergelens-dfa/1");
-        assert_eq!(entry["automata"][v]["alphabet"], entry["alphabet"], "one alphabet");
+        assert_eq!(
+            entry["automata"][v]["alphabet"], entry["alphabet"],
+            "one alphabet"
+        );
         assert!(entry["stats"][v].is_object(), "{v}");
     }
     assert_eq!(entry["stats"]["base"]["guess"], "yes");
     assert_eq!(entry["stats"]["merged"]["guess"], "oracle");
     assert!(
-        doc["bounds"]["notes"].to_string().contains("uncommitted changes"),
+        doc["bounds"]["notes"]
+            .to_string()
+            .contains("uncommitted changes"),
         "{}",
         doc["bounds"]
     );
@@ -200,7 +218,8 @@ fn the_merge_of_fig12_is_unexpected_and_the_repository_stays_as_it_was() {
         mergelens::report::read(&report).unwrap(),
         mergelens::report::Document::Review(_)
     ));
-    let html = std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
+    let html =
+        std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
     assert!(html.contains("Unexpected behaviour"));
 
     // A second review learns nothing; one more commit on a branch relearns that branch and
@@ -214,7 +233,10 @@ fn the_merge_of_fig12_is_unexpected_and_the_repository_stays_as_it_was() {
     repo.git(&["checkout", "-q", "feature"]);
     repo.commit(
         PROGRAM,
-        &THEIRS.replace("void funcC(void) {}", "void funcC(void) { /* fast path */ }"),
+        &THEIRS.replace(
+            "void funcC(void) {}",
+            "void funcC(void) { /* fast path */ }",
+        ),
         "theirs: a comment",
     );
     repo.git(&["checkout", "-q", "main"]);
@@ -231,7 +253,11 @@ fn the_merge_of_fig12_is_unexpected_and_the_repository_stays_as_it_was() {
 #[test]
 fn a_conflict_learns_the_branches_and_exits_3() {
     let repo = Repo::new();
-    let program = |call: &str| format!("void f(void) {{}}\nvoid g(void) {{}}\nint main(void)\n{{\n    {call}\n    return 0;\n}}\n");
+    let program = |call: &str| {
+        format!(
+            "void f(void) {{}}\nvoid g(void) {{}}\nint main(void)\n{{\n    {call}\n    return 0;\n}}\n"
+        )
+    };
     repo.commit("main.c", &program("f();"), "base");
     repo.git(&["branch", "feature"]);
     repo.commit("main.c", &program("f(); f();"), "ours");
@@ -261,12 +287,48 @@ fn a_merge_that_changes_nothing_observable_is_clean_and_an_absent_entry_is_repor
         )
     };
     repo.commit("prog.c", &program("", ""), "base");
-    repo.write(".mergelens.toml", "entries = [\"main\", \"extra\"]\nfail-on = \"any\"\n");
+    // Links in a tree are written only when they stay inside it.
+    #[cfg(unix)]
+    {
+        std::fs::create_dir(repo.path().join("inc")).unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", repo.path().join("evil.h")).unwrap();
+        std::os::unix::fs::symlink("../prog.c", repo.path().join("inc/copy.h")).unwrap();
+        repo.git(&["add", "evil.h", "inc/copy.h"]);
+        repo.git(&["commit", "-q", "-m", "links"]);
+    }
+    repo.write(
+        ".mergelens.toml",
+        "entries = [\"main\", \"extra\"]\nfail-on = \"any\"\n",
+    );
     repo.git(&["branch", "feature"]);
     repo.commit("prog.c", &program("h();", ""), "ours: f calls h");
     repo.git(&["checkout", "-q", "feature"]);
-    // Theirs changes nothing observable: a comment, and a function nobody calls from main.
-    repo.commit("prog.c", &program("", "/* nothing to do */"), "theirs: a comment");
+    // Theirs changes nothing observable: a comment.
+    repo.commit(
+        "prog.c",
+        &program("", "/* nothing to do */"),
+        "theirs: a comment",
+    );
+    repo.git(&["checkout", "-q", "main"]);
+    let out = repo.mergelens(&[
+        "review", "main", "feature", "--format", "json", "--entry", "main",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "clean");
+    // The same preprocessed sources are learned once.
+    let stats = &doc["entries"][0]["stats"];
+    assert_eq!(stats["theirs"]["reused"], "base", "{stats}");
+    assert_eq!(stats["merged"]["reused"], "ours", "{stats}");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("evil.h (a symbolic link out of the tree)"),
+        "{notes}"
+    );
+    assert!(!notes.contains("copy.h"), "{notes}");
+
+    // A function nobody calls from main, as a second entry.
+    repo.git(&["checkout", "-q", "feature"]);
     repo.commit("extra.c", "void extra(void) {}\n", "theirs: extra");
     repo.git(&["checkout", "-q", "main"]);
     let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
@@ -296,12 +358,43 @@ fn diff_between_release_tags() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["format"], "mergelens-review/1");
     assert_eq!(doc["kind"], "diff");
-    assert_eq!(doc["revisions"]["from"], repo.git(&["rev-parse", "v1.0^{commit}"]));
+    assert_eq!(
+        doc["revisions"]["from"],
+        repo.git(&["rev-parse", "v1.0^{commit}"])
+    );
     assert_eq!(doc["revisions"]["to"], repo.git(&["rev-parse", "v2.0"]));
     let entry = &doc["entries"][0];
     assert_eq!(words(&entry["added"]), ["funcA funcZ funcB end"]);
     assert_eq!(words(&entry["removed"]), ["funcA funcB end"]);
     assert_eq!(words(&entry["symdiff"]).len(), 2);
+    let html = tempfile::tempdir().unwrap();
+    let page = html.path().join("diff.html");
+    let out = repo.mergelens(&["diff", "v1.0", "v2.0", "-o", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(std::fs::read_to_string(&page).unwrap().contains("<html"));
+    let out = repo.mergelens(&["diff", "v1.0", "v2.0", "--format", "md"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("## "),
+        "{}",
+        text(&out)
+    );
+    // --auto-bounds raises the unwinding until no version's automaton changes.
+    let out = repo.mergelens(&[
+        "diff",
+        "v1.0",
+        "v2.0",
+        "--auto-bounds",
+        "--max-unwind",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["bounds"]["unwind"], 2, "{}", doc["bounds"]);
+    assert_eq!(
+        words(&doc["entries"][0]["added"]),
+        ["funcA funcZ funcB end"]
+    );
     let out = repo.mergelens(&["diff", "v1.0", "v1.0"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("behaviour unchanged"));
@@ -321,15 +414,24 @@ fn bad_input_gets_one_clear_message_and_exit_code_2() {
         assert!(t.contains(expected), "{t:?} lacks {expected:?}");
         assert_eq!(t.trim().lines().count(), 1, "{t}");
     };
-    check(not_repo.mergelens(&["review", "a", "b"]), "not a git repository");
-    check(repo.mergelens(&["review", "main", "nope"]), "the revision `nope` does not exist");
+    check(
+        not_repo.mergelens(&["review", "a", "b"]),
+        "not a git repository",
+    );
+    check(
+        repo.mergelens(&["review", "main", "nope"]),
+        "the revision `nope` does not exist",
+    );
     check(repo.mergelens(&["review"]), "name the branch to merge");
     // Unrelated histories.
     repo.git(&["checkout", "-q", "--orphan", "other"]);
     repo.git(&["rm", "-q", "-r", "--cached", "."]);
     repo.commit("other.c", "int main(void) { return 0; }\n", "unrelated");
     repo.git(&["checkout", "-q", "-f", "main"]);
-    check(repo.mergelens(&["review", "main", "other"]), "no merge base (unrelated histories)");
+    check(
+        repo.mergelens(&["review", "main", "other"]),
+        "no merge base (unrelated histories)",
+    );
     // No C files selected.
     check(
         repo.mergelens(&["review", "main", "feature", "--files", "lib/*.c"]),
@@ -342,5 +444,29 @@ fn bad_input_gets_one_clear_message_and_exit_code_2() {
     check(
         repo.mergelens(&["review", "main", "feature", "--entry", "nowhere"]),
         "`nowhere` is defined in no version",
+    );
+}
+
+#[test]
+fn the_demo_prints_the_verdict_the_words_and_the_report() {
+    let out_dir = tempfile::tempdir().unwrap();
+    let repo = Repo::new();
+    let out = repo.mergelens(&["demo", "--out", out_dir.path().to_str().unwrap()]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("verdict: unexpected"), "{said}");
+    let unexpected = &said[said.find("unexpected (").unwrap()..said.find("lost (").unwrap()];
+    assert!(unexpected.contains("    funcA funcZ funcC end"), "{said}");
+    let lost = &said[said.find("lost (").unwrap()..];
+    assert!(lost.contains("    funcA funcC end"), "{said}");
+    let page = out_dir.path().join("review.html");
+    assert!(
+        said.contains(&page.canonicalize().unwrap().display().to_string()),
+        "{said}"
+    );
+    assert!(
+        std::fs::read_to_string(page)
+            .unwrap()
+            .contains("Unexpected behaviour")
     );
 }

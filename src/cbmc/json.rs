@@ -177,6 +177,45 @@ fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
     })
 }
 
+/// The trace of the failed property with this description, as CBMC wrote it but without
+/// the steps CBMC hides and those of the harness (its globals start with `__mergelens_`):
+/// `None` if the property did not fail or the output is unreadable.
+pub(crate) fn raw_trace(stdout: &[u8], description: &str) -> Option<Value> {
+    let messages: Vec<Value> = serde_json::from_slice(stdout).ok()?;
+    let property = messages
+        .iter()
+        .filter_map(|m| m.get("result")?.as_array())
+        .flatten()
+        .find(|p| p.get("description").and_then(Value::as_str) == Some(description))?;
+    if property.get("status").and_then(Value::as_str) != Some("FAILURE") {
+        return None;
+    }
+    let steps = property.get("trace")?.as_array()?;
+    let kept: Vec<Value> = steps
+        .iter()
+        .filter(|s| s.get("hidden").and_then(Value::as_bool) != Some(true))
+        .filter(|s| {
+            s.get("lhs")
+                .and_then(Value::as_str)
+                .is_none_or(|l| !l.starts_with("__mergelens_") && !l.starts_with("__CPROVER"))
+        })
+        .filter(|s| {
+            s.get("sourceLocation")
+                .and_then(|l| l.get("function"))
+                .and_then(Value::as_str)
+                .is_none_or(|f| !f.starts_with("__mergelens_") && !f.starts_with("__CPROVER"))
+        })
+        .filter(|s| {
+            matches!(
+                s.get("stepType").and_then(Value::as_str),
+                Some("assignment" | "input" | "output" | "function-call" | "function-return")
+            )
+        })
+        .cloned()
+        .collect();
+    Some(Value::Array(kept))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,10 +17,17 @@
 //!   the exactness pass and answers reused across bounds; [`cache_store`] keeps its answers
 //!   on disk between runs.
 //!
+//! * [`program_properties`]: the program's own assertions as CBMC names them, for choosing
+//!   the target of error explanation; [`GotoProgram::word_trace`] gives the concrete
+//!   execution behind an accepted word (Sec. 7.3's debug traces).
+//!
 //! The language is that of program explanation (Sec. 5): the words are the event sequences
 //! of executions of the entry function, each ending with the letter `end` where it returns.
 //! The instrumented program calls three hooks that each query's harness defines:
 //! `__mergelens_event(letter)`, `__mergelens_end()` and `__mergelens_exit()`.
+//! Error explanation (Eq. 4) uses the same queries on a program instrumented by
+//! `cprog::instrument_error`: there `__mergelens_end()` is the failure of the target
+//! assertion and the end letter is `assert`, so every query and harness here is unchanged.
 //! CBMC's answers are read from `--json-ui` output, never from its human-readable text.
 
 pub mod cache_store;
@@ -30,12 +37,14 @@ mod json;
 mod language;
 mod locate;
 mod program;
+mod properties;
 mod run;
 mod teacher;
 
 pub use error::CbmcRunError;
 pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
 pub use program::{Bounds, Feedback, GotoProgram, VERIFY_BATCH};
+pub use properties::{ProgramProperty, PropertyQuery, program_properties};
 pub use run::CbmcCounters;
 pub use teacher::{
     CbmcTeacher, CbmcTeacherError, DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH,

@@ -278,6 +278,42 @@ impl GotoProgram {
         timeout: Option<Duration>,
         what: impl FnOnce() -> String,
     ) -> Result<Report, CbmcRunError> {
+        self.check_output(source, options, bounds, deadline, timeout, what)
+            .map(|(report, _)| report)
+    }
+
+    /// A concrete execution with the event word `word` (ending with the end letter) within
+    /// `bounds`, as CBMC's `--json-ui` trace of the failed property: `None` if there is none.
+    /// Sec. 7.3 of the paper: the debug trace a user replays.
+    pub fn word_trace(
+        &self,
+        word: &[Letter],
+        bounds: Bounds,
+        end: Letter,
+        timeout: Option<Duration>,
+    ) -> Result<Option<serde_json::Value>, CbmcRunError> {
+        if !is_explanation_word(word, end) || word.len() > bounds.max_word_length {
+            return Ok(None);
+        }
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let source = harness::membership(&[word], end, bounds.max_word_length);
+        let (_, stdout) =
+            self.check_output(&source, &["--trace"], bounds, deadline, timeout, || {
+                describe_words(&[word])
+            })?;
+        let property = harness::word_property(0);
+        Ok(json::raw_trace(&stdout, &property))
+    }
+
+    fn check_output(
+        &self,
+        source: &str,
+        options: &[&str],
+        bounds: Bounds,
+        deadline: Option<Instant>,
+        timeout: Option<Duration>,
+        what: impl FnOnce() -> String,
+    ) -> Result<(Report, Vec<u8>), CbmcRunError> {
         let timed_out = || CbmcRunError::Timeout {
             what: what(),
             unwind: bounds.unwind,
@@ -309,21 +345,7 @@ impl GotoProgram {
         if self.entry != DEFAULT_ENTRY {
             cmd.arg("--function").arg(&self.entry);
         }
-        if self.tools.version.major >= 6 {
-            // CBMC 6 turned these on by default. Unwinding assertions would report the
-            // bound itself; the checks only add assertions that no query reads (CBMC does
-            // not assume an assertion after checking it, so dropping them blocks no path).
-            // Malloc failure stays on: it is a behaviour of the program.
-            cmd.args([
-                "--no-unwinding-assertions",
-                "--no-bounds-check",
-                "--no-pointer-check",
-                "--no-pointer-primitive-check",
-                "--no-div-by-zero-check",
-                "--no-signed-overflow-check",
-                "--no-undefined-shift-check",
-            ]);
-        }
+        cmd.args(quiet_checks(&self.tools));
         let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
             Outcome::Finished(f) => f,
             Outcome::TimedOut => return Err(timed_out()),
@@ -333,7 +355,7 @@ impl GotoProgram {
         let code = finished.status.code();
         let report = json::parse(&finished.stdout);
         match (code, report) {
-            (Some(0 | 10), Ok(report)) if report.errors.is_empty() => Ok(report),
+            (Some(0 | 10), Ok(report)) if report.errors.is_empty() => Ok((report, finished.stdout)),
             (_, Ok(report)) if !report.errors.is_empty() => Err(CbmcRunError::Cbmc {
                 message: report.errors.join("; "),
             }),
@@ -344,6 +366,26 @@ impl GotoProgram {
                 stderr_tail: run::tail(&finished.stderr, 3),
             }),
         }
+    }
+}
+
+/// CBMC 6 turned these on by default. Unwinding assertions would report the bound itself;
+/// the checks only add assertions that no query reads (CBMC does not assume an assertion
+/// after checking it, so dropping them blocks no path). Malloc failure stays on: it is a
+/// behaviour of the program.
+pub(crate) fn quiet_checks(tools: &Toolchain) -> &'static [&'static str] {
+    if tools.version.major >= 6 {
+        &[
+            "--no-unwinding-assertions",
+            "--no-bounds-check",
+            "--no-pointer-check",
+            "--no-pointer-primitive-check",
+            "--no-div-by-zero-check",
+            "--no-signed-overflow-check",
+            "--no-undefined-shift-check",
+        ]
+    } else {
+        &[]
     }
 }
 

@@ -34,7 +34,8 @@ pub struct DemoArgs {
 }
 
 /// The base: `main` calls funcA, then funcB.
-pub const BASE: &str = "/* A request server: the merge base of Fig. 12 (Chockler et al., JAIR 2020). */
+pub const BASE: &str =
+    "/* A request server: the merge base of Fig. 12 (Chockler et al., JAIR 2020). */
 
 void funcA(void) {}
 
@@ -49,7 +50,8 @@ int main(void)
 ";
 
 /// Branch A (ours, on `main`): serving moves into funcZ.
-pub const OURS: &str = "/* A request server: the merge base of Fig. 12 (Chockler et al., JAIR 2020). */
+pub const OURS: &str =
+    "/* A request server: the merge base of Fig. 12 (Chockler et al., JAIR 2020). */
 
 void funcA(void) {}
 
@@ -71,7 +73,8 @@ void funcZ(void)
 ";
 
 /// Branch B (theirs, `feature`): some requests are served by funcC.
-pub const THEIRS: &str = "/* A request server: the merge base of Fig. 12 (Chockler et al., JAIR 2020). */
+pub const THEIRS: &str =
+    "/* A request server: the merge base of Fig. 12 (Chockler et al., JAIR 2020). */
 int nondet_int(void);
 void funcC(void) {}
 
@@ -100,7 +103,11 @@ pub fn build_repository(dir: &Path) -> anyhow::Result<()> {
     options.initial_head("main");
     let repo = Repository::init_opts(dir, &options).context("cannot create the demo repository")?;
     let sig = Signature::now("mergelens demo", "demo@mergelens.invalid")?;
-    let commit = |content: &str, message: &str, update: &str, parents: &[&git2::Commit<'_>]| -> anyhow::Result<git2::Oid> {
+    let commit = |content: &str,
+                  message: &str,
+                  update: &str,
+                  parents: &[&git2::Commit<'_>]|
+     -> anyhow::Result<git2::Oid> {
         let path = dir.join(PROGRAM);
         std::fs::create_dir_all(path.parent().expect("a parent"))?;
         std::fs::write(&path, content)?;
@@ -112,7 +119,12 @@ pub fn build_repository(dir: &Path) -> anyhow::Result<()> {
     };
     let base = commit(BASE, "Serve requests: funcA, then funcB", "HEAD", &[])?;
     let base = repo.find_commit(base)?;
-    commit(THEIRS, "Serve some requests with funcC", "refs/heads/feature", &[&base])?;
+    commit(
+        THEIRS,
+        "Serve some requests with funcC",
+        "refs/heads/feature",
+        &[&base],
+    )?;
     commit(OURS, "Move serving into funcZ", "HEAD", &[&base])?;
     Ok(())
 }
@@ -123,11 +135,15 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
         .tempdir()
         .context("cannot create a temporary directory")?;
     build_repository(dir.path())?;
-    println!("The merge of Fig. 12 (Chockler et al., JAIR 2020, Sec. 5), in a throwaway repository:");
+    println!(
+        "The merge of Fig. 12 (Chockler et al., JAIR 2020, Sec. 5), in a throwaway repository:"
+    );
     println!("  base:            main calls funcA(), then funcB()");
     println!("  main (ours):     moves the call of funcB() into a new funcZ()");
     println!("  feature (theirs): replaces it with: if (guard) funcB(); else funcC();");
-    println!("git merges them without a conflict; mergelens reviews the merge of feature into main.");
+    println!(
+        "git merges them without a conflict; mergelens reviews the merge of feature into main."
+    );
     let repo = GitRepo::discover(dir.path())?;
     let settings = Settings {
         cbmc: args.cbmc.clone(),
@@ -135,7 +151,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
     };
     let versions = repo.merge_versions("main", "feature")?;
     let ctx = LearnContext::new(&settings, Some(&repo.mergelens_dir()))?;
-    let report = review::review_merge(&repo, &versions, &settings, &ctx)?;
+    let mut report = review::review_merge(&repo, &versions, &settings, &ctx)?;
+    // The repository is gone once the demo ends; name the scenario instead.
+    report.document.repository = Some("mergelens demo: Fig. 12".to_string());
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let document = Document::Review(Box::new(report.document.clone()));
@@ -151,7 +169,14 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
         written.push(path);
     }
     println!();
-    println!("verdict: {}", if report.unexpected || report.lost { "unexpected" } else { "clean" });
+    println!(
+        "verdict: {}",
+        if report.unexpected || report.lost {
+            "unexpected"
+        } else {
+            "clean"
+        }
+    );
     let words = |title: &str, d: &Option<Difference>| {
         println!("{title}:");
         for w in d.iter().flat_map(|d| &d.examples) {
@@ -159,10 +184,15 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
         }
     };
     for entry in &report.document.entries {
-        words("unexpected (the merge does it, neither branch's change explains it)", &entry.unexpected);
+        words(
+            "unexpected (the merge does it, neither branch's change explains it)",
+            &entry.unexpected,
+        );
         words("lost (a branch's change the merge dropped)", &entry.lost);
     }
-    let html = written[0].canonicalize().unwrap_or_else(|_| written[0].clone());
+    let html = written[0]
+        .canonicalize()
+        .unwrap_or_else(|_| written[0].clone());
     println!();
     println!("report: {}", html.display());
     println!(

@@ -56,12 +56,31 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     for entry in &report.document.entries {
         text.push_str(&format!("entry {}:\n", entry.entry));
         for absent in &entry.absent {
-            text.push_str(&format!("  absent in {}\n", if *absent == Version::Old { &args.from } else { &args.to }));
+            text.push_str(&format!(
+                "  absent in {}\n",
+                if *absent == Version::Old {
+                    &args.from
+                } else {
+                    &args.to
+                }
+            ));
         }
-        words(&mut text, &format!("added (in {} only)", args.to), &entry.added);
-        words(&mut text, &format!("removed (in {} only)", args.from), &entry.removed);
+        words(
+            &mut text,
+            &format!("added (in {} only)", args.to),
+            &entry.added,
+        );
+        words(
+            &mut text,
+            &format!("removed (in {} only)", args.from),
+            &entry.removed,
+        );
     }
-    text.push_str(if report.changed { "behaviour changed\n" } else { "behaviour unchanged\n" });
+    text.push_str(if report.changed {
+        "behaviour changed\n"
+    } else {
+        "behaviour unchanged\n"
+    });
     if let Some(path) = saved {
         text.push_str(&format!("full report: {}\n", path.display()));
     }
@@ -70,5 +89,9 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     } else {
         print!("{text}");
     }
-    Ok(if report.changed { Outcome::Different } else { Outcome::Success })
+    Ok(if report.changed {
+        Outcome::Different
+    } else {
+        Outcome::Success
+    })
 }

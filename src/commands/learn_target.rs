@@ -97,7 +97,8 @@ pub fn run(args: &LearnTargetArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.stats {
         let mut text = serde_json::to_string_pretty(stats).expect("statistics always serialise");
         text.push('\n');
-        std::fs::write(path, text).with_context(|| format!("cannot write the statistics to {}", path.display()))?;
+        std::fs::write(path, text)
+            .with_context(|| format!("cannot write the statistics to {}", path.display()))?;
     }
     let learned = result.with_context(|| format!("learning {} failed", args.target.display()))?;
     let mut text = json::to_string(&learned);
@@ -142,7 +143,8 @@ mod tests {
         let learned = json::read(args.output.as_ref().unwrap()).unwrap();
         assert_eq!(learned, crate::automaton::ops::minimize(&b_then_a()));
         let stats: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(args.stats.as_ref().unwrap()).unwrap()).unwrap();
+            serde_json::from_str(&std::fs::read_to_string(args.stats.as_ref().unwrap()).unwrap())
+                .unwrap();
         for key in [
             "membership_queries",
             "from_cache",

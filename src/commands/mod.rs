@@ -6,6 +6,7 @@ pub mod automaton;
 pub mod demo;
 pub mod diff;
 pub mod doctor;
+pub mod explain;
 pub mod hook;
 pub mod learn;
 pub mod report;

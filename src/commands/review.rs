@@ -123,13 +123,20 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     let document = Document::Review(Box::new(report.document.clone()));
     let saved = save_last(&repo, "last-review", &document);
     let to_stdout = write_requested(&document, args.format, args.output.as_deref())?;
-    let summary = summary(&report, saved.as_deref(), args.output.as_deref());
+    let mut summary = summary(&report, saved.as_deref(), args.output.as_deref());
+    let outcome = outcome(&report, &settings);
+    if args.hook && outcome != Outcome::Success {
+        summary.push_str(&format!(
+            "mergelens: the merge is not committed (fail-on = \"{}\"); to commit it anyway: MERGELENS=0 git commit\n",
+            settings.fail_on.name()
+        ));
+    }
     if to_stdout {
         eprint!("{summary}");
     } else {
         print!("{summary}");
     }
-    Ok(outcome(&report, &settings))
+    Ok(outcome)
 }
 
 /// A usage error (exit code 2) that is not clap's.
@@ -158,10 +165,15 @@ pub(crate) fn context(
         return Ok((ctx, None));
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("a valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("a valid template"),
+    );
     bar.enable_steady_tick(Duration::from_millis(120));
     let handle = bar.clone();
-    Ok((ctx.with_progress(move |line| handle.set_message(line.to_string())), Some(bar)))
+    Ok((
+        ctx.with_progress(move |line| handle.set_message(line.to_string())),
+        Some(bar),
+    ))
 }
 
 /// Writes the document as `.git/mergelens/NAME.json` and `.html`; returns the HTML's path,
@@ -171,12 +183,25 @@ pub(crate) fn save_last(repo: &GitRepo, name: &str, document: &Document) -> Opti
     let json = dir.join(format!("{name}.json"));
     let html = dir.join(format!("{name}.html"));
     let result = std::fs::create_dir_all(&dir)
-        .and_then(|()| std::fs::write(&json, render(document, DocFormat::Json).map_err(std::io::Error::other)?))
-        .and_then(|()| std::fs::write(&html, render(document, DocFormat::Html).map_err(std::io::Error::other)?));
+        .and_then(|()| {
+            std::fs::write(
+                &json,
+                render(document, DocFormat::Json).map_err(std::io::Error::other)?,
+            )
+        })
+        .and_then(|()| {
+            std::fs::write(
+                &html,
+                render(document, DocFormat::Html).map_err(std::io::Error::other)?,
+            )
+        });
     match result {
         Ok(()) => Some(html),
         Err(e) => {
-            eprintln!("mergelens: warning: cannot keep the report in {}: {e}", dir.display());
+            eprintln!(
+                "mergelens: warning: cannot keep the report in {}: {e}",
+                dir.display()
+            );
             None
         }
     }
@@ -194,7 +219,9 @@ pub(crate) fn render(document: &Document, format: DocFormat) -> anyhow::Result<S
             text.push('\n');
             text
         }
-        DocFormat::Markdown => report::render(document, Format::Markdown, &report::Options::default())?,
+        DocFormat::Markdown => {
+            report::render(document, Format::Markdown, &report::Options::default())?
+        }
         DocFormat::Html => report::render(document, Format::Html, &report::Options::default())?,
     })
 }
@@ -229,13 +256,19 @@ fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
 const SUMMARY_WORDS: usize = 3;
 
 /// One screen: the verdict, the unexpected and lost words, conflicts, where the report is.
-pub(crate) fn summary(report: &ReviewReport, saved: Option<&Path>, output: Option<&Path>) -> String {
+pub(crate) fn summary(
+    report: &ReviewReport,
+    saved: Option<&Path>,
+    output: Option<&Path>,
+) -> String {
     use std::fmt::Write;
     let doc: &Review = &report.document;
     let mut out = String::new();
     let verdict = match doc.verdict {
         Verdict::Clean => "clean: the merge does what the branches' changes do, and nothing else",
-        Verdict::Unexpected | Verdict::Lost => "unexpected: the merge's behaviour is not the sum of the branches' changes",
+        Verdict::Unexpected | Verdict::Lost => {
+            "unexpected: the merge's behaviour is not the sum of the branches' changes"
+        }
         Verdict::Conflict => "conflict: git cannot merge the files textually",
     };
     let short = |r: &str| r.chars().take(10).collect::<String>();
@@ -243,7 +276,10 @@ pub(crate) fn summary(report: &ReviewReport, saved: Option<&Path>, output: Optio
     let _ = writeln!(
         out,
         "mergelens review: {} into {} (base {})",
-        v.theirs.label.clone().unwrap_or_else(|| short(&v.theirs.rev)),
+        v.theirs
+            .label
+            .clone()
+            .unwrap_or_else(|| short(&v.theirs.rev)),
         v.ours.label.clone().unwrap_or_else(|| short(&v.ours.rev)),
         short(&v.base.rev)
     );
@@ -256,9 +292,12 @@ pub(crate) fn summary(report: &ReviewReport, saved: Option<&Path>, output: Optio
         if d.examples.is_empty() {
             return;
         }
-        let count = d
-            .count_up_to_bound
-            .map_or_else(String::new, |c| format!(" ({c} word{} within the bound)", if c == 1 { "" } else { "s" }));
+        let count = d.count_up_to_bound.map_or_else(String::new, |c| {
+            format!(
+                " ({c} word{} within the bound)",
+                if c == 1 { "" } else { "s" }
+            )
+        });
         let _ = writeln!(out, "  {title}{count}:");
         for w in d.examples.iter().take(SUMMARY_WORDS) {
             let _ = writeln!(out, "    {}", w.join(" "));
@@ -269,8 +308,16 @@ pub(crate) fn summary(report: &ReviewReport, saved: Option<&Path>, output: Optio
         for absent in &entry.absent {
             let _ = writeln!(out, "  absent in {absent}");
         }
-        words(&mut out, "unexpected (in the merge, explained by neither branch)", &entry.unexpected);
-        words(&mut out, "lost (a branch's change the merge dropped)", &entry.lost);
+        words(
+            &mut out,
+            "unexpected (in the merge, explained by neither branch)",
+            &entry.unexpected,
+        );
+        words(
+            &mut out,
+            "lost (a branch's change the merge dropped)",
+            &entry.lost,
+        );
         if doc.verdict == Verdict::Conflict {
             words(&mut out, "ours and theirs differ on", &entry.ours_vs_theirs);
         }

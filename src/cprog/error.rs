@@ -35,6 +35,20 @@ pub enum FrontEndError {
         file: PathBuf,
         line: u32,
     },
+    /// Error mode: the analysed files contain no assertion to explain.
+    #[error(
+        "the program has no assertion to explain (looked for assert, __CPROVER_assert, __VERIFIER_error and reach_error in the analysed files); add one, or use `mergelens learn`"
+    )]
+    NoAssertion,
+    /// Error mode: no assertion at the target line; `existing` lists `file:line: text`.
+    #[error(
+        "no assertion at {target}; the assertions are: {}",
+        existing.join("; ")
+    )]
+    UnknownAssertion {
+        target: String,
+        existing: Vec<String>,
+    },
     /// Reading a source file or writing the instrumented copy failed.
     #[error("{}: {source}; check that the path exists and is readable (inputs) or writable (the output directory)", path.display())]
     Io {

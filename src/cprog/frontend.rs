@@ -13,8 +13,8 @@ use super::hash::Fnv128;
 use super::preprocess::{self, FileOrigin, MARKER_FN, Preprocessed};
 use super::syntax::{self, children, flat_text, named_children, strip_parens, text};
 use super::{
-    END_LETTER, Event, EventKind, FrontEndConfig, FrontEndError, FunctionInfo, FunctionOrigin,
-    InstrumentedProgram, SiteKind,
+    ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, END_LETTER, Event, EventKind,
+    FrontEndConfig, FrontEndError, FunctionInfo, FunctionOrigin, InstrumentedProgram, SiteKind,
 };
 use crate::automaton::{Alphabet, Letter};
 
@@ -24,6 +24,12 @@ pub(crate) const HOOKS: &str = "void __mergelens_event(unsigned int letter); voi
 
 /// Calls that end the program: the paper's exit points, where the trap of Fig. 11 goes.
 pub(crate) const EXITS: [&str; 3] = ["exit", "_Exit", "abort"];
+
+/// The failure branch glibc's `assert` expands to, CBMC's built-ins, and SV-COMP's error
+/// calls: the assertions error mode recognises.
+const ASSERT_FAILS: [&str; 2] = ["__assert_fail", "__assert_rtn"];
+const ASSERTS: [&str; 2] = ["__CPROVER_assert", "assert"];
+const REACH_ERRORS: [&str; 2] = ["__VERIFIER_error", "reach_error"];
 
 /// Non-local jumps, which no syntax-directed model follows.
 const JUMPS: [&str; 8] = [
@@ -158,10 +164,60 @@ struct Findings {
     warnings: Vec<String>,
     /// `setjmp`/`longjmp` or threads: control may go anywhere.
     jumps: bool,
+    /// Error mode: the assertion calls, in source order.
+    assertions: Vec<FoundAssertion>,
+}
+
+/// An assertion call; its edits wait until the target is known.
+struct FoundAssertion {
+    unit: usize,
+    site: AssertionSite,
+    /// The call's byte range.
+    call: (usize, usize),
+    /// The condition's byte range, for `assert(c)` and `__CPROVER_assert(c, d)`.
+    condition: Option<(usize, usize)>,
+    rank: u32,
+}
+
+impl FoundAssertion {
+    /// Target: the call becomes `__mergelens_end()` when the condition is false (Fig. 8's
+    /// `Learn_Assert`); the harness ends the path there. Not a target: the condition is
+    /// evaluated for its effects and nothing else happens.
+    fn edits(&self, target: bool) -> Vec<Edit> {
+        let (start, end) = self.call;
+        match (self.condition, target) {
+            (None, true) => vec![Edit::replace(start, end, "__mergelens_end()", self.rank)],
+            (None, false) => vec![Edit::replace(start, end, "((void)0)", self.rank)],
+            (Some((c0, c1)), true) => vec![
+                Edit::replace(start, c0, "((", self.rank),
+                Edit::replace(c1, end, ") ? (void)0 : __mergelens_end())", self.rank),
+            ],
+            (Some((c0, c1)), false) => vec![
+                Edit::replace(start, c0, "((void)(", self.rank),
+                Edit::replace(c1, end, "))", self.rank),
+            ],
+        }
+    }
+}
+
+/// Whether an assertion found at `file:line` is the one `target` names.
+fn same_place(file: &str, line: u32, target: &AssertionTarget) -> bool {
+    if line != target.line {
+        return false;
+    }
+    let found = Path::new(file);
+    if found == target.file {
+        return true;
+    }
+    match (found.canonicalize(), target.file.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 pub(crate) fn run(
     config: &FrontEndConfig,
+    target: Option<&AssertionTarget>,
     out_dir: &Path,
 ) -> Result<InstrumentedProgram, FrontEndError> {
     let io = |path: &Path| {
@@ -219,6 +275,7 @@ pub(crate) fn run(
             is_entry: d == entry,
             entry,
             returns_void: return_typedef(def, unit.src()).is_none(),
+            error_mode: target.is_some(),
             findings: &mut findings,
             error: None,
         };
@@ -232,12 +289,23 @@ pub(crate) fn run(
         ));
     }
 
+    let assertions = match target {
+        Some(target) => choose_target(target, &mut findings)?,
+        None => Vec::new(),
+    };
+    let end_name = if target.is_some() {
+        ASSERT_LETTER
+    } else {
+        END_LETTER
+    };
     let Chosen {
         alphabet,
         letters,
         events,
-    } = choose_alphabet(config, &mut findings)?;
-    let end = alphabet.letter(END_LETTER).expect("end is always interned");
+    } = choose_alphabet(config, end_name, &mut findings)?;
+    let end = alphabet
+        .letter(end_name)
+        .expect("the end letter is always interned");
 
     let mut paths = Vec::new();
     let mut used_names = HashSet::new();
@@ -266,7 +334,18 @@ pub(crate) fn run(
             },
         })
         .collect();
-    let fingerprint = fingerprint(config, &units, &alphabet);
+    let mut fingerprint = fingerprint(config, &units, &alphabet);
+    if let Some(target) = target {
+        // Another target is another language.
+        let mut h = Fnv128::new();
+        h.field(&fingerprint);
+        h.field("error-mode");
+        for a in assertions.iter().filter(|a| a.target) {
+            h.field(&format!("{}:{}:{}", a.function, a.line, a.text));
+        }
+        h.field(&format!("{:?}", target.index));
+        fingerprint = h.hex();
+    }
     Ok(InstrumentedProgram {
         path: paths[index.defs[entry].unit].clone(),
         paths,
@@ -276,8 +355,10 @@ pub(crate) fn run(
         events,
         functions,
         warnings: findings.warnings,
+        assertions,
         fingerprint,
         model,
+        error_mode: target.is_some(),
     })
 }
 
@@ -524,6 +605,8 @@ struct SiteWalker<'a, 't> {
     is_entry: bool,
     entry: usize,
     returns_void: bool,
+    /// Error mode: the entry's returns are exit points, and assertions are collected.
+    error_mode: bool,
     findings: &'a mut Findings,
     error: Option<FrontEndError>,
 }
@@ -594,12 +677,79 @@ impl SiteWalker<'_, '_> {
         if let Some(typedef) = return_typedef(def, src) {
             self.edit(Edit::insert(body.start_byte() + 1, typedef, Side::Open, 0));
         }
-        self.edit(Edit::insert(
-            body.end_byte() - 1,
-            " __mergelens_end(); ",
-            Side::Close,
-            0,
-        ));
+        let hook = format!(" {}; ", self.return_hook());
+        self.edit(Edit::insert(body.end_byte() - 1, hook, Side::Close, 0));
+    }
+
+    /// What the entry function's return calls: the end of a word in program explanation,
+    /// an exit point (no failure on this run) in error mode.
+    fn return_hook(&self) -> &'static str {
+        if self.error_mode {
+            "__mergelens_exit()"
+        } else {
+            "__mergelens_end()"
+        }
+    }
+
+    /// Error mode: records an assertion call; `true` if `name` is one.
+    fn assertion(&mut self, node: Node, name: &str, depth: u32) -> bool {
+        let kind = if ASSERT_FAILS.contains(&name) {
+            AssertionKind::Assert
+        } else if ASSERTS.contains(&name) {
+            if name == "assert" {
+                AssertionKind::Assert
+            } else {
+                AssertionKind::CproverAssert
+            }
+        } else if REACH_ERRORS.contains(&name) {
+            AssertionKind::ReachError
+        } else {
+            return false;
+        };
+        let src = self.unit.src();
+        let condition = if ASSERTS.contains(&name) {
+            let Some(c) = node
+                .child_by_field_name("arguments")
+                .and_then(|a| named_children(a).into_iter().next())
+            else {
+                return false;
+            };
+            Some((c.start_byte(), c.end_byte()))
+        } else {
+            None
+        };
+        let (file, line, _) = self.unit.locate(node);
+        // glibc's failure branch names the condition in its first argument.
+        let text = match (kind, condition) {
+            (_, Some((c0, c1))) => format!(
+                "{name}({})",
+                src[c0..c1].split_whitespace().collect::<Vec<_>>().join(" ")
+            ),
+            (AssertionKind::Assert, None) => {
+                let message = node
+                    .child_by_field_name("arguments")
+                    .and_then(|a| named_children(a).into_iter().next())
+                    .map(|m| flat_text(m, src))
+                    .unwrap_or_default();
+                format!("assert({})", message.trim_matches('"'))
+            }
+            _ => format!("{name}()"),
+        };
+        self.findings.assertions.push(FoundAssertion {
+            unit: self.unit_index,
+            site: AssertionSite {
+                file: PathBuf::from(file),
+                line,
+                function: self.function.to_string(),
+                kind,
+                text,
+                target: false,
+            },
+            call: (node.start_byte(), node.end_byte()),
+            condition,
+            rank: depth * 4 + 1,
+        });
+        true
     }
 
     fn visit(&mut self, node: Node, depth: u32) {
@@ -736,6 +886,9 @@ impl SiteWalker<'_, '_> {
             self.marker(node, depth);
             return;
         }
+        if self.error_mode && self.assertion(node, name, depth) {
+            return;
+        }
         if JUMPS.contains(&name) {
             self.findings.jumps = true;
             self.warn(
@@ -838,7 +991,7 @@ impl SiteWalker<'_, '_> {
                 self.edit(Edit::insert(value.end_byte(), ")", Side::Close, rank));
                 self.edit(Edit::insert(
                     node.end_byte(),
-                    " __mergelens_end(); return __ml_ret; }",
+                    format!(" {}; return __ml_ret; }}", self.return_hook()),
                     Side::Close,
                     rank,
                 ));
@@ -848,7 +1001,7 @@ impl SiteWalker<'_, '_> {
                 self.edit(Edit::replace(start, start + "return".len(), "{", rank));
                 self.edit(Edit::insert(
                     node.end_byte(),
-                    " __mergelens_end(); return; }",
+                    format!(" {}; return; }}", self.return_hook()),
                     Side::Close,
                     rank,
                 ));
@@ -856,7 +1009,7 @@ impl SiteWalker<'_, '_> {
             None => {
                 self.edit(Edit::insert(
                     start,
-                    "{ __mergelens_end(); ",
+                    format!("{{ {}; ", self.return_hook()),
                     Side::Open,
                     rank,
                 ));
@@ -914,10 +1067,51 @@ struct Chosen {
     events: Vec<Event>,
 }
 
+/// Error mode: marks the target among the assertions found and queues every assertion's
+/// edits.
+fn choose_target(
+    target: &AssertionTarget,
+    findings: &mut Findings,
+) -> Result<Vec<AssertionSite>, FrontEndError> {
+    if findings.assertions.is_empty() {
+        return Err(FrontEndError::NoAssertion);
+    }
+    let at_line: Vec<usize> = (0..findings.assertions.len())
+        .filter(|&i| {
+            let s = &findings.assertions[i].site;
+            same_place(&s.file.to_string_lossy(), s.line, target)
+        })
+        .collect();
+    let chosen: Vec<usize> = match target.index {
+        None => at_line,
+        Some(k) => at_line.get(k).copied().into_iter().collect(),
+    };
+    if chosen.is_empty() {
+        let mut existing: Vec<String> = findings
+            .assertions
+            .iter()
+            .map(|a| format!("{}:{}: {}", a.site.file.display(), a.site.line, a.site.text))
+            .collect();
+        existing.dedup();
+        return Err(FrontEndError::UnknownAssertion {
+            target: format!("{}:{}", target.file.display(), target.line),
+            existing,
+        });
+    }
+    let mut sites = Vec::new();
+    for (i, found) in findings.assertions.iter_mut().enumerate() {
+        found.site.target = chosen.contains(&i);
+        findings.edits[found.unit].extend(found.edits(found.site.target));
+        sites.push(found.site.clone());
+    }
+    Ok(sites)
+}
+
 /// Applies `only`/`exclude`, names the letters in order of first occurrence, and appends
-/// `end`.
+/// `end_name` (`end`, or `assert` in error mode).
 fn choose_alphabet(
     config: &FrontEndConfig,
+    end_name: &str,
     findings: &mut Findings,
 ) -> Result<Chosen, FrontEndError> {
     let all: BTreeSet<&str> = findings.sites.iter().map(|s| s.name.as_str()).collect();
@@ -951,7 +1145,7 @@ fn choose_alphabet(
         if !keep(&site.name) {
             continue;
         }
-        if site.name == END_LETTER {
+        if site.name == end_name {
             return Err(FrontEndError::ReservedLetter {
                 name: site.name.clone(),
                 file: site.file.clone().into(),
@@ -971,7 +1165,7 @@ fn choose_alphabet(
     if alphabet.is_empty() {
         return Err(FrontEndError::EmptyAlphabet);
     }
-    alphabet.intern(END_LETTER);
+    alphabet.intern(end_name);
     Ok(Chosen {
         alphabet,
         letters,

@@ -31,6 +31,15 @@
 //! calls and `return` keywords replaced on their line), line markers kept, so gcc, goto-cc
 //! and CBMC report the user's lines. The sources are never modified.
 //!
+//! Error mode ([`instrument_error`], the paper's error explanation, Sec. 3, Eq. 4 and Fig. 8's
+//! `Learn_Assert`): the letter `assert` replaces `end`. The target assertion calls
+//! `__mergelens_end()` exactly when its condition is false (a failing assertion ends the
+//! word), the entry function's returns call `__mergelens_exit()` (a run that returns without
+//! failing is an exit point for the trap of Fig. 11), and every other assertion is rewritten
+//! to evaluate its condition and do nothing: it neither stops nor counts, and CBMC has no
+//! property of the program's own to check. The harnesses stay those of program explanation,
+//! with `assert` as their end letter.
+//!
 //! Several input files give several instrumented files (`paths`), one translation unit each,
 //! all declaring the hooks: concatenating translation units would clash on `static` names
 //! and repeated type definitions. The files are compiled and linked together.
@@ -57,6 +66,46 @@ pub use error::FrontEndError;
 
 /// The letter that ends every word: the entry function returned.
 pub const END_LETTER: &str = "end";
+
+/// The letter that ends every word in error mode: the target assertion failed.
+pub const ASSERT_LETTER: &str = "assert";
+
+/// The assertion [`instrument_error`] explains: the one at this line of this file (as the
+/// user or CBMC names it; compared as written and, failing that, canonically). When several
+/// assertions share the line, `index` picks one in source order (`None`: all of them).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AssertionTarget {
+    pub file: PathBuf,
+    pub line: u32,
+    pub index: Option<usize>,
+}
+
+/// How a program states an assertion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AssertionKind {
+    /// `assert(c)` from `<assert.h>` (its failure branch, `__assert_fail`) or CBMC's
+    /// built-in `assert(c)`.
+    Assert,
+    /// `__CPROVER_assert(c, "description")`.
+    CproverAssert,
+    /// `__VERIFIER_error()` or `reach_error()` (SV-COMP): an assertion whose condition is
+    /// false.
+    ReachError,
+}
+
+/// One assertion of the analysed files, in source order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AssertionSite {
+    pub file: PathBuf,
+    pub line: u32,
+    pub function: String,
+    pub kind: AssertionKind,
+    /// The call as written (after preprocessing), on one line.
+    pub text: String,
+    /// Whether this is (one of) the target(s).
+    pub target: bool,
+}
 
 /// Which events become letters (markers written with `MERGELENS_EVENT` always do).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -203,8 +252,11 @@ pub struct InstrumentedProgram {
     /// What the front end could not see through (function pointers, `goto`, `setjmp`), and
     /// `only`/`exclude` names that match no event; `file:line: message` where there is a place.
     pub warnings: Vec<String>,
+    /// In error mode, every assertion of the analysed files; empty otherwise.
+    pub assertions: Vec<AssertionSite>,
     fingerprint: String,
     model: cfg::ProgramModel,
+    error_mode: bool,
 }
 
 impl InstrumentedProgram {
@@ -229,7 +281,30 @@ pub fn instrument(
         std::thread::Builder::new()
             .name("mergelens-cprog".into())
             .stack_size(256 << 20)
-            .spawn_scoped(scope, || frontend::run(config, out_dir))
+            .spawn_scoped(scope, || frontend::run(config, None, out_dir))
+            .map_err(|source| FrontEndError::Io {
+                path: out_dir.to_path_buf(),
+                source,
+            })?
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// [`instrument`] in error mode for `target` (see the module documentation): the alphabet
+/// ends with [`ASSERT_LETTER`] instead of `end`, and `end` (the field) is that letter.
+/// [`FrontEndError::NoAssertion`] if the analysed files have no assertion,
+/// [`FrontEndError::UnknownAssertion`] (listing them) if none is at the target.
+pub fn instrument_error(
+    config: &FrontEndConfig,
+    target: &AssertionTarget,
+    out_dir: &Path,
+) -> Result<InstrumentedProgram, FrontEndError> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("mergelens-cprog".into())
+            .stack_size(256 << 20)
+            .spawn_scoped(scope, || frontend::run(config, Some(target), out_dir))
             .map_err(|source| FrontEndError::Io {
                 path: out_dir.to_path_buf(),
                 source,
@@ -251,7 +326,23 @@ pub fn instrument(
 /// the automaton stays an over-approximation however the teacher counts iterations (with
 /// `cbmc --unwind 3` a loop body runs at most twice and a recursive function nests four
 /// deep).
+///
+/// In error mode the automaton is only the shape of the words, `(events)* assert`: a failing
+/// run stops in the middle of a path of the control-flow model, and the model says nothing
+/// about which prefixes of its paths reach the target, so nothing sharper is known sound.
 pub fn syntax_automaton(program: &InstrumentedProgram, unwind: u32, max_word_length: usize) -> Dfa {
+    if program.error_mode {
+        let mut d = Dfa::with_states(program.alphabet.clone(), 2);
+        for a in program.alphabet.letters() {
+            if a == program.end {
+                d.set_transition(0, a, 1);
+            } else {
+                d.set_transition(0, a, 0);
+            }
+        }
+        d.set_accepting(1, true);
+        return precheck::bound_length(&d, max_word_length);
+    }
     let d = precheck::build(&program.model, &program.alphabet, program.end, unwind);
     precheck::bound_length(&d, max_word_length)
 }

@@ -33,10 +33,7 @@ pub enum HookChange {
     /// The script was there already and was refreshed.
     Updated(PathBuf),
     /// Removed; `restored` is the hook put back, if one was saved.
-    Removed {
-        path: PathBuf,
-        restored: bool,
-    },
+    Removed { path: PathBuf, restored: bool },
     /// Nothing of mergelens' was there.
     NotInstalled(PathBuf),
 }
@@ -54,7 +51,11 @@ impl std::fmt::Display for HookChange {
             HookChange::Updated(p) => write!(f, "updated {}", p.display()),
             HookChange::Removed { path, restored } => {
                 if *restored {
-                    write!(f, "removed {} and restored the hook it had replaced", path.display())
+                    write!(
+                        f,
+                        "removed {} and restored the hook it had replaced",
+                        path.display()
+                    )
                 } else {
                     write!(f, "removed {}", path.display())
                 }
@@ -85,7 +86,11 @@ pub fn script(binary: Option<&Path>) -> String {
     match binary {
         Some(bin) => {
             let quoted = format!("'{}'", bin.display().to_string().replace('\'', "'\\''"));
-            SCRIPT.replace("${MERGELENS_BIN:-mergelens}", &format!("${{MERGELENS_BIN:-{quoted}}}"))
+            // Unquoted, so that the shell removes the single quotes of the default.
+            SCRIPT.replace(
+                "mergelens=${MERGELENS_BIN:-mergelens}",
+                &format!("mergelens=${{MERGELENS_BIN:-{quoted}}}"),
+            )
         }
         None => SCRIPT.to_string(),
     }
@@ -186,8 +191,8 @@ mod tests {
     #[test]
     fn the_script_names_the_binary_quoted() {
         let text = script(Some(Path::new("/opt/it's/mergelens")));
-        assert!(text.contains("${MERGELENS_BIN:-'/opt/it'\\''s/mergelens'} review --hook"));
+        assert!(text.contains("mergelens=${MERGELENS_BIN:-'/opt/it'\\''s/mergelens'}\n"));
         assert!(text.contains(MARKER));
-        assert!(script(None).contains("${MERGELENS_BIN:-mergelens} review --hook"));
+        assert!(script(None).contains("mergelens=${MERGELENS_BIN:-mergelens}\n"));
     }
 }

@@ -149,7 +149,9 @@ impl GitRepo {
         {
             // Writes go to the backend of highest priority; the merged blobs and trees of a
             // review then live and die in memory instead of in `.git/objects`.
-            let odb = repo.odb().map_err(git_err("cannot open the object database"))?;
+            let odb = repo
+                .odb()
+                .map_err(git_err("cannot open the object database"))?;
             odb.add_new_mempack_backend(1000)
                 .map_err(git_err("cannot add an in-memory object database"))?;
         }
@@ -198,11 +200,10 @@ impl GitRepo {
     }
 
     fn info(&self, oid: Oid, label: &str) -> CommitInfo {
-        let summary = self
-            .repo
-            .find_commit(oid)
-            .ok()
-            .and_then(|c| c.summary_bytes().map(|b| String::from_utf8_lossy(b).into_owned()));
+        let summary = self.repo.find_commit(oid).ok().and_then(|c| {
+            c.summary_bytes()
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+        });
         CommitInfo {
             oid,
             label: label.to_string(),
@@ -221,7 +222,11 @@ impl GitRepo {
     }
 
     /// The best common ancestor of two commits.
-    pub fn merge_base(&self, ours: &CommitInfo, theirs: &CommitInfo) -> Result<CommitInfo, GitError> {
+    pub fn merge_base(
+        &self,
+        ours: &CommitInfo,
+        theirs: &CommitInfo,
+    ) -> Result<CommitInfo, GitError> {
         match self.repo.merge_base(ours.oid, theirs.oid) {
             Ok(oid) => Ok(self.info(oid, "merge-base")),
             Err(e) if e.code() == git2::ErrorCode::NotFound => Err(GitError::NoMergeBase {
@@ -244,7 +249,11 @@ impl GitRepo {
 
     /// git's merge of `theirs` into `ours` (recursive on criss-cross histories), computed in
     /// memory.
-    pub fn merge_commits(&self, ours: &CommitInfo, theirs: &CommitInfo) -> Result<Merged, GitError> {
+    pub fn merge_commits(
+        &self,
+        ours: &CommitInfo,
+        theirs: &CommitInfo,
+    ) -> Result<Merged, GitError> {
         let find = |c: &CommitInfo| {
             self.repo
                 .find_commit(c.oid)
@@ -301,7 +310,10 @@ impl GitRepo {
         let mut ours = self.resolve("HEAD")?;
         ours.label = self.head_label();
         let base = self.merge_base(&ours, &theirs)?;
-        let index = self.repo.index().map_err(git_err("cannot read the index"))?;
+        let index = self
+            .repo
+            .index()
+            .map_err(git_err("cannot read the index"))?;
         let merged = if index.has_conflicts() {
             Merged::Conflict(conflict_paths(&index)?)
         } else {
@@ -334,33 +346,37 @@ impl GitRepo {
                 ))),
             };
         }
-        let action = std::env::var("GIT_REFLOG_ACTION").unwrap_or_default();
-        let mut words = action.split_whitespace();
-        match words.next() {
-            Some("merge") => {
-                let args: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
-                match args.as_slice() {
-                    [one] => {
-                        return self.resolve(one).map(Some);
-                    }
-                    [] => {}
-                    _ => {
-                        return Err(GitError::HookContext(format!(
-                            "`git {action}` merges {} branches (an octopus merge); mergelens reviews merges of two",
-                            args.len()
-                        )));
-                    }
-                }
-            }
-            Some("pull") => return self.fetch_head().map(Some),
-            _ => {}
-        }
-        // git names the merged commit in GITHEAD_<sha> for its conflict labels.
+        // git names the merged commit in GITHEAD_<sha> for its conflict labels: the most
+        // exact source, whatever options the merge command had.
         let named: Vec<String> = std::env::vars()
             .filter_map(|(k, _)| k.strip_prefix("GITHEAD_").map(str::to_string))
             .collect();
         match named.as_slice() {
-            [sha] => self.resolve(sha).map(Some),
+            [sha] => return self.resolve(sha).map(Some),
+            [] => {}
+            _ => {
+                return Err(GitError::HookContext(format!(
+                    "git names {} merged commits (an octopus merge); mergelens reviews merges of two branches",
+                    named.len()
+                )));
+            }
+        }
+        let action = std::env::var("GIT_REFLOG_ACTION").unwrap_or_default();
+        let mut words = action.split_whitespace();
+        match words.next() {
+            // git sets `merge` and the names of the merged heads, without the options.
+            Some("merge") => {
+                let args: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
+                match args.as_slice() {
+                    [one] => self.resolve(one).map(Some),
+                    [] => Ok(None),
+                    _ => Err(GitError::HookContext(format!(
+                        "`git {action}` merges {} branches (an octopus merge); mergelens reviews merges of two",
+                        args.len()
+                    ))),
+                }
+            }
+            Some("pull") => self.fetch_head().map(Some),
             _ => Ok(None),
         }
     }
@@ -408,10 +424,7 @@ fn conflict_paths(index: &git2::Index) -> Result<Vec<String>, GitError> {
         .map_err(git_err("cannot read the merge's conflicts"))?
     {
         let conflict = conflict.map_err(git_err("cannot read the merge's conflicts"))?;
-        let entry = conflict
-            .our
-            .or(conflict.their)
-            .or(conflict.ancestor);
+        let entry = conflict.our.or(conflict.their).or(conflict.ancestor);
         if let Some(entry) = entry {
             paths.push(String::from_utf8_lossy(&entry.path).into_owned());
         }

@@ -100,7 +100,11 @@ impl Snapshot {
     /// then the symbolic links whose target stays inside the tree. Every path is checked
     /// (no absolute path, `..`, `.git` component); files are created, never opened, so no
     /// link is ever followed while writing.
-    pub fn materialise(&self, repo: &super::GitRepo, root: &Path) -> Result<Materialised, GitError> {
+    pub fn materialise(
+        &self,
+        repo: &super::GitRepo,
+        root: &Path,
+    ) -> Result<Materialised, GitError> {
         let mut out = Materialised {
             root: root.to_path_buf(),
             skipped: Vec::new(),
@@ -142,7 +146,8 @@ impl Snapshot {
                 .map_err(git_err(format!("cannot read {path}")))?;
             let target = PathBuf::from(String::from_utf8_lossy(blob.content()).into_owned());
             if !link_stays_inside(&relative, &target) {
-                out.skipped.push(format!("{path} (a symbolic link out of the tree)"));
+                out.skipped
+                    .push(format!("{path} (a symbolic link out of the tree)"));
                 continue;
             }
             create_parents(root, &relative)?;
@@ -249,18 +254,38 @@ mod tests {
     #[test]
     fn paths_are_checked() {
         assert_eq!(checked_path("src/a.c").unwrap(), PathBuf::from("src/a.c"));
-        for bad in ["", "../x", "a/../../x", "/etc/passwd", "a/.git/config", ".GIT/hooks/x", "a\\b"] {
+        for bad in [
+            "",
+            "../x",
+            "a/../../x",
+            "/etc/passwd",
+            "a/.git/config",
+            ".GIT/hooks/x",
+            "a\\b",
+        ] {
             assert!(checked_path(bad).is_err(), "{bad}");
         }
     }
 
     #[test]
     fn links_must_stay_inside() {
-        assert!(link_stays_inside(Path::new("inc/a.h"), Path::new("../src/a.h")));
+        assert!(link_stays_inside(
+            Path::new("inc/a.h"),
+            Path::new("../src/a.h")
+        ));
         assert!(link_stays_inside(Path::new("a.h"), Path::new("./b.h")));
         assert!(!link_stays_inside(Path::new("a.h"), Path::new("../b.h")));
-        assert!(!link_stays_inside(Path::new("inc/a.h"), Path::new("../../b.h")));
-        assert!(!link_stays_inside(Path::new("a.h"), Path::new("/etc/passwd")));
-        assert!(!link_stays_inside(Path::new("a.h"), Path::new(".git/config")));
+        assert!(!link_stays_inside(
+            Path::new("inc/a.h"),
+            Path::new("../../b.h")
+        ));
+        assert!(!link_stays_inside(
+            Path::new("a.h"),
+            Path::new("/etc/passwd")
+        ));
+        assert!(!link_stays_inside(
+            Path::new("a.h"),
+            Path::new(".git/config")
+        ));
     }
 }

@@ -537,14 +537,20 @@ mod tests {
     fn large_alphabets_and_many_words() {
         // 300 letters: branching nodes keep their children in the hash map, not in blocks.
         for letters in [3, 300] {
-            let mut c = QueryCache::new(Alphabet::from_names((0..letters).map(|i| format!("l{i}"))));
+            let mut c =
+                QueryCache::new(Alphabet::from_names((0..letters).map(|i| format!("l{i}"))));
             let mut rng = crate::learn::random::SplitMix64::new(letters as u64);
             let words: Vec<Word> = (0..5000)
-                .map(|_| (0..rng.range(0, 6)).map(|_| rng.below(letters as u64) as Letter).collect())
+                .map(|_| {
+                    (0..rng.range(0, 6))
+                        .map(|_| rng.below(letters as u64) as Letter)
+                        .collect()
+                })
                 .collect();
             let even = |w: &Word| w.iter().sum::<Letter>() % 2 == 0;
             for w in &words {
-                c.insert(w, Entry::confirmed(even(w), Source::Teacher)).unwrap();
+                c.insert(w, Entry::confirmed(even(w), Source::Teacher))
+                    .unwrap();
             }
             for w in &words {
                 assert_eq!(c.get(w).unwrap().accepted, even(w));

@@ -100,6 +100,7 @@ impl Learner {
             probes: Vec::new(),
             checked_size: 1,
             guess_log: Vec::new(),
+            pending: Vec::new(),
             checkpoints: Vec::new(),
             foreign_words,
             teacher_time: Duration::ZERO,
@@ -149,6 +150,9 @@ struct Session<'a, T: Teacher + ?Sized> {
     foreign_words: bool,
     /// The cache nodes guessed since the last check, in order.
     guess_log: Vec<u32>,
+    /// Scratch for [`Session::answer`], indexed by cache node: a hash map there would cost
+    /// more than the rest of the bookkeeping.
+    pending: Vec<u32>,
     /// Learners to return to after a wrong guess, each with the number of guesses made
     /// before it; the first is the last learner built on confirmed answers only.
     checkpoints: Vec<(State, usize)>,
@@ -226,10 +230,11 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             // which the cheap check covered.
             if self.foreign_words
                 && let Some((word, entry)) = self.cache.shortest_disagreement(
-                0,
-                |q, a| hypothesis.step(q, a),
-                |q| hypothesis.accepting[q as usize],
-            ) {
+                    0,
+                    |q, a| hypothesis.step(q, a),
+                    |q| hypothesis.accepting[q as usize],
+                )
+            {
                 self.stats.free_counterexamples += 1;
                 self.probes.push(word.clone());
                 self.refine(&mut state, &hypothesis, &word, entry.accepted)?;
@@ -362,7 +367,9 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 // Guesses need not come from a regular language (spoiled guesses are
                 // random), and then the table would grow without end. Checking them once
                 // the table has grown by half bounds the waste at the price of a batch.
-                if self.cache.unconfirmed() > 0 && states > self.checked_size + self.checked_size / 2 + GROWTH_SLACK {
+                if self.cache.unconfirmed() > 0
+                    && states > self.checked_size + self.checked_size / 2 + GROWTH_SLACK
+                {
                     return Ok(Completed::CheckGuesses);
                 }
                 // One more than the limit: the rejecting sink is a row too.
@@ -457,11 +464,13 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
         let mut answers: Vec<Option<bool>> = vec![None; nodes.len()];
         // Most words of a batch are new cells of a few letters more than their row's.
         let mut letters: Vec<Letter> = Vec::with_capacity(nodes.len() * 8);
-        let mut ends: Vec<usize> = Vec::new();
-        let mut batch_nodes: Vec<u32> = Vec::new();
-        let mut in_batch: FastMap<u32, usize> =
-            FastMap::with_capacity_and_hasher(nodes.len().min(1 << 16), Default::default());
-        let mut from_batch: Vec<(usize, usize)> = Vec::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(nodes.len());
+        let mut batch_nodes: Vec<u32> = Vec::with_capacity(nodes.len());
+        // `pending[node]` is the node's place in this batch plus one, 0 when not in it.
+        if self.pending.len() < self.cache.nodes() {
+            self.pending.resize(self.cache.nodes(), 0);
+        }
+        let mut from_batch: Vec<(usize, usize)> = Vec::with_capacity(nodes.len());
         for (i, &node) in nodes.iter().enumerate() {
             self.stats.membership_queries += 1;
             if let Some(entry) = self.cache.entry(node) {
@@ -469,11 +478,11 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 answers[i] = Some(entry.accepted);
                 continue;
             }
-            if let Some(&b) = in_batch.get(&node) {
+            if let Some(b) = self.pending[node as usize].checked_sub(1) {
                 // A repeat within the batch: the cache will know it once the teacher has
                 // answered the first.
                 self.stats.from_cache += 1;
-                from_batch.push((i, b));
+                from_batch.push((i, b as usize));
                 continue;
             }
             let start = letters.len();
@@ -492,11 +501,14 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 answers[i] = Some(guess);
                 letters.truncate(start);
             } else {
-                in_batch.insert(node, ends.len());
+                self.pending[node as usize] = ends.len() as u32 + 1;
                 from_batch.push((i, ends.len()));
                 ends.push(letters.len());
                 batch_nodes.push(node);
             }
+        }
+        for &node in &batch_nodes {
+            self.pending[node as usize] = 0;
         }
         if !ends.is_empty() {
             let replies = self.membership(&letters, &ends)?;
@@ -546,10 +558,19 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             });
         }
         self.stats.from_teacher += ends.len() as u64;
-        unpack(letters, ends)
-            .zip(replies)
-            .map(|(w, a)| self.yes_no(a, w))
-            .collect()
+        let mut answers = Vec::with_capacity(replies.len());
+        for (i, reply) in replies.into_iter().enumerate() {
+            match reply.as_bool() {
+                Some(accepted) => answers.push(accepted),
+                None => {
+                    let word = unpack(letters, ends).nth(i).expect("a word per reply");
+                    return Err(LearnError::DontCareUnsupported {
+                        word: self.names(word),
+                    });
+                }
+            }
+        }
+        Ok(answers)
     }
 
     /// Lazy learning's fix (Fig. 16): all unconfirmed answers to the teacher in one batch;
@@ -566,8 +587,12 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             })
             .collect();
         let replies = self.membership(&letters, &ends)?;
-        let position: FastMap<u32, usize> =
-            self.guess_log.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        let position: FastMap<u32, usize> = self
+            .guess_log
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (n, i))
+            .collect();
         let mut first_wrong: Option<usize> = None;
         for (&node, accepted) in nodes.iter().zip(replies) {
             if self.cache.settle(node, accepted) {

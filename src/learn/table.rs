@@ -6,7 +6,7 @@
 //! search. A row's cells are a bit vector, which makes comparing and hashing rows cheap.
 
 use super::hash::FastMap;
-use crate::automaton::{Alphabet, Dfa, Letter, Word, ops};
+use crate::automaton::{Alphabet, Dfa, Letter, Word};
 
 pub(crate) type RowId = u32;
 
@@ -19,6 +19,9 @@ struct Row {
     succ: Vec<RowId>,
     /// The row's word in the query cache, once known; a cell is then a walk of its column.
     node: Option<u32>,
+    /// The first row of `S` with the same contents, as of the last [`Table::unclosed`];
+    /// `EMPTY_SLOT` if there is none.
+    class: RowId,
 }
 
 #[derive(Clone, Debug)]
@@ -41,8 +44,8 @@ pub(crate) struct Table {
 struct ClosedIndex {
     /// The columns the index was built for; another number means start again.
     columns: usize,
-    /// The contents of the rows of `S`, each with the first row of `S` that has it.
-    rows: FastMap<Vec<u64>, RowId>,
+    /// The contents of the rows of `S`, each by the first row of `S` that has it.
+    rows: RowSet,
     /// `short[..indexed]` are in `rows`.
     indexed: usize,
     /// `rows[..scanned]` have been looked at.
@@ -64,6 +67,7 @@ impl Table {
                 short: false,
                 succ: Vec::new(),
                 node: None,
+                class: EMPTY_SLOT,
             }],
             short: Vec::new(),
             filled: 0,
@@ -142,15 +146,25 @@ impl Table {
                 short: false,
                 succ: Vec::new(),
                 node: None,
+                class: EMPTY_SLOT,
             });
         }
         self.rows[r].succ = (first..first + self.k as u32).collect();
     }
 
-    /// The cells without an answer, as (row, column), rows in creation order.
-    pub(crate) fn missing(&self) -> Vec<(RowId, usize)> {
-        let mut cells = Vec::new();
+    /// The cells without an answer, as (row, column), rows in creation order. Every row
+    /// gets room for them: rows of equal contents must have equal lengths, as they are
+    /// compared and hashed whole.
+    pub(crate) fn missing(&mut self) -> Vec<(RowId, usize)> {
+        let words = self.columns.len().div_ceil(64);
+        for row in &mut self.rows {
+            row.bits.resize(words, 0);
+        }
         let old_rows = self.fresh_from.min(self.rows.len());
+        let new_columns = self.columns.len() - self.filled;
+        let mut cells = Vec::with_capacity(
+            old_rows * new_columns + (self.rows.len() - old_rows) * self.columns.len(),
+        );
         for r in 0..old_rows {
             for j in self.filled..self.columns.len() {
                 cells.push((r as RowId, j));
@@ -170,13 +184,10 @@ impl Table {
         word
     }
 
+    /// Records a cell of [`Table::missing`], which sized the row for it.
     pub(crate) fn set(&mut self, row: RowId, column: usize, value: bool) {
-        let bits = &mut self.rows[row as usize].bits;
-        if bits.len() <= column / 64 {
-            bits.resize(column / 64 + 1, 0);
-        }
         if value {
-            bits[column / 64] |= 1 << (column % 64);
+            self.rows[row as usize].bits[column / 64] |= 1 << (column % 64);
         }
     }
 
@@ -206,22 +217,28 @@ impl Table {
             c
         };
         for &s in &self.short[index.indexed..] {
-            index.rows.entry(self.rows[s as usize].bits.clone()).or_insert(s);
+            index.rows.insert(&self.rows, s);
+            let class = index.rows.find(&self.rows, &self.rows[s as usize].bits);
+            self.rows[s as usize].class = class.expect("just inserted");
         }
         index.indexed = self.short.len();
         index.scanned = self.rows.len();
         let mut open = Vec::new();
-        let mut seen: FastMap<&[u64], ()> = FastMap::default();
+        let mut seen: FastMap<Vec<u64>, ()> = FastMap::default();
         for r in candidates {
             let row = &self.rows[r as usize];
-            if row.short || index.rows.contains_key(&row.bits) {
+            if row.short {
                 continue;
             }
-            // Rows equal to an open one stay open until it is promoted.
-            index.open.push(r);
-            if seen.insert(&row.bits, ()).is_none() {
-                open.push(r);
+            let class = index.rows.find(&self.rows, &row.bits);
+            if class.is_none() {
+                // Rows equal to an open one stay open until it is promoted.
+                index.open.push(r);
+                if seen.insert(row.bits.clone(), ()).is_none() {
+                    open.push(r);
+                }
             }
+            self.rows[r as usize].class = class.unwrap_or(EMPTY_SLOT);
         }
         (index.rows.len(), open)
     }
@@ -254,19 +271,30 @@ impl Table {
     /// The conjecture of a closed (and consistent) table: one state per distinct row of
     /// `S`, represented by the first such row.
     pub(crate) fn hypothesis(&self) -> Hypothesis {
-        let mut state_of: FastMap<&[u64], u32> = FastMap::default();
-        let mut reps = Vec::new();
+        // Closing found each row's class: the first row of `S` with its contents, which is
+        // what a state is.
+        let index = &self.index;
+        assert!(
+            index.columns == self.filled && index.indexed == self.short.len(),
+            "a hypothesis of a table that was not just closed"
+        );
+        let mut state_of_row = vec![u32::MAX; self.rows.len()];
+        let mut reps = Vec::with_capacity(index.rows.len());
         for &s in &self.short {
-            state_of.entry(self.bits(s)).or_insert_with(|| {
+            if self.rows[s as usize].class == s {
+                state_of_row[s as usize] = reps.len() as u32;
                 reps.push(s);
-                reps.len() as u32 - 1
-            });
+            }
         }
         let mut delta = Vec::with_capacity(reps.len() * self.k);
         for &rep in &reps {
             for a in 0..self.k as Letter {
-                let to = state_of[self.bits(self.succ(rep, a))];
-                delta.push(to);
+                let class = self.rows[self.succ(rep, a) as usize].class;
+                assert!(
+                    class != EMPTY_SLOT,
+                    "a hypothesis of a table that is not closed"
+                );
+                delta.push(state_of_row[class as usize]);
             }
         }
         let accepting = reps.iter().map(|&r| self.bit(r, 0)).collect();
@@ -276,6 +304,76 @@ impl Table {
             accepting,
             delta,
         }
+    }
+}
+
+/// A set of rows by content, open addressing on row ids: the rows' bits are the keys, so
+/// none is copied (a map keyed by bit vectors would clone one per row of `S` each time a
+/// column is added).
+#[derive(Clone, Debug, Default)]
+struct RowSet {
+    /// Row ids, `EMPTY_SLOT` for none; the length is zero or a power of two.
+    slots: Vec<RowId>,
+    len: usize,
+}
+
+const EMPTY_SLOT: RowId = RowId::MAX;
+
+fn row_hash(bits: &[u64]) -> u64 {
+    bits.iter()
+        .fold(0x243f_6a88_85a3_08d3, |h, &b| super::random::mix64(h ^ b))
+}
+
+impl RowSet {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = EMPTY_SLOT);
+        self.len = 0;
+    }
+
+    /// The row in the set with these contents.
+    fn find(&self, rows: &[Row], bits: &[u64]) -> Option<RowId> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = row_hash(bits) as usize & mask;
+        loop {
+            match self.slots[i] {
+                EMPTY_SLOT => return None,
+                r if rows[r as usize].bits == bits => return Some(r),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Adds `row` unless a row with its contents is there.
+    fn insert(&mut self, rows: &[Row], row: RowId) {
+        if self.find(rows, &rows[row as usize].bits).is_some() {
+            return;
+        }
+        if 2 * (self.len + 1) > self.slots.len() {
+            let bigger = vec![EMPTY_SLOT; (2 * self.slots.len()).max(64)];
+            let old = std::mem::replace(&mut self.slots, bigger);
+            self.len = 0;
+            for r in old.into_iter().filter(|&r| r != EMPTY_SLOT) {
+                self.place(rows, r);
+            }
+        }
+        self.place(rows, row);
+    }
+
+    fn place(&mut self, rows: &[Row], row: RowId) {
+        let mask = self.slots.len() - 1;
+        let mut i = row_hash(&rows[row as usize].bits) as usize & mask;
+        while self.slots[i] != EMPTY_SLOT {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = row;
+        self.len += 1;
     }
 }
 
@@ -316,19 +414,70 @@ impl Hypothesis {
     /// the paper draws automata (Sec. 7.2). The table's rows are distinct, so this is the
     /// minimal automaton of its language.
     pub(crate) fn to_dfa(&self, alphabet: &Alphabet) -> Dfa {
-        let complete = Dfa::from_parts(
-            alphabet.clone(),
-            0,
-            self.accepting.clone(),
-            self.delta.clone(),
-        );
-        ops::trim(&complete)
+        // Every state is reachable through its access row, and distinct rows leave at most
+        // one state that cannot reach acceptance: only that one goes.
+        let n = self.reps.len();
+        let mut live = self.accepting.clone();
+        let mut preds_start = vec![0u32; n + 1];
+        for &to in &self.delta {
+            preds_start[to as usize + 1] += 1;
+        }
+        for q in 0..n {
+            preds_start[q + 1] += preds_start[q];
+        }
+        let mut fill = preds_start.clone();
+        let mut preds = vec![0u32; self.delta.len()];
+        for (i, &to) in self.delta.iter().enumerate() {
+            preds[fill[to as usize] as usize] = (i / self.k.max(1)) as u32;
+            fill[to as usize] += 1;
+        }
+        let mut stack: Vec<u32> = (0..n as u32).filter(|&q| live[q as usize]).collect();
+        while let Some(q) = stack.pop() {
+            for &p in &preds[preds_start[q as usize] as usize..preds_start[q as usize + 1] as usize]
+            {
+                if !live[p as usize] {
+                    live[p as usize] = true;
+                    stack.push(p);
+                }
+            }
+        }
+        if live.iter().all(|&l| l) {
+            return Dfa::from_parts(
+                alphabet.clone(),
+                0,
+                self.accepting.clone(),
+                self.delta.clone(),
+            );
+        }
+        if !live[0] {
+            return Dfa::new(alphabet.clone());
+        }
+        let mut number = vec![u32::MAX; n];
+        let mut kept = 0;
+        for q in 0..n {
+            if live[q] {
+                number[q] = kept;
+                kept += 1;
+            }
+        }
+        let mut dfa = Dfa::with_states(alphabet.clone(), kept as usize);
+        for q in (0..n).filter(|&q| live[q]) {
+            dfa.set_accepting(number[q], self.accepting[q]);
+            for a in 0..self.k {
+                let to = self.delta[q * self.k + a];
+                if live[to as usize] {
+                    dfa.set_transition(number[q], a as Letter, number[to as usize]);
+                }
+            }
+        }
+        dfa
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::automaton::ops;
 
     /// Fills every missing cell from `f`.
     fn fill(t: &mut Table, f: impl Fn(&[Letter]) -> bool) {

@@ -81,7 +81,10 @@ pub trait Teacher {
 }
 
 /// The words of a packed batch ([`Teacher::membership_packed`]).
-pub fn unpack<'a>(letters: &'a [Letter], ends: &'a [usize]) -> impl Iterator<Item = &'a [Letter]> + 'a {
+pub fn unpack<'a>(
+    letters: &'a [Letter],
+    ends: &'a [usize],
+) -> impl Iterator<Item = &'a [Letter]> + 'a {
     ends.iter().scan(0, move |start, &end| {
         let word = &letters[*start..end];
         *start = end;
@@ -134,11 +137,17 @@ impl DfaTeacher {
 impl DfaTeacher {
     fn answer(&self, w: &[Letter]) -> Result<Answer, TeacherError> {
         let k = self.target.alphabet().len();
-        // Running a letter outside the table would panic; say which word it was.
-        if let Some(&a) = w.iter().find(|&&a| a as usize >= k) {
-            return Err(format!("letter {a} is outside the target's {k} letters").into());
+        let mut state = Some(self.target.initial());
+        for &a in w {
+            // A letter outside the table would read another state's row; say which it was.
+            if a as usize >= k {
+                return Err(format!("letter {a} is outside the target's {k} letters").into());
+            }
+            state = state.and_then(|q| self.target.next(q, a));
         }
-        Ok(Answer::from(self.target.accepts(w)))
+        Ok(Answer::from(
+            state.is_some_and(|q| self.target.is_accepting(q)),
+        ))
     }
 }
 

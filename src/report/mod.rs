@@ -26,7 +26,9 @@ mod view;
 use std::path::Path;
 
 pub use error::ReportError;
-use model::{AutomatonDocument, AutomatonMeta, DIFF_FORMAT, DiffDocument, REVIEW_FORMAT, Review};
+use model::{
+    AutomatonDocument, AutomatonMeta, DIFF_FORMAT, DIFF_KIND, DiffDocument, REVIEW_FORMAT, Review,
+};
 
 use crate::automaton::json;
 use view::Draw;
@@ -82,6 +84,11 @@ pub fn parse(text: &str, origin: &str) -> Result<Document, ReportError> {
     // Each document is parsed again from the text, not from `value`, so that an error names
     // its line and column.
     match format.as_str() {
+        Some(REVIEW_FORMAT) if value.get("kind").and_then(|k| k.as_str()) == Some(DIFF_KIND) => {
+            serde_json::from_str(text)
+                .map(|d| Document::Diff(Box::new(d)))
+                .map_err(invalid(REVIEW_FORMAT))
+        }
         Some(REVIEW_FORMAT) => serde_json::from_str(text)
             .map(|r| Document::Review(Box::new(r)))
             .map_err(invalid(REVIEW_FORMAT)),

@@ -8,8 +8,9 @@
 //! project: `revisions` as SHAs, languages as `{"dfa", "examples", "count_up_to_bound"}`);
 //! the Rust types keep the shape the renderer reads ([`ReviewVersions`] with labels and
 //! summaries), and convert through private wire types. Labels and summaries travel in the
-//! extra key `commits`. Older spellings are still read: `automaton` for `dfa`, `old`/`new`
-//! for `from`/`to`, the verdict `lost`, and the format tag `mergelens-diff/1`.
+//! extra key `versions` (revision objects), which wins over `revisions` when present. Older
+//! spellings are still read: `automaton` for `dfa`, `old`/`new` for `from`/`to`, the verdict
+//! `lost`, and the format tag `mergelens-diff/1`.
 //!
 //! Readers ignore keys they do not know (no `deny_unknown_fields`), so that later versions can
 //! add information without breaking older readers; a change that old readers would
@@ -238,8 +239,8 @@ pub struct Review {
     pub verdict: Verdict,
     /// The repository's path or name, as the user gave it.
     pub repository: Option<String>,
-    /// Written as `revisions` (the SHAs; `merged` may be `index`) and `commits` (labels and
-    /// summaries).
+    /// Written as `revisions` (the SHAs; `merged` may be `index`) and, with labels and
+    /// summaries, as the extra key `versions`.
     pub versions: ReviewVersions,
     /// Absent on the wire: the defaults of `mergelens learn`.
     pub bounds: Bounds,
@@ -331,8 +332,10 @@ pub struct DiffDocument {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DiffVersions {
     /// REV1.
+    #[serde(rename = "from", alias = "old")]
     pub old: Revision,
     /// REV2.
+    #[serde(rename = "to", alias = "new")]
     pub new: Revision,
 }
 
@@ -367,32 +370,6 @@ pub struct DiffAutomata {
     pub old: Automaton,
     #[serde(rename = "to", alias = "new")]
     pub new: Automaton,
-}
-
-/// The label and summary of a commit, in the extra key `commits`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-struct CommitMeta {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    label: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    summary: Option<String>,
-}
-
-impl CommitMeta {
-    fn of(rev: &Revision) -> Option<CommitMeta> {
-        (rev.label.is_some() || rev.summary.is_some()).then(|| CommitMeta {
-            label: rev.label.clone(),
-            summary: rev.summary.clone(),
-        })
-    }
-
-    fn revision(rev: String, meta: Option<&CommitMeta>) -> Revision {
-        Revision {
-            rev,
-            label: meta.and_then(|m| m.label.clone()),
-            summary: meta.and_then(|m| m.summary.clone()),
-        }
-    }
 }
 
 fn review_kind() -> String {
@@ -434,8 +411,9 @@ struct ReviewWire {
     entries: Vec<ReviewEntry>,
     #[serde(default)]
     conflicts: Vec<String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    commits: BTreeMap<Version, CommitMeta>,
+    /// The extra key with labels and summaries; it wins over `revisions` when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    versions: Option<ReviewVersions>,
     #[serde(default)]
     bounds: Bounds,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -446,16 +424,17 @@ struct ReviewWire {
 
 impl From<ReviewWire> for Review {
     fn from(w: ReviewWire) -> Review {
-        let meta = |v: Version| w.commits.get(&v);
         let revisions = w.revisions;
-        let versions = ReviewVersions {
-            base: CommitMeta::revision(revisions.base, meta(Version::Base)),
-            ours: CommitMeta::revision(revisions.ours, meta(Version::Ours)),
-            theirs: CommitMeta::revision(revisions.theirs, meta(Version::Theirs)),
-            merged: revisions
-                .merged
-                .map(|m| CommitMeta::revision(m, meta(Version::Merged))),
+        let sha = |rev: String| Revision {
+            rev,
+            ..Revision::default()
         };
+        let versions = w.versions.unwrap_or_else(|| ReviewVersions {
+            base: sha(revisions.base),
+            ours: sha(revisions.ours),
+            theirs: sha(revisions.theirs),
+            merged: revisions.merged.map(sha),
+        });
         let verdict = match w.verdict {
             Verdict::Unexpected if only_lost(&w.entries) => Verdict::Lost,
             v => v,
@@ -487,31 +466,20 @@ fn only_lost(entries: &[ReviewEntry]) -> bool {
 
 impl From<Review> for ReviewWire {
     fn from(r: Review) -> ReviewWire {
-        let v = r.versions;
-        let mut commits = BTreeMap::new();
-        for (version, rev) in [
-            (Version::Base, Some(&v.base)),
-            (Version::Ours, Some(&v.ours)),
-            (Version::Theirs, Some(&v.theirs)),
-            (Version::Merged, v.merged.as_ref()),
-        ] {
-            if let Some(meta) = rev.and_then(CommitMeta::of) {
-                commits.insert(version, meta);
-            }
-        }
+        let v = &r.versions;
         ReviewWire {
             format: r.format,
             kind: review_kind(),
             revisions: ReviewRevisions {
-                base: v.base.rev,
-                ours: v.ours.rev,
-                theirs: v.theirs.rev,
-                merged: v.merged.map(|m| m.rev),
+                base: v.base.rev.clone(),
+                ours: v.ours.rev.clone(),
+                theirs: v.theirs.rev.clone(),
+                merged: v.merged.as_ref().map(|m| m.rev.clone()),
             },
             verdict: r.verdict,
             entries: r.entries,
             conflicts: r.conflicts,
-            commits,
+            versions: Some(r.versions),
             bounds: r.bounds,
             repository: r.repository,
             tool: r.tool,
@@ -534,13 +502,12 @@ struct DiffWire {
     kind: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     revisions: Option<DiffRevisions>,
-    /// The older spelling: `{old, new}` revisions with labels.
-    #[serde(default, skip_serializing)]
+    /// The extra key with labels and summaries (the only one of `mergelens-diff/1`); it
+    /// wins over `revisions` when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     versions: Option<DiffVersions>,
     #[serde(default)]
     entries: Vec<DiffEntry>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    commits: BTreeMap<Version, CommitMeta>,
     #[serde(default)]
     bounds: Bounds,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -551,13 +518,16 @@ struct DiffWire {
 
 impl From<DiffWire> for DiffDocument {
     fn from(w: DiffWire) -> DiffDocument {
-        let meta = |v: Version| w.commits.get(&v);
-        let versions = match (w.revisions, w.versions) {
-            (Some(r), _) => DiffVersions {
-                old: CommitMeta::revision(r.from, meta(Version::Old)),
-                new: CommitMeta::revision(r.to, meta(Version::New)),
+        let sha = |rev: String| Revision {
+            rev,
+            ..Revision::default()
+        };
+        let versions = match (w.versions, w.revisions) {
+            (Some(v), _) => v,
+            (None, Some(r)) => DiffVersions {
+                old: sha(r.from),
+                new: sha(r.to),
             },
-            (None, Some(v)) => v,
             (None, None) => DiffVersions {
                 old: Revision::default(),
                 new: Revision::default(),
@@ -576,22 +546,17 @@ impl From<DiffWire> for DiffDocument {
 
 impl From<DiffDocument> for DiffWire {
     fn from(d: DiffDocument) -> DiffWire {
-        let mut commits = BTreeMap::new();
-        for (version, rev) in [(Version::Old, &d.versions.old), (Version::New, &d.versions.new)] {
-            if let Some(meta) = CommitMeta::of(rev) {
-                commits.insert(version, meta);
-            }
-        }
         DiffWire {
-            format: REVIEW_FORMAT.to_string(),
+            // What the document says: `mergelens diff` writes REVIEW_FORMAT; an older
+            // document read and written again keeps its tag.
             kind: diff_kind(),
+            format: d.format,
             revisions: Some(DiffRevisions {
-                from: d.versions.old.rev,
-                to: d.versions.new.rev,
+                from: d.versions.old.rev.clone(),
+                to: d.versions.new.rev.clone(),
             }),
-            versions: None,
+            versions: Some(d.versions),
             entries: d.entries,
-            commits,
             bounds: d.bounds,
             repository: d.repository,
             tool: d.tool,

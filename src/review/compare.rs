@@ -24,7 +24,11 @@ pub fn expected_merge(base: &Dfa, ours: &Dfa, theirs: &Dfa) -> Dfa {
     let ours_change = ops::product(ours, base, BoolOp::SymmetricDifference);
     let kept_from_ours = ops::product(ours, &ours_change, BoolOp::Intersection);
     let kept_from_theirs = ops::product(theirs, &ours_change, BoolOp::Difference);
-    ops::minimize(&ops::product(&kept_from_ours, &kept_from_theirs, BoolOp::Union))
+    ops::minimize(&ops::product(
+        &kept_from_ours,
+        &kept_from_theirs,
+        BoolOp::Union,
+    ))
 }
 
 /// Up to `count` accepted words, shortest first (length-lexicographically), searched up to
@@ -61,7 +65,13 @@ pub fn difference(dfa: &Dfa, alphabet: &Alphabet, bound: usize) -> Difference {
     let dfa = over(&ops::minimize(dfa), alphabet);
     let examples = example_words(&dfa, bound, EXAMPLES)
         .iter()
-        .map(|w| dfa.alphabet().word_names(w).into_iter().map(str::to_string).collect())
+        .map(|w| {
+            dfa.alphabet()
+                .word_names(w)
+                .into_iter()
+                .map(str::to_string)
+                .collect()
+        })
         .collect();
     Difference {
         examples,
@@ -161,7 +171,10 @@ mod tests {
     use crate::automaton::json;
 
     fn fig12(name: &str) -> Dfa {
-        let path = format!("{}/tests/fixtures/fig12/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/tests/fixtures/fig12/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
         json::read(std::path::Path::new(&path)).unwrap()
     }
 
@@ -171,13 +184,24 @@ mod tests {
 
     #[test]
     fn fig12_has_one_unexpected_and_one_lost_word() {
-        let (o, a, b, m) = (fig12("base"), fig12("ours"), fig12("theirs"), fig12("merged"));
+        let (o, a, b, m) = (
+            fig12("base"),
+            fig12("ours"),
+            fig12("theirs"),
+            fig12("merged"),
+        );
         let alphabet = Alphabet::from_names(["funcA", "funcB", "funcC", "funcZ", "end"]);
         let l = MergeLanguages::compute(&o, &a, &b, Some(&m), &alphabet, 10);
-        assert_eq!(words(l.unexpected.as_ref().unwrap()), ["funcA funcZ funcC end"]);
+        assert_eq!(
+            words(l.unexpected.as_ref().unwrap()),
+            ["funcA funcZ funcC end"]
+        );
         assert_eq!(words(l.lost.as_ref().unwrap()), ["funcA funcC end"]);
         assert_eq!(l.unexpected.as_ref().unwrap().count_up_to_bound, Some(1));
-        assert_eq!(words(l.merge_minus_ours.as_ref().unwrap()), ["funcA funcZ funcC end"]);
+        assert_eq!(
+            words(l.merge_minus_ours.as_ref().unwrap()),
+            ["funcA funcZ funcC end"]
+        );
         assert_eq!(
             words(l.merge_minus_theirs.as_ref().unwrap()),
             ["funcA funcZ funcB end", "funcA funcZ funcC end"]

@@ -19,7 +19,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::learn::{LearnFailure, LearnJob, LearnedProgram, learn_program};
-use super::{LearnContext, ReviewError};
+use super::{LearnContext, ReviewError, store};
 use crate::automaton::{Alphabet, Dfa, analysis};
 use crate::cbmc::{LearnBounds, TeacherOptions};
 use crate::config::{BoundsSetting, Settings};
@@ -191,7 +191,11 @@ fn strip_root(text: &str, root: &Path) -> String {
 }
 
 /// Instruments a version, or `None` when it does not define the entry.
-fn prepare(input: &VersionInput, entry: &str, settings: &Settings) -> Result<Option<Prepared>, ReviewError> {
+fn prepare(
+    input: &VersionInput,
+    entry: &str,
+    settings: &Settings,
+) -> Result<Option<Prepared>, ReviewError> {
     if input.files.is_empty() {
         return Ok(None);
     }
@@ -204,7 +208,13 @@ fn prepare(input: &VersionInput, entry: &str, settings: &Settings) -> Result<Opt
         .sources
         .include_dirs
         .iter()
-        .map(|d| if d.is_absolute() { d.clone() } else { input.root.join(d) })
+        .map(|d| {
+            if d.is_absolute() {
+                d.clone()
+            } else {
+                input.root.join(d)
+            }
+        })
         .collect();
     config.defines.clone_from(&settings.sources.defines);
     let dir = tempfile::Builder::new()
@@ -225,7 +235,7 @@ fn prepare(input: &VersionInput, entry: &str, settings: &Settings) -> Result<Opt
         Err(source) => Err(ReviewError::FrontEnd {
             version: input.version,
             entry: entry.to_string(),
-            source,
+            source: Box::new(source),
         }),
     }
 }
@@ -257,11 +267,19 @@ fn learn_all(
             .unwrap_or(i);
         leader.push(first);
     }
-    let base = prepared.iter().position(|p| p.version == Version::Base || p.version == Version::Old);
+    let base = prepared
+        .iter()
+        .position(|p| p.version == Version::Base || p.version == Version::Old);
     let mut results: Vec<Option<VersionResult>> = vec![None; prepared.len()];
     let mut oracle = None;
     if let Some(b) = base {
-        let result = learn_one(&prepared[b], bounds, GuessPolicy::Constant(true), settings, ctx)?;
+        let result = learn_one(
+            &prepared[b],
+            bounds,
+            GuessPolicy::Constant(true),
+            settings,
+            ctx,
+        )?;
         oracle = Some(result.dfa.clone());
         results[b] = Some(result);
     }
@@ -300,20 +318,25 @@ fn learn_one(
     ctx: &LearnContext,
 ) -> Result<VersionResult, ReviewError> {
     let entry = p.program.entry.clone();
-    if let Some(store) = &ctx.automata {
-        if let Some(cached) = store.load(&p.program, bounds, settings.exact_limit, ctx.tools.version) {
-            ctx.progress(&format!("{} ({entry}): from the cache", p.version));
-            let stats = LearningStats {
-                states: cached.stats.states,
-                reused: Some("cache".to_string()),
-                ..LearningStats::default()
-            };
-            return Ok(VersionResult {
-                dfa: cached.dfa.0,
-                stats,
-                exact_up_to: cached.exact_up_to,
-            });
-        }
+    if let Some(store) = &ctx.automata
+        && let Some(cached) = store.load(&store::CacheKey {
+            program: &p.program,
+            bounds,
+            exact_limit: settings.exact_limit,
+            cbmc: ctx.tools.version,
+        })
+    {
+        ctx.progress(&format!("{} ({entry}): from the cache", p.version));
+        let stats = LearningStats {
+            states: cached.stats.states,
+            reused: Some("cache".to_string()),
+            ..LearningStats::default()
+        };
+        return Ok(VersionResult {
+            dfa: cached.dfa.0,
+            stats,
+            exact_up_to: cached.exact_up_to,
+        });
     }
     ctx.progress(&format!(
         "{} ({entry}): learning at --unwind {} --max-word-length {}",
@@ -338,12 +361,12 @@ fn learn_one(
         LearnFailure::Teacher(source) => ReviewError::Teacher {
             version: p.version,
             entry: entry.clone(),
-            source,
+            source: Box::new(source),
         },
         LearnFailure::Learn(source) => ReviewError::Learn {
             version: p.version,
             entry: entry.clone(),
-            source,
+            source: Box::new(source),
         },
     })?;
     let s = &learned.stats;
@@ -367,16 +390,17 @@ fn learn_one(
         .as_ref()
         .map_or(bounds.max_word_length, |e| e.exact_up_to);
     if let Some(store) = &ctx.automata {
-        if let Err(e) = store.save(
-            &p.program,
+        let key = store::CacheKey {
+            program: &p.program,
             bounds,
-            settings.exact_limit,
-            ctx.tools.version,
-            &learned.dfa,
-            &stats,
-            exact_up_to,
-        ) {
-            ctx.warn(&format!("cannot write the automaton cache in {}: {e}", store.dir().display()));
+            exact_limit: settings.exact_limit,
+            cbmc: ctx.tools.version,
+        };
+        if let Err(e) = store.save(&key, &learned.dfa, &stats, exact_up_to) {
+            ctx.warn(&format!(
+                "cannot write the automaton cache in {}: {e}",
+                store.dir().display()
+            ));
         }
     }
     ctx.progress(&format!(
@@ -413,7 +437,9 @@ fn auto_bounds(
         let results = learn_all(prepared, bounds, settings, ctx)?;
         let stable = previous.as_ref().is_some_and(|prev| {
             prev.iter().zip(&results).all(|(p, r)| p.dfa == r.dfa)
-                && results.iter().all(|r| analysis::back_edges(&r.dfa).is_empty())
+                && results
+                    .iter()
+                    .all(|r| analysis::back_edges(&r.dfa).is_empty())
         });
         if stable {
             return Ok((results, bounds));

@@ -7,9 +7,13 @@ use std::sync::Arc;
 
 use crate::automaton::{Dfa, ops};
 use crate::cbmc::cache_store::{AnswerStore, Exactness, MODE_EXPLAIN, StoreKey};
-use crate::cbmc::{CbmcCounters, CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, Toolchain};
+use crate::cbmc::{
+    CbmcCounters, CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, Toolchain,
+};
 use crate::cprog::InstrumentedProgram;
-use crate::learn::{Entry, GuessPolicy, LearnConfig, LearnError, LearnStats, Learner, QueryCache, Source};
+use crate::learn::{
+    Entry, GuessPolicy, LearnConfig, LearnError, LearnStats, Learner, QueryCache, Source,
+};
 
 /// What learning one program needs.
 pub(crate) struct LearnJob<'a> {

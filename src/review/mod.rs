@@ -65,21 +65,21 @@ pub enum ReviewError {
         version: Version,
         entry: String,
         #[source]
-        source: FrontEndError,
+        source: Box<FrontEndError>,
     },
     #[error("{version} ({entry}): {source}")]
     Teacher {
         version: Version,
         entry: String,
         #[source]
-        source: CbmcTeacherError,
+        source: Box<CbmcTeacherError>,
     },
     #[error("{version} ({entry}): learning failed: {source}")]
     Learn {
         version: Version,
         entry: String,
         #[source]
-        source: LearnError,
+        source: Box<LearnError>,
     },
     #[error("{}: {source}", path.display())]
     Io {
@@ -93,12 +93,20 @@ impl ReviewError {
     /// The exit code of the errors that are this module's own; `None` for those that wrap
     /// another subsystem's error, whose own code applies (see [`crate::exit::code_for`]).
     pub fn own_exit_code(&self) -> Option<u8> {
+        use crate::exit::{BAD_INPUT, FAILED};
         match self {
-            ReviewError::NoSources { .. } | ReviewError::EntryNowhere { .. } => {
-                Some(crate::exit::BAD_INPUT)
-            }
-            ReviewError::Io { .. } | ReviewError::Learn { .. } => Some(crate::exit::FAILED),
-            _ => None,
+            ReviewError::NoSources { .. }
+            | ReviewError::EntryNowhere { .. }
+            | ReviewError::FrontEnd { .. } => Some(BAD_INPUT),
+            // The sources are boxed (they are large), which hides their types from the
+            // chain's downcasts: decide here as `crate::exit` does for them.
+            ReviewError::Teacher { source, .. } => Some(if source.is_bad_input() {
+                BAD_INPUT
+            } else {
+                FAILED
+            }),
+            ReviewError::Io { .. } | ReviewError::Learn { .. } => Some(FAILED),
+            ReviewError::Git(_) | ReviewError::Config(_) | ReviewError::Cbmc(_) => None,
         }
     }
 }
@@ -119,7 +127,10 @@ pub struct LearnContext {
 impl LearnContext {
     /// Finds CBMC and builds the pool. `mergelens_dir` (`.git/mergelens/`) holds the caches;
     /// `None` learns everything afresh and keeps nothing.
-    pub fn new(settings: &Settings, mergelens_dir: Option<&Path>) -> Result<LearnContext, ReviewError> {
+    pub fn new(
+        settings: &Settings,
+        mergelens_dir: Option<&Path>,
+    ) -> Result<LearnContext, ReviewError> {
         let tools = Toolchain::locate(settings.cbmc.as_deref())?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(settings.jobs.max(1))
@@ -204,7 +215,9 @@ fn checkout(
             source,
         })?;
     let written = snapshot.materialise(repo, dir.path())?;
-    let files = settings.sources.select(snapshot.paths())?;
+    let mut files = settings.sources.select(snapshot.paths())?;
+    // A link that was not written (it leaves the tree) is no source either.
+    files.retain(|f| dir.path().join(f).exists());
     Ok(Checkout {
         version,
         dir,
@@ -272,9 +285,24 @@ pub fn review_merge(
     ctx: &LearnContext,
 ) -> Result<ReviewReport, ReviewError> {
     let mut checkouts = vec![
-        checkout(repo, Version::Base, &repo.commit_snapshot(&versions.base)?, settings)?,
-        checkout(repo, Version::Ours, &repo.commit_snapshot(&versions.ours)?, settings)?,
-        checkout(repo, Version::Theirs, &repo.commit_snapshot(&versions.theirs)?, settings)?,
+        checkout(
+            repo,
+            Version::Base,
+            &repo.commit_snapshot(&versions.base)?,
+            settings,
+        )?,
+        checkout(
+            repo,
+            Version::Ours,
+            &repo.commit_snapshot(&versions.ours)?,
+            settings,
+        )?,
+        checkout(
+            repo,
+            Version::Theirs,
+            &repo.commit_snapshot(&versions.theirs)?,
+            settings,
+        )?,
     ];
     let (conflicts, merged_name) = match &versions.merged {
         Merged::Files { snapshot, name } => {
@@ -337,7 +365,10 @@ pub fn review_merge(
         Verdict::Clean
     };
     let merged_revision = merged_name.map(|name| Revision {
-        label: Some(format!("{} into {}", versions.theirs.label, versions.ours.label)),
+        label: Some(format!(
+            "{} into {}",
+            versions.theirs.label, versions.ours.label
+        )),
         summary: Some(if name == "index" {
             "the merge git staged (index)".to_string()
         } else {
@@ -401,7 +432,10 @@ pub fn diff_revisions(
         let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
         unwind = Some(learned.bounds.unwind);
         notes.extend(learned.notes.iter().cloned());
-        let (old, new) = (&learned.automata[&Version::Old], &learned.automata[&Version::New]);
+        let (old, new) = (
+            &learned.automata[&Version::Old],
+            &learned.automata[&Version::New],
+        );
         let [added, removed, symdiff] = compare::diff_languages(old, new, &learned.alphabet, bound);
         changed |= !analysis::is_empty(&symdiff.automaton.0);
         entries.push(DiffEntry {

@@ -29,6 +29,14 @@ pub(crate) struct CachedAutomaton {
     pub exact_up_to: usize,
 }
 
+/// What a cached automaton depends on.
+pub(crate) struct CacheKey<'a> {
+    pub program: &'a InstrumentedProgram,
+    pub bounds: LearnBounds,
+    pub exact_limit: u64,
+    pub cbmc: crate::cbmc::Version,
+}
+
 /// The cache directory.
 #[derive(Clone, Debug)]
 pub(crate) struct AutomatonStore {
@@ -40,43 +48,35 @@ impl AutomatonStore {
         AutomatonStore { dir }
     }
 
-    fn path(&self, program: &InstrumentedProgram, bounds: LearnBounds, exact_limit: u64, cbmc: crate::cbmc::Version) -> PathBuf {
+    fn path(&self, key: &CacheKey<'_>) -> PathBuf {
         let mode = format!(
-            "{FORMAT};unwind={};max-word-length={};exact-limit={exact_limit}",
-            bounds.unwind, bounds.max_word_length
+            "{FORMAT};unwind={};max-word-length={};exact-limit={}",
+            key.bounds.unwind, key.bounds.max_word_length, key.exact_limit
         );
         let digest = StoreKey {
-            fingerprint: &program.fingerprint(),
-            entry: &program.entry,
+            fingerprint: &key.program.fingerprint(),
+            entry: &key.program.entry,
             mode: &mode,
-            alphabet: &program.alphabet,
-            cbmc_version: cbmc,
+            alphabet: &key.program.alphabet,
+            cbmc_version: key.cbmc,
         }
         .digest();
         self.dir.join(format!("{digest}.json"))
     }
 
-    pub fn load(
-        &self,
-        program: &InstrumentedProgram,
-        bounds: LearnBounds,
-        exact_limit: u64,
-        cbmc: crate::cbmc::Version,
-    ) -> Option<CachedAutomaton> {
-        let text = std::fs::read_to_string(self.path(program, bounds, exact_limit, cbmc)).ok()?;
+    pub fn load(&self, key: &CacheKey<'_>) -> Option<CachedAutomaton> {
+        let text = std::fs::read_to_string(self.path(key)).ok()?;
         let cached: CachedAutomaton = serde_json::from_str(&text).ok()?;
         // An automaton over other letters belongs to another program: ignore it.
-        (cached.format == FORMAT && cached.dfa.0.alphabet() == &program.alphabet).then_some(cached)
+        (cached.format == FORMAT && cached.dfa.0.alphabet() == &key.program.alphabet)
+            .then_some(cached)
     }
 
     /// Writes atomically (a temporary file renamed into place); a failure only costs the
     /// next run time, so it is returned for a warning.
     pub fn save(
         &self,
-        program: &InstrumentedProgram,
-        bounds: LearnBounds,
-        exact_limit: u64,
-        cbmc: crate::cbmc::Version,
+        key: &CacheKey<'_>,
         dfa: &Dfa,
         stats: &LearningStats,
         exact_up_to: usize,
@@ -91,8 +91,7 @@ impl AutomatonStore {
         let text = serde_json::to_string(&entry).map_err(std::io::Error::other)?;
         let mut file = tempfile::NamedTempFile::new_in(&self.dir)?;
         file.write_all(text.as_bytes())?;
-        file.persist(self.path(program, bounds, exact_limit, cbmc))
-            .map_err(|e| e.error)?;
+        file.persist(self.path(key)).map_err(|e| e.error)?;
         Ok(())
     }
 

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Benchmark of `mergelens review` (not a test): a cold review, the same review again, and a
+review after one more commit on one branch, on the merge of Fig. 12 and on a generated merge
+of a 2,000-line C program. Usage: bench_review.py MERGELENS [--rounds N]. Prints a Markdown
+table; benches/review.md keeps the figures."""
+
+import argparse
+import re
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HANDLERS = 10
+HELPERS = 16
+
+
+def helper(h, j, variant=0):
+    # Straight-line integer work with one branch: code CBMC must reason about, but linear (no
+    # multiplication or division, which make SAT formulas expensive), and no loops (a loop
+    # longer than --unwind would cut the executions through it).
+    k = (h * 31 + j * 7 + variant) % 97 + 1
+    return f"""static int util_{h}_{j}(int x)
+{{
+    int y = x + {k} + state[{j % 8}];
+    if ((y & {(j % 7) + 8}) == {j % 5})
+        y = y - state[{(j + 1) % 8}];
+    else
+        y = y + {j + 3};
+    state[{(j + 2) % 8}] ^= y & {0xff - j};
+    state[{(j + 3) % 8}] += (y >> 3) - {h};
+    return y & 1023;
+}}
+"""
+
+
+def program(audit_in=None, fast_path=None, tweak=0):
+    """The program; `audit_in` makes that handler call audit(), `fast_path` gives that
+    handler a choice of fast(), `tweak` changes one helper's constant (no new behaviour)."""
+    out = ["/* A generated request server for the mergelens review benchmark. */",
+           "int nondet_int(void);", "int state[8];", "",
+           "void init(void) { state[0] = 1; }", "void finish(void) { state[1] = 0; }",
+           "void audit(void) { state[2]++; }", "void fast(void) { state[3]++; }", ""]
+    for h in range(HANDLERS):
+        for j in range(HELPERS):
+            out.append(helper(h, j, tweak if (h, j) == (HANDLERS - 1, 0) else 0))
+        body = [f"    int v = nondet_int() & 127;"]
+        body += [f"    v = util_{h}_{j}(v);" for j in range(HELPERS)]
+        if audit_in == h:
+            body.append("    audit();")
+        if fast_path == h:
+            body.append("    if (v > 500)\n        fast();")
+        out.append(f"void handle_{h}(void)\n{{\n" + "\n".join(body) + "\n}\n")
+    dispatch = "\n".join(
+        f"    {'if' if h == 0 else 'else if'} (n == {h})\n        handle_{h}();" for h in range(HANDLERS))
+    out.append(f"int main(void)\n{{\n    init();\n    int n = nondet_int();\n{dispatch}\n    finish();\n    return 0;\n}}\n")
+    return "\n".join(out)
+
+
+CONFIG_LARGE = (
+    "only = [\"init\", \"finish\", \"audit\", \"fast\", "
+    + ", ".join(f'"handle_{h}"' for h in range(HANDLERS)) + "]\n")
+
+FIG12 = {}
+
+
+def git(repo, *args, env):
+    subprocess.run(["git", *args], cwd=repo, env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def commit(repo, path, text, message, env):
+    full = os.path.join(repo, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w") as f:
+        f.write(text)
+    git(repo, "add", path, env=env)
+    git(repo, "commit", "-q", "-m", message, env=env)
+
+
+def scenario(root, name, base, ours, theirs, theirs2, config, env):
+    repo = os.path.join(root, name)
+    os.makedirs(repo)
+    git(repo, "init", "-q", "-b", "main", env=env)
+    git(repo, "config", "user.name", "bench", env=env)
+    git(repo, "config", "user.email", "bench@example.org", env=env)
+    if config:
+        commit(repo, ".mergelens.toml", config, "config", env)
+    commit(repo, "src/server.c", base, "base", env)
+    git(repo, "branch", "feature", env=env)
+    commit(repo, "src/server.c", ours, "ours", env)
+    git(repo, "checkout", "-q", "feature", env=env)
+    commit(repo, "src/server.c", theirs, "theirs", env)
+    git(repo, "checkout", "-q", "main", env=env)
+    return repo, theirs2
+
+
+def timed(binary, repo, env):
+    start = time.perf_counter()
+    r = subprocess.run([binary, "review", "main", "feature", "--format", "json", "-o",
+                        os.path.join(repo, "..", os.path.basename(repo) + ".json")],
+                       cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if r.returncode not in (0, 1):
+        sys.exit(f"review failed ({r.returncode}): {r.stderr}")
+    import json
+    with open(os.path.join(repo, "..", os.path.basename(repo) + ".json")) as f:
+        doc = json.load(f)
+    learned = [v for v, s in doc["entries"][0]["stats"].items() if "reused" not in s]
+    return elapsed, doc["verdict"], learned
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("mergelens")
+    p.add_argument("--rounds", type=int, default=3)
+    args = p.parse_args()
+    binary = os.path.abspath(args.mergelens)
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    demo_src = open(os.path.join(here, "..", "src", "commands", "demo.rs")).read()
+
+    def const(name):
+        # The demo's sources, as src/commands/demo.rs has them (plain strings, no escapes).
+        start = re.search(rf'pub const {name}: &str =\s*"', demo_src).end()
+        return demo_src[start:demo_src.index('";\n', start)]
+
+    base, ours, theirs = const("BASE"), const("OURS"), const("THEIRS")
+    rows = []
+    with tempfile.TemporaryDirectory() as root:
+        env = {"PATH": os.environ["PATH"], "HOME": root, "GIT_CONFIG_NOSYSTEM": "1"}
+        cbmc = subprocess.run([binary, "doctor"], capture_output=True, text=True).stdout
+        for line in cbmc.splitlines():
+            if line.startswith("cbmc "):
+                env["MERGELENS_CBMC"] = line.split()[1]
+        lines = program(audit_in=2, fast_path=5).count("\n")
+        cases = [
+            ("Fig. 12 (demo)", "fig12", base, ours, theirs,
+             theirs.replace("void funcC(void) {}", "void funcC(void) { /* fast */ }"), None),
+            (f"generated, {lines} lines", "large", program(), program(audit_in=2),
+             program(fast_path=5), program(fast_path=5, tweak=1), CONFIG_LARGE),
+        ]
+        for label, name, b, o, t, t2, config in cases:
+            for r in range(args.rounds):
+                repo, theirs2 = scenario(root, f"{name}{r}", b, o, t, t2, config, env)
+                cold, verdict, learned_cold = timed(binary, repo, env)
+                warm, _, learned_warm = timed(binary, repo, env)
+                git(repo, "checkout", "-q", "feature", env=env)
+                commit(repo, "src/server.c", theirs2, "theirs: one more commit", env)
+                git(repo, "checkout", "-q", "main", env=env)
+                again, _, learned_again = timed(binary, repo, env)
+                rows.append((label, r, cold, warm, again, verdict, learned_cold, learned_warm, learned_again))
+    print("| program | run | cold review | same review again | after one more commit on theirs | ratio | verdict | learned (cold / again / after commit) |")
+    print("|---|---:|---:|---:|---:|---:|---|---|")
+    for label, r, cold, warm, again, verdict, lc, lw, la in rows:
+        print(f"| {label} | {r + 1} | {cold:.2f} s | {warm:.2f} s | {again:.2f} s | {again / cold:.2f} | {verdict} | "
+              f"{','.join(lc) or '–'} / {','.join(lw) or '–'} / {','.join(la) or '–'} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,722 @@
+//! `mergelens explain FILE.c... [--assertion ID | --line FILE:LINE]`: the language of an
+//! assertion failure, learned as one small DFA over the events the user chose.
+//!
+//! This is the error explanation of Chockler, Kesseli, Kroening and Strichman, *Learning the
+//! Language of Software Errors* (JAIR 2020): Sec. 3, Eq. 4, the words of the events of the
+//! executions within the bounds that violate the target assertion, each ending with the
+//! letter `assert`; Theorem 4.1 for what the conjecture queries guarantee; Sec. 6, lazy
+//! learning that guesses "no" (most paths do not fail) and reports p, the share of checked
+//! guesses that were right (Table 1); Sec. 7.2, dominating letters and doomed states; Sec.
+//! 7.3, concrete debug traces behind the example words.
+//!
+//! Nothing here is a second learner: `cprog::instrument_error` instruments the program so
+//! that the failure of the target is the end of a word and the entry's returns are exit
+//! points, and the teacher, harnesses and learner of `mergelens learn` do the rest.
+//!
+//! Target selection: `--assertion` takes CBMC's property id (CBMC's `--show-properties` on
+//! the user's own sources gives its line); `--line` names the line directly. Without either,
+//! one CBMC run lists the assertions that fail within the bounds; the only one is taken,
+//! several are an [`ExplainError::Choose`] (exit code 2) listing them, one per line.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use serde::Serialize;
+
+use super::learn::CacheChoice;
+use super::{Outcome, write_output};
+use crate::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops, svg};
+use crate::cbmc::cache_store::{AnswerStore, StoreKey};
+use crate::cbmc::{
+    Bounds, CbmcCounters, CbmcTeacher, CbmcTeacherError, GotoProgram, LearnBounds, ProgramProperty,
+    PropertyQuery, TeacherOptions, TeacherStats, Toolchain, program_properties,
+};
+use crate::cprog::{self, AssertionTarget, EventKind, FrontEndConfig, InstrumentedProgram};
+use crate::learn::{
+    Entry, GuessPolicy, LearnConfig, LearnError, LearnStats, Learner, QueryCache, Source,
+};
+use crate::report::{self, Format, Options};
+
+/// The cache mode of error explanation: answers about failing runs, never mixed with the
+/// program-explanation answers of `mergelens learn`.
+const MODE_ERROR: &str = "error";
+
+/// How many shortest failing words the outputs name (and `--traces` replays).
+pub const EXAMPLE_WORDS: usize = 5;
+
+/// The output formats of `mergelens explain`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExplainFormat {
+    #[default]
+    Json,
+    Dot,
+    Svg,
+    /// The report of `src/report`, as `mergelens report` draws the JSON.
+    Html,
+}
+
+/// Which assertion to explain.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum TargetChoice {
+    /// The only assertion that fails within the bounds.
+    #[default]
+    Failing,
+    /// CBMC's property id, e.g. `main.assertion.1`.
+    Property(String),
+    /// The assertion(s) at this line.
+    Line { file: PathBuf, line: u32 },
+}
+
+/// The options of `mergelens explain`.
+#[derive(Clone, Debug)]
+pub struct ExplainArgs {
+    pub files: Vec<PathBuf>,
+    pub entry: String,
+    pub events: EventKind,
+    pub only: Option<Vec<String>>,
+    pub exclude: Vec<String>,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub target: TargetChoice,
+    pub bounds: LearnBounds,
+    pub query_timeout: Option<Duration>,
+    pub format: ExplainFormat,
+    pub output: Option<PathBuf>,
+    pub stats: Option<PathBuf>,
+    /// Where the concrete traces of the example words go.
+    pub traces: Option<PathBuf>,
+    pub cbmc: Option<PathBuf>,
+    pub exact_limit: u64,
+    pub lazy: bool,
+    pub cache: CacheChoice,
+    /// The paper's baseline (one CBMC run per membership query), for benchmarks.
+    pub baseline: bool,
+}
+
+impl ExplainArgs {
+    pub fn new(files: Vec<PathBuf>) -> ExplainArgs {
+        ExplainArgs {
+            files,
+            entry: "main".to_string(),
+            events: EventKind::default(),
+            only: None,
+            exclude: Vec::new(),
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            target: TargetChoice::Failing,
+            bounds: LearnBounds {
+                unwind: super::learn::DEFAULT_UNWIND,
+                max_word_length: super::learn::DEFAULT_MAX_WORD_LENGTH,
+            },
+            query_timeout: Some(Duration::from_secs_f64(
+                super::learn::DEFAULT_QUERY_TIMEOUT_SECS,
+            )),
+            format: ExplainFormat::Json,
+            output: None,
+            stats: None,
+            traces: None,
+            cbmc: None,
+            exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
+            lazy: true,
+            cache: CacheChoice::Default,
+            baseline: false,
+        }
+    }
+}
+
+/// Why no target could be chosen; all are bad input (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum ExplainError {
+    /// Several assertions fail within the bounds: the user names one. One line per
+    /// assertion after the message.
+    #[error(
+        "{} assertions can fail within the bounds; name one with --assertion ID or --line FILE:LINE:\n{}",
+        .failing.len(),
+        .failing.join("\n")
+    )]
+    Choose { failing: Vec<String> },
+    /// `--assertion ID` names no assertion of the program.
+    #[error(
+        "the program has no assertion `{id}`; its assertions are:\n{}",
+        list_or_none(.existing)
+    )]
+    UnknownProperty { id: String, existing: Vec<String> },
+    /// A malformed option, e.g. `--line` without a line number.
+    #[error("{message}")]
+    Usage { message: String },
+    /// The program has no assertion at all.
+    #[error(
+        "the program has no assertion to explain (CBMC finds none); add one, or use `mergelens learn`"
+    )]
+    NoAssertion,
+}
+
+fn list_or_none(lines: &[String]) -> String {
+    if lines.is_empty() {
+        "(none)".to_string()
+    } else {
+        lines.join("\n")
+    }
+}
+
+fn describe(p: &ProgramProperty) -> String {
+    format!(
+        "{}  {}:{}  {}",
+        p.id,
+        p.file.display(),
+        p.line,
+        p.description
+    )
+}
+
+/// The `explain` metadata of the JSON output (docs/formats.md, "Report keys").
+#[derive(Serialize)]
+struct ExplainedDoc<'a> {
+    assertion_id: Option<&'a str>,
+    unwind: u32,
+    max_word_length: usize,
+    cbmc_unwind: u32,
+    exact_up_to: usize,
+    /// The language is empty: the assertion cannot fail within the bounds.
+    empty: bool,
+    dominating: Vec<&'a str>,
+    doomed: &'a [StateId],
+    shortest: Vec<String>,
+    guess_accuracy_p: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct StatsDoc<'a> {
+    learn: &'a LearnStats,
+    teacher: TeacherStats,
+    /// The runs that answered the learner's queries (and replayed `--traces`).
+    cbmc_runs: u64,
+    cbmc_seconds: f64,
+    /// The runs that listed the program's assertions to find the target.
+    selection_cbmc_runs: u64,
+    baseline: bool,
+    lazy: bool,
+}
+
+pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    let tools = Toolchain::locate(args.cbmc.as_deref())?;
+    let work_dir = std::env::current_dir().context("cannot read the current directory")?;
+    // Finding the target costs the same with or without the learner's optimisations, so
+    // its runs are counted apart from the queries'.
+    let selection = CbmcCounters::new();
+    let (target, assertion_id) = choose_target(args, &tools, &work_dir, &selection)?;
+    let counters = Arc::new(CbmcCounters::new());
+
+    let instrumented = tempfile::Builder::new()
+        .prefix("mergelens-explain-")
+        .tempdir()
+        .context("cannot create a temporary directory")?;
+    let config = front_end_config(args);
+    let program = cprog::instrument_error(&config, &target, instrumented.path())?;
+    for warning in &program.warnings {
+        eprintln!("mergelens: warning: {warning}");
+    }
+    let targets: Vec<String> = program
+        .assertions
+        .iter()
+        .filter(|a| a.target)
+        .map(|a| format!("{}:{}: {}", a.file.display(), a.line, a.text))
+        .collect();
+    let assertion = targets.join("; ");
+
+    let store = if args.baseline {
+        None
+    } else {
+        cache_dir(&args.cache).map(|dir| {
+            let key = StoreKey {
+                fingerprint: &program.fingerprint(),
+                entry: &program.entry,
+                mode: MODE_ERROR,
+                alphabet: &program.alphabet,
+                cbmc_version: tools.version,
+            };
+            AnswerStore::new(&dir, &key)
+        })
+    };
+    let options = TeacherOptions {
+        query_timeout: args.query_timeout,
+        exact_limit: args.exact_limit,
+        baseline: args.baseline,
+        ..TeacherOptions::default()
+    };
+    let mut teacher = CbmcTeacher::new(
+        &program,
+        tools.clone(),
+        work_dir.clone(),
+        args.bounds,
+        options,
+    )
+    .with_counters(Arc::clone(&counters));
+    if let Some(store) = &store {
+        match store.load() {
+            Ok(stored) => teacher.add_known(stored),
+            Err(e) => eprintln!("mergelens: warning: {e}"),
+        }
+    }
+    let learned = learn(&mut teacher, &program, args);
+    if let Some(store) = &store
+        && let Err(e) = store.save(&teacher.known())
+    {
+        eprintln!("mergelens: warning: {e}");
+    }
+    let (dfa, mut stats) = learned?;
+    let teacher_stats = teacher.stats();
+    let exactness = teacher.exactness().cloned();
+    drop(teacher);
+
+    let dfa = ops::minimize(&dfa);
+    let marks = Marks::analyse(&dfa);
+    let examples = shortest_words(&dfa, args.bounds.max_word_length, EXAMPLE_WORDS);
+    let bounds = args.bounds;
+    if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
+        eprintln!(
+            "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
+            e.exact_up_to, e.unchecked_words
+        );
+    }
+
+    let traces = match &args.traces {
+        Some(dir) => write_traces(dir, args, &tools, &work_dir, &program, &examples, &counters)?,
+        None => BTreeMap::new(),
+    };
+
+    let word_text = |w: &Word| {
+        w.iter()
+            .map(|&a| dfa.alphabet().name(a))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut value = json::to_value(&dfa);
+    value["kind"] = "explain".into();
+    value["program"] = args
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .into();
+    value["entry"] = program.entry.clone().into();
+    value["assertion"] = assertion.clone().into();
+    value["bounds"] = serde_json::json!({
+        "unwind": bounds.unwind,
+        "max_word_length": bounds.max_word_length,
+    });
+    value["stats"] = serde_json::json!({
+        "cbmc_runs": counters.runs(),
+        "membership_queries": stats.membership_queries,
+        "from_cache": stats.from_cache,
+        "from_precheck": stats.from_precheck,
+        "from_guess": stats.from_guess,
+        "from_teacher": stats.from_teacher,
+        "equivalence_queries": stats.equivalence_queries,
+        "guess_accuracy_p": stats.guess_accuracy,
+        "guess": "no",
+        "states": dfa.num_states(),
+    });
+    if !traces.is_empty() {
+        value["traces"] = serde_json::to_value(&traces).expect("strings serialise");
+    }
+    value["explained"] = serde_json::to_value(ExplainedDoc {
+        assertion_id: assertion_id.as_deref(),
+        unwind: bounds.unwind,
+        max_word_length: bounds.max_word_length,
+        cbmc_unwind: bounds.cbmc().unwind,
+        exact_up_to: exactness
+            .as_ref()
+            .map_or(bounds.max_word_length, |e| e.exact_up_to),
+        empty: examples.is_empty(),
+        // `assert` ends every failing word: naming it would say nothing.
+        dominating: marks
+            .dominating
+            .iter()
+            .filter(|&&a| a != program.end)
+            .map(|&a| dfa.alphabet().name(a))
+            .collect(),
+        doomed: &marks.doomed,
+        shortest: examples.iter().map(word_text).collect(),
+        guess_accuracy_p: stats.guess_accuracy,
+    })
+    .expect("plain data serialises");
+    let mut json_text = serde_json::to_string(&value).expect("JSON values serialise");
+    json_text.push('\n');
+
+    let text = match args.format {
+        ExplainFormat::Json => json_text,
+        ExplainFormat::Dot => dot::to_dot(&dfa, &program.entry, &marks),
+        ExplainFormat::Svg => svg::to_svg(&dfa, &marks).ok_or_else(|| {
+            anyhow::anyhow!(
+                "the automaton has {} states, too many to draw as SVG; use --format dot or json",
+                dfa.num_states()
+            )
+        })?,
+        ExplainFormat::Html => {
+            let document = report::parse(&json_text, "mergelens explain")?;
+            report::render(&document, Format::Html, &Options::default())?
+        }
+    };
+    write_output(args.output.as_deref(), &text)?;
+
+    stats.wall_seconds = started.elapsed().as_secs_f64();
+    if let Some(path) = &args.stats {
+        let doc = StatsDoc {
+            learn: &stats,
+            teacher: teacher_stats,
+            cbmc_runs: counters.runs(),
+            cbmc_seconds: counters.seconds(),
+            selection_cbmc_runs: selection.runs(),
+            baseline: args.baseline,
+            lazy: args.lazy && !args.baseline,
+        };
+        let mut text = serde_json::to_string_pretty(&doc).expect("statistics serialise");
+        text.push('\n');
+        std::fs::write(path, text)
+            .with_context(|| format!("cannot write the statistics to {}", path.display()))?;
+    }
+    eprintln!(
+        "{}",
+        summary(
+            &assertion,
+            &dfa,
+            &examples,
+            &stats,
+            counters.runs(),
+            selection.runs()
+        )
+    );
+    Ok(Outcome::Success)
+}
+
+fn summary(
+    assertion: &str,
+    dfa: &Dfa,
+    examples: &[Word],
+    stats: &LearnStats,
+    cbmc_runs: u64,
+    selection_runs: u64,
+) -> String {
+    let language = if examples.is_empty() {
+        "empty language: the assertion cannot fail within the bounds".to_string()
+    } else {
+        format!("{} states", dfa.num_states())
+    };
+    let p = stats
+        .guess_accuracy
+        .map_or_else(|| "no guesses".to_string(), |p| format!("p = {p:.2}"));
+    let by_teacher = stats
+        .membership_queries
+        .saturating_sub(stats.from_cache + stats.from_precheck + stats.from_guess);
+    format!(
+        "explained {assertion}: {language} · {cbmc_runs} CBMC runs (+{selection_runs} to find the assertion) · {} membership queries ({} pre-check, {} cache, {} guessed \"no\", {} CBMC) · {p} · {:.1} s",
+        stats.membership_queries,
+        stats.from_precheck,
+        stats.from_cache,
+        stats.from_guess,
+        by_teacher,
+        stats.wall_seconds
+    )
+}
+
+/// The answer store's directory: as `mergelens learn` chooses it (the repository's
+/// `.git/mergelens/cache`, else the user's cache directory).
+fn cache_dir(choice: &CacheChoice) -> Option<PathBuf> {
+    match choice {
+        CacheChoice::Off => None,
+        CacheChoice::Dir(dir) => Some(dir.clone()),
+        CacheChoice::Default => {
+            let cwd = std::env::current_dir().ok()?;
+            if let Ok(repo) = git2::Repository::discover(&cwd) {
+                return Some(repo.commondir().join("mergelens").join("cache"));
+            }
+            let var = |name: &str| {
+                std::env::var_os(name)
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            };
+            var("XDG_CACHE_HOME")
+                .map(|d| d.join("mergelens"))
+                .or_else(|| var("HOME").map(|h| h.join(".cache").join("mergelens")))
+        }
+    }
+}
+
+fn front_end_config(args: &ExplainArgs) -> FrontEndConfig {
+    let mut config = FrontEndConfig::new(args.files.clone());
+    config.entry = args.entry.clone();
+    config.events = args.events;
+    config.only = args.only.as_ref().map(|o| o.iter().cloned().collect());
+    config.exclude = args.exclude.iter().cloned().collect();
+    config.include_dirs = args.include_dirs.clone();
+    config.defines = args.defines.clone();
+    config
+}
+
+/// The target line (and which assertion on it) and, when known, its CBMC property id.
+fn choose_target(
+    args: &ExplainArgs,
+    tools: &Toolchain,
+    work_dir: &Path,
+    counters: &CbmcCounters,
+) -> anyhow::Result<(AssertionTarget, Option<String>)> {
+    let properties = |query| {
+        program_properties(
+            tools,
+            &args.files,
+            &args.include_dirs,
+            &args.defines,
+            &args.entry,
+            query,
+            work_dir,
+            Some(counters),
+        )
+    };
+    let chosen = match &args.target {
+        TargetChoice::Line { file, line } => {
+            return Ok((
+                AssertionTarget {
+                    file: file.clone(),
+                    line: *line,
+                    index: None,
+                },
+                None,
+            ));
+        }
+        TargetChoice::Property(id) => {
+            let all = properties(PropertyQuery::All)?;
+            match all.iter().find(|p| &p.id == id) {
+                Some(p) => (p.clone(), all),
+                None => {
+                    return Err(ExplainError::UnknownProperty {
+                        id: id.clone(),
+                        existing: all.iter().map(describe).collect(),
+                    }
+                    .into());
+                }
+            }
+        }
+        TargetChoice::Failing => {
+            let cbmc_unwind = args.bounds.cbmc().unwind;
+            let failing = properties(PropertyQuery::Failing { cbmc_unwind })?;
+            match failing.as_slice() {
+                [one] => (one.clone(), properties(PropertyQuery::All)?),
+                [] => {
+                    // Nothing fails: with one assertion, its language is the (empty)
+                    // answer; with several, the user says which emptiness to confirm.
+                    let all = properties(PropertyQuery::All)?;
+                    match all.as_slice() {
+                        [] => return Err(ExplainError::NoAssertion.into()),
+                        [one] => (one.clone(), all.clone()),
+                        _ => {
+                            return Err(ExplainError::Choose {
+                                failing: all.iter().map(describe).collect(),
+                            }
+                            .into());
+                        }
+                    }
+                }
+                _ => {
+                    return Err(ExplainError::Choose {
+                        failing: failing.iter().map(describe).collect(),
+                    }
+                    .into());
+                }
+            }
+        }
+    };
+    let (property, all) = chosen;
+    // CBMC numbers a function's assertions in source order, so the rank of the id among
+    // those of its line is the rank of the call among the assertion calls on that line.
+    let index = all
+        .iter()
+        .filter(|p| p.file == property.file && p.line == property.line)
+        .position(|p| p.id == property.id);
+    Ok((
+        AssertionTarget {
+            file: property.file.clone(),
+            line: property.line,
+            index,
+        },
+        Some(property.id),
+    ))
+}
+
+fn learn(
+    teacher: &mut CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    args: &ExplainArgs,
+) -> anyhow::Result<(Dfa, LearnStats)> {
+    teacher.prefetch()?;
+    let mut cache = QueryCache::new(program.alphabet.clone());
+    for (word, accepted) in teacher.answers_at_bounds() {
+        let _ = cache.insert(&word, Entry::confirmed(accepted, Source::Teacher));
+    }
+    let config = LearnConfig {
+        // Sec. 6: most paths do not fail the assertion, so "no" is the likely answer.
+        guess: if args.lazy && !args.baseline {
+            GuessPolicy::Constant(false)
+        } else {
+            GuessPolicy::Off
+        },
+        ..LearnConfig::default()
+    };
+    let mut learner = Learner::new(program.alphabet.clone(), config);
+    let dfa = learner.run(teacher, &mut cache).map_err(|e| match e {
+        LearnError::Teacher(inner) => match inner.downcast::<CbmcTeacherError>() {
+            Ok(e) => anyhow::Error::new(*e),
+            Err(other) => anyhow::Error::from_boxed(other),
+        },
+        other => anyhow::Error::new(other).context(format!(
+            "explaining the assertion at --unwind {} --max-word-length {}",
+            args.bounds.unwind, args.bounds.max_word_length
+        )),
+    })?;
+    Ok((dfa, learner.stats().clone()))
+}
+
+/// Up to `limit` accepted words of at most `max_len` letters, shortest first and in
+/// letter order within a length.
+pub(crate) fn shortest_words(d: &Dfa, max_len: usize, limit: usize) -> Vec<Word> {
+    let useful = analysis::useful_states(d);
+    let mut found = Vec::new();
+    let mut layer: Vec<(StateId, Word)> = vec![(d.initial(), Vec::new())];
+    for _ in 0..=max_len {
+        let mut next = Vec::new();
+        for (q, w) in layer {
+            if !useful[q as usize] {
+                continue;
+            }
+            if d.is_accepting(q) {
+                found.push(w.clone());
+                if found.len() == limit {
+                    return found;
+                }
+            }
+            for a in d.alphabet().letters() {
+                if let Some(to) = d.next(q, a as Letter) {
+                    let mut longer = w.clone();
+                    longer.push(a);
+                    next.push((to, longer));
+                }
+            }
+            // Breadth first over words, not states: bound the layer so that a cyclic
+            // automaton cannot make it explode before `limit` words are found.
+            if next.len() > 4096 {
+                break;
+            }
+        }
+        layer = next;
+    }
+    found
+}
+
+/// Stores one concrete trace per example word in `dir` and maps each word (letters
+/// separated by spaces) to its file, relative to the output's directory when there is one.
+fn write_traces(
+    dir: &Path,
+    args: &ExplainArgs,
+    tools: &Toolchain,
+    work_dir: &Path,
+    program: &InstrumentedProgram,
+    examples: &[Word],
+    counters: &Arc<CbmcCounters>,
+) -> anyhow::Result<BTreeMap<String, String>> {
+    let mut links = BTreeMap::new();
+    if examples.is_empty() {
+        return Ok(links);
+    }
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the trace directory {}", dir.display()))?;
+    let goto = GotoProgram::compile(
+        tools,
+        &program.paths,
+        &args.include_dirs,
+        &args.defines,
+        work_dir,
+    )?
+    .with_entry(program.entry.clone())
+    .with_counters(Arc::clone(counters));
+    let bounds: Bounds = args.bounds.cbmc();
+    let base = args
+        .output
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf);
+    for (i, word) in examples.iter().enumerate() {
+        let Some(steps) = goto.word_trace(word, bounds, program.end, args.query_timeout)? else {
+            continue;
+        };
+        let names: Vec<&str> = word.iter().map(|&a| program.alphabet.name(a)).collect();
+        let key = names.join(" ");
+        let path = dir.join(format!("trace-{}.json", i + 1));
+        let doc = serde_json::json!({
+            "format": "mergelens-trace/1",
+            "word": names,
+            "entry": program.entry,
+            "steps": steps,
+        });
+        let mut text = serde_json::to_string_pretty(&doc).expect("JSON values serialise");
+        text.push('\n');
+        std::fs::write(&path, text)
+            .with_context(|| format!("cannot write the trace {}", path.display()))?;
+        let link = match &base {
+            Some(base) => relative(&path, base),
+            None => path.display().to_string(),
+        };
+        links.insert(key, link);
+    }
+    Ok(links)
+}
+
+/// `path` relative to `base` when both resolve and `base` is a prefix; else `path` as is.
+fn relative(path: &Path, base: &Path) -> String {
+    let resolve = |p: &Path| {
+        std::path::absolute(p)
+            .ok()
+            .map(|p| p.components().collect::<PathBuf>())
+    };
+    match (resolve(path), resolve(base)) {
+        (Some(p), Some(b)) => p
+            .strip_prefix(&b)
+            .map_or_else(|_| path.display().to_string(), |r| r.display().to_string()),
+        _ => path.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::automaton::Alphabet;
+
+    #[test]
+    fn shortest_words_come_in_length_then_letter_order() {
+        // f* assert over {f, assert}.
+        let mut d = Dfa::with_states(Alphabet::from_names(["f", "assert"]), 2);
+        d.set_transition(0, 0, 0);
+        d.set_transition(0, 1, 1);
+        d.set_accepting(1, true);
+        let words = shortest_words(&d, 10, 3);
+        assert_eq!(words, vec![vec![1], vec![0, 1], vec![0, 0, 1]]);
+        assert!(shortest_words(&Dfa::new(d.alphabet().clone()), 10, 3).is_empty());
+    }
+
+    #[test]
+    fn choosing_lists_one_property_per_line() {
+        let e = ExplainError::Choose {
+            failing: vec![
+                "main.assertion.1  a.c:4  x".into(),
+                "f.assertion.1  a.c:3  y".into(),
+            ],
+        };
+        let text = e.to_string();
+        assert_eq!(text.lines().count(), 3);
+        assert!(text.lines().next().unwrap().contains("--assertion"));
+    }
+}
