@@ -3,6 +3,7 @@
 //! ```text
 //! cargo bench --bench learner -- generate DIR [--seed N] [--grid full|quick]
 //! cargo bench --bench learner -- run DIR [--modes rs,angluin,mp,rs-all] [--repeat N]
+//! cargo bench --bench learner -- batching DIR [--length L]
 //! cargo bench --bench learner                  # generate (quick grid) and run, print a table
 //! ```
 //!
@@ -12,13 +13,23 @@
 //! target and mode: `membership` counts distinct words the teacher answered, as a model
 //! checker would be asked. Modes: `rs`, `angluin`, `mp` (counterexample processing) and
 //! `rs-all`, Rivest-Schapire asking every decomposition of a counterexample in one batch.
+//!
+//! `batching` measures how to batch the Rivest-Schapire search when counterexamples are
+//! long, as a model checker's are (any word up to the bound, not a shortest one): the
+//! teacher answers each equivalence query with a random word of about `L` letters (default
+//! 40) followed by a shortest word that then tells the two automata apart. It prints, per
+//! row, the membership queries, teacher batches and equivalence queries for 1, 2 and 4
+//! words per search step and for all decompositions at once.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use mergelens::automaton::json;
+use mergelens::automaton::{Dfa, Letter, Word, analysis, json};
 use mergelens::learn::random::{SplitMix64, random_minimal_dfa};
-use mergelens::learn::{CexProcessing, DfaTeacher, LearnConfig, QueryCache, learn};
+use mergelens::learn::{
+    Answer, CexProcessing, DfaTeacher, Equivalence, LearnConfig, QueryCache, Teacher, TeacherError,
+    learn,
+};
 
 const PER_ROW: usize = 10;
 const FULL_STATES: [usize; 5] = [20, 50, 100, 200, 500];
@@ -67,6 +78,11 @@ fn main() {
             for line in run(&dir, &modes.split(',').collect::<Vec<_>>(), repeat) {
                 println!("{line}");
             }
+        }
+        Some("batching") => {
+            let dir = PathBuf::from(args.get(1).expect("batching DIR"));
+            let length = option("--length").map_or(40, |l| l.parse().expect("--length L"));
+            batching(&dir, length);
         }
         _ => {
             let dir = PathBuf::from("target/bench-learner/quick");
@@ -205,5 +221,116 @@ fn summarise(lines: &[serde_json::Value]) {
             mean("batches"),
             mean("seconds")
         );
+    }
+}
+
+/// A teacher whose counterexamples are long: a random prefix, then a shortest word that
+/// tells the two automata apart from where the prefix leads.
+struct LongCounterexamples {
+    inner: DfaTeacher,
+    rng: SplitMix64,
+    length: usize,
+}
+
+impl Teacher for LongCounterexamples {
+    fn membership(&mut self, words: &[Word]) -> Result<Vec<Answer>, TeacherError> {
+        self.inner.membership(words)
+    }
+
+    fn membership_packed(
+        &mut self,
+        letters: &[Letter],
+        ends: &[usize],
+    ) -> Result<Vec<Answer>, TeacherError> {
+        self.inner.membership_packed(letters, ends)
+    }
+
+    fn equivalence(&mut self, hypothesis: &Dfa) -> Result<Equivalence, TeacherError> {
+        let shortest = self.inner.equivalence(hypothesis)?;
+        if shortest == Equivalence::Equal {
+            return Ok(shortest);
+        }
+        let target = self.inner.target();
+        let k = target.alphabet().len() as u64;
+        for _ in 0..100 {
+            let prefix: Word = (0..self.length)
+                .map(|_| self.rng.below(k) as Letter)
+                .collect();
+            let (Some(h), Some(t)) = (hypothesis.run(&prefix), target.run(&prefix)) else {
+                continue;
+            };
+            let (mut from_h, mut from_t) = (hypothesis.clone(), target.clone());
+            from_h.set_initial(h);
+            from_t.set_initial(t);
+            if let Some(witness) = analysis::equivalence_witness(&from_h, &from_t) {
+                let suffix = hypothesis
+                    .alphabet()
+                    .word(&witness.word)
+                    .expect("same letters");
+                return Ok(Equivalence::Counterexample([prefix, suffix].concat()));
+            }
+        }
+        Ok(shortest)
+    }
+}
+
+fn batching(dir: &Path, length: usize) {
+    let widths = [(1, "1"), (2, "2"), (4, "4"), (usize::MAX, "all")];
+    println!(
+        "| states | letters | {} |",
+        widths
+            .iter()
+            .map(|(_, name)| format!("{name} per step: MQ / batches / EQ"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    println!("|---:|---:|{}", "---:|".repeat(widths.len()));
+    let files = targets(dir);
+    let mut rows: Vec<(usize, usize)> = Vec::new();
+    let dfas: Vec<Dfa> = files
+        .iter()
+        .map(|p| json::read(p).expect("a target"))
+        .collect();
+    for d in &dfas {
+        let key = (d.num_states(), d.alphabet().len());
+        if !rows.contains(&key) {
+            rows.push(key);
+        }
+    }
+    for (states, letters) in rows {
+        let row: Vec<&Dfa> = dfas
+            .iter()
+            .filter(|d| (d.num_states(), d.alphabet().len()) == (states, letters))
+            .collect();
+        let mut cells = Vec::new();
+        for &(width, _) in &widths {
+            let (mut mq, mut batches, mut eq) = (0u64, 0u64, 0u64);
+            for (i, target) in row.iter().enumerate() {
+                let mut teacher = LongCounterexamples {
+                    inner: DfaTeacher::new((*target).clone()),
+                    rng: SplitMix64::new(i as u64),
+                    length,
+                };
+                let config = LearnConfig {
+                    rs_words_per_step: width,
+                    ..LearnConfig::default()
+                };
+                let mut cache = QueryCache::new(target.alphabet().clone());
+                let learned = learn(target.alphabet(), &mut teacher, &mut cache, &config)
+                    .expect("learning a target");
+                assert_eq!(&learned.dfa, *target);
+                mq += learned.stats.from_teacher;
+                batches += learned.stats.teacher_batches;
+                eq += learned.stats.equivalence_queries;
+            }
+            let n = row.len() as f64;
+            cells.push(format!(
+                "{:.0} / {:.1} / {:.1}",
+                mq as f64 / n,
+                batches as f64 / n,
+                eq as f64 / n
+            ));
+        }
+        println!("| {states} | {letters} | {} |", cells.join(" | "));
     }
 }

@@ -40,3 +40,8 @@ echo "AALpy $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.ver
     >"$OUT/aalpy-$GRID.jsonl"
 
 python3 scripts/bench_learner.py table "$OUT/mergelens-$GRID.jsonl" "$OUT/aalpy-$GRID.jsonl"
+
+echo >&2
+echo "batching the Rivest-Schapire search, long counterexamples (mergelens only):" >&2
+echo
+cargo bench -q --bench learner -- batching "$TARGETS"

@@ -749,4 +749,3 @@ fn the_command_writes_html_and_markdown() {
     let error = error.downcast_ref::<ReportError>().unwrap();
     assert!(error.is_bad_input() && error.to_string().contains("cannot read"));
 }
-
