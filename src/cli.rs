@@ -381,7 +381,10 @@ pub enum ExplainFormatArg {
 }
 
 impl ExplainCli {
-    pub fn into_args(self) -> Result<mergelens::commands::explain::ExplainArgs, String> {
+    pub fn into_args(
+        self,
+    ) -> Result<mergelens::commands::explain::ExplainArgs, mergelens::commands::explain::ExplainError>
+    {
         use mergelens::cbmc::LearnBounds;
         use mergelens::commands::explain::{ExplainArgs, ExplainFormat, TargetChoice};
         use mergelens::commands::learn::CacheChoice;
@@ -393,7 +396,9 @@ impl ExplainCli {
                     .rsplit_once(':')
                     .and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?)))
                     .filter(|(f, _)| !f.is_empty())
-                    .ok_or_else(|| format!("--line {spec}: expected FILE:LINE, e.g. queue.c:42"))?;
+                    .ok_or_else(|| mergelens::commands::explain::ExplainError::Usage {
+                        message: format!("--line {spec}: expected FILE:LINE, e.g. queue.c:42"),
+                    })?;
                 TargetChoice::Line {
                     file: PathBuf::from(file),
                     line,

@@ -344,10 +344,12 @@ impl Settings {
             });
         }
         if let Some(events) = &file.events {
-            s.events = events.parse().map_err(|message| ConfigError::Invalid {
-                key: "events",
-                message,
-            })?;
+            s.events = events
+                .parse()
+                .map_err(|e: crate::cprog::UnknownEventKind| ConfigError::Invalid {
+                    key: "events",
+                    message: e.to_string(),
+                })?;
         }
         if let Some(events) = flags.events {
             s.events = events;

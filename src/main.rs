@@ -70,12 +70,7 @@ fn run(command: Command) -> anyhow::Result<Outcome> {
             Ok(Outcome::Success)
         }
         Command::Learn(args) => commands::learn::run(&args.into_args()),
-        Command::Explain(args) => match args.into_args() {
-            Ok(args) => commands::explain::run(&args),
-            Err(message) => {
-                Err(mergelens::commands::explain::ExplainError::Usage { message }.into())
-            }
-        },
+        Command::Explain(args) => commands::explain::run(&args.into_args()?),
         Command::Review(args) => commands::review::run(&args.into_args()),
         Command::Diff(args) => commands::diff::run(&args.into_args()),
         Command::Hook(action) => commands::hook::run(match action {

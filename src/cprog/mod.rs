@@ -142,16 +142,19 @@ impl fmt::Display for EventKind {
     }
 }
 
-impl FromStr for EventKind {
-    type Err = String;
+/// A name that is not an [`EventKind`].
+#[derive(Debug, thiserror::Error)]
+#[error("unknown event kind `{0}`: expected functions, calls or branches")]
+pub struct UnknownEventKind(pub String);
 
-    fn from_str(s: &str) -> Result<EventKind, String> {
+impl FromStr for EventKind {
+    type Err = UnknownEventKind;
+
+    fn from_str(s: &str) -> Result<EventKind, UnknownEventKind> {
         EventKind::ALL
             .into_iter()
             .find(|k| k.as_str() == s)
-            .ok_or_else(|| {
-                format!("unknown event kind `{s}`: expected functions, calls or branches")
-            })
+            .ok_or_else(|| UnknownEventKind(s.to_string()))
     }
 }
 
