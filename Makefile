@@ -1,7 +1,7 @@
 # The two commands of the README: `make demo` and `make test`. Both install what is missing.
 CARGO ?= cargo
 
-.PHONY: test demo deps bench bench-learner bench-learn bench-review
+.PHONY: test demo deps bench bench-learner bench-learn bench-review bench-explain
 
 deps:
 	bash scripts/install-cbmc.sh
@@ -28,3 +28,7 @@ bench-learn: deps
 
 bench-review: deps
 	bash scripts/bench-review.sh
+
+bench-explain: deps
+	$(CARGO) build --release
+	bash scripts/bench-explain.sh target/release/mergelens

@@ -201,12 +201,15 @@ def cmd_table(args):
     ]
     present = [c for c in columns if any(l["tool"] == c[0] and l["algorithm"] == c[1] for l in lines)]
     rows = sorted({(l["states"], l["letters"]) for l in lines})
-    head = "| states | letters | " + " | ".join(c[2] + " MQ / EQ / s" for c in present) + " |"
+    ratio = ("mergelens", "rs") in [c[:2] for c in present] and ("aalpy", "lstar-rs") in [c[:2] for c in present]
+    head = "| states | letters | " + " | ".join(c[2] + " MQ / EQ / time" for c in present)
+    head += " | time AALpy L*-RS / ours L*-RS |" if ratio else " |"
     print(head)
-    print("|---:|---:|" + "---:|" * len(present))
+    print("|---:|---:|" + "---:|" * (len(present) + ratio))
     notes = []
     for states, letters in rows:
         cells = []
+        times = {}
         for tool, algorithm, label in present:
             done = [
                 l
@@ -219,6 +222,7 @@ def cmd_table(args):
             if not finished:
                 cells.append("timeout" if done else "-")
                 continue
+            times[(tool, algorithm)] = mean([l["seconds"] for l in finished])
             cell = "{:,.0f} / {:.1f} / {}".format(
                 mean([l["membership"] for l in finished]),
                 mean([l["equivalence"] for l in finished]),
@@ -228,6 +232,9 @@ def cmd_table(args):
                 cell += f" ({len(finished)})"
                 notes.append((states, letters, label, len(finished)))
             cells.append(cell)
+        if ratio:
+            ours, theirs = times.get(("mergelens", "rs")), times.get(("aalpy", "lstar-rs"))
+            cells.append(f"{theirs / ours:.0f}x" if ours and theirs else "-")
         print(f"| {states} | {letters} | " + " | ".join(cells) + " |")
     if notes:
         print()

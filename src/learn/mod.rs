@@ -5,7 +5,7 @@
 //! * [`Teacher`]: answers batches of membership queries ([`Answer`]: yes, no, and a
 //!   "don't care" the learner refuses for now) and equivalence queries ([`Equivalence`]),
 //!   with an optional cheap [`Teacher::precheck`]. [`DfaTeacher`] simulates one with a
-//!   known target automaton; the CBMC teacher comes later.
+//!   known target automaton.
 //! * [`QueryCache`]: a trie of every answer known, with its [`Source`] and whether it is
 //!   confirmed. The caller owns it, so that all runs of a process share it.
 //! * [`Learner`] and [`learn`], configured by [`LearnConfig`]: counterexample processing
@@ -33,9 +33,14 @@
 //!   Software Errors*, JAIR 2020, Sec. 6, Fig. 15-16) lets a guess answer what the cache
 //!   cannot. Before each equivalence query, all unconfirmed answers go to the teacher in
 //!   one batch; if a guess was wrong, the cache is corrected and the learner returns to its
-//!   state at the last conjecture and replays against the cache. The equivalence query is
-//!   only ever asked about a conjecture built from confirmed answers, so the result is the
-//!   automaton learning without guesses gives.
+//!   state at the last conjecture and replays against the cache (in effect: it resumes from
+//!   a checkpoint taken before the first step that used a wrong guess, which is where the
+//!   deterministic replay would lead). The equivalence query is only ever asked about a
+//!   conjecture built from confirmed answers, so the result is the automaton learning
+//!   without guesses gives. Guesses are also checked when their number or the table's
+//!   growth since the last check gets large, and a policy whose guesses prove mostly wrong
+//!   is dropped for the rest of the run ([`LearnConfig::min_guess_accuracy`]): a run of
+//!   guesses is worth only what precedes its first wrong one.
 //!
 //! Conjectures are handed out trimmed (without the rejecting sink) and minimal, as the
 //! table's rows are pairwise distinct; the learned automaton is moreover canonically

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The explain benchmark of benches/explain.md: baseline against default, side by side.
+# Usage: scripts/bench-explain.sh [MERGELENS]  (from the repository root)
+set -euo pipefail
+M=${1:-target/release/mergelens}
+out=$(mktemp -d)
+printf '| program | args | baseline runs | baseline s | default runs | default s | fewer runs | equivalent |\n|---|---|---|---|---|---|---|---|\n'
+for case in tests/fixtures/explain_*/; do
+  args=$(grep -v '^#' "$case/explain.txt" | head -1)
+  name=$(basename "$case")
+  for mode in baseline default; do
+    extra=(); [ $mode = baseline ] && extra=(--baseline)
+    s=$(date +%s.%N)
+    $M explain $args --no-cache "${extra[@]}" --stats "$out/$name.$mode.stats" -o "$out/$name.$mode.json" 2>/dev/null
+    e=$(date +%s.%N)
+    echo "$(echo "$e - $s" | bc)" > "$out/$name.$mode.wall"
+  done
+  br=$(python3 -c "import json;print(json.load(open('$out/$name.baseline.stats'))['cbmc_runs'])")
+  dr=$(python3 -c "import json;print(json.load(open('$out/$name.default.stats'))['cbmc_runs'])")
+  bw=$(cat "$out/$name.baseline.wall"); dw=$(cat "$out/$name.default.wall")
+  eq=$($M automaton equiv "$out/$name.baseline.json" "$out/$name.default.json" >/dev/null 2>&1 && echo yes || echo NO)
+  printf '| %s | `%s` | %s | %.2f | %s | %.2f | %s%% | %s |\n' "$name" "${args#tests/programs/}" "$br" "$bw" "$dr" "$dw" "$(python3 -c "print(round(100*(1-$dr/$br)))")" "$eq"
+done
