@@ -13,7 +13,7 @@ for case in tests/fixtures/explain_*/; do
     s=$(date +%s.%N)
     $M explain $args --no-cache "${extra[@]}" --stats "$out/$name.$mode.stats" -o "$out/$name.$mode.json" 2>/dev/null
     e=$(date +%s.%N)
-    echo "$(echo "$e - $s" | bc)" > "$out/$name.$mode.wall"
+    python3 -c "print($e - $s)" > "$out/$name.$mode.wall"
   done
   br=$(python3 -c "import json;print(json.load(open('$out/$name.baseline.stats'))['cbmc_runs'])")
   dr=$(python3 -c "import json;print(json.load(open('$out/$name.default.stats'))['cbmc_runs'])")
