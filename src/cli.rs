@@ -163,14 +163,85 @@ pub enum AutomatonCommand {
         #[command(flatten)]
         out: OutputArgs,
     },
+    /// Learn TARGET with L* from a simulated teacher; print the learner's statistics.
+    Learn(Box<LearnTargetCli>),
 }
 
 /// How `--cex` names the counterexample strategies.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum CexArg {
+    /// Rivest-Schapire: binary search for one distinguishing suffix.
     Rs,
+    /// Angluin: every prefix of the counterexample becomes a row.
     Angluin,
+    /// Maler-Pnueli: every suffix of the counterexample becomes a column.
     Mp,
+}
+
+/// How `automaton learn --lazy` names the guess policies.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LazyTargetArg {
+    /// Guess "yes" for unknown words, check the guesses before each conjecture.
+    Yes,
+    /// Guess "no".
+    No,
+    /// No guessing: ask the teacher at once.
+    Off,
+}
+
+/// `mergelens automaton learn`: L* against a simulated teacher that knows TARGET.
+#[derive(Debug, Args)]
+pub struct LearnTargetCli {
+    /// The target automaton (mergelens-dfa/1); - reads standard input.
+    pub target: PathBuf,
+    #[arg(long, value_enum, default_value_t = LazyTargetArg::Off)]
+    pub lazy: LazyTargetArg,
+    #[arg(long, value_enum, default_value_t = CexArg::Rs)]
+    pub cex: CexArg,
+    /// Also write the statistics (JSON) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+    /// Spoil this share of the guesses (0 to 1), to exercise the repair path; needs --lazy yes|no.
+    #[arg(long, value_name = "R", default_value_t = 0.0)]
+    pub wrong_guess_rate: f64,
+    /// The seed of the spoiled guesses.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Stop with an error when a conjecture would have more states.
+    #[arg(long, value_name = "N", default_value_t = mergelens::learn::DEFAULT_MAX_STATES)]
+    pub max_states: usize,
+    /// Stop with an error after this many equivalence queries.
+    #[arg(long, value_name = "N", default_value_t = mergelens::learn::DEFAULT_MAX_EQUIVALENCE_QUERIES)]
+    pub max_equivalence_queries: usize,
+    /// Write the learned automaton to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+impl LearnTargetCli {
+    pub fn into_args(self) -> mergelens::commands::learn_target::LearnTargetArgs {
+        use mergelens::commands::learn_target::{LazyMode, LearnTargetArgs};
+        use mergelens::learn::CexProcessing;
+        LearnTargetArgs {
+            target: self.target,
+            lazy: match self.lazy {
+                LazyTargetArg::Yes => LazyMode::Yes,
+                LazyTargetArg::No => LazyMode::No,
+                LazyTargetArg::Off => LazyMode::Off,
+            },
+            cex: match self.cex {
+                CexArg::Rs => CexProcessing::RivestSchapire,
+                CexArg::Angluin => CexProcessing::Angluin,
+                CexArg::Mp => CexProcessing::MalerPnueli,
+            },
+            stats: self.stats,
+            wrong_guess_rate: self.wrong_guess_rate,
+            seed: self.seed,
+            max_states: self.max_states,
+            max_equivalence_queries: self.max_equivalence_queries,
+            output: self.output,
+        }
+    }
 }
 
 /// The report formats of `--format`.

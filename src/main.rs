@@ -12,7 +12,7 @@ use mergelens::exit;
 
 use mergelens::report::Format;
 
-use cli::{AutomatonCommand, Cli, Command, HookCommand, OutputArgs, ReportFormatArg};
+use cli::{AutomatonCommand, Cli, Command, HookCommand, ReportFormatArg};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -42,14 +42,7 @@ fn dedup_chain(chain: &[String]) -> Vec<&str> {
 
 fn run(command: Command) -> anyhow::Result<Outcome> {
     match command {
-        Command::Automaton(command) => {
-            let (operation, out) = automaton_operation(command);
-            let options = commands::automaton::Options {
-                output: out.output,
-                raw: out.raw,
-            };
-            commands::automaton::run(&operation, &options)
-        }
+        Command::Automaton(command) => run_automaton(command),
         Command::Report {
             input,
             format,
@@ -87,10 +80,10 @@ fn run(command: Command) -> anyhow::Result<Outcome> {
     }
 }
 
-fn automaton_operation(command: AutomatonCommand) -> (Operation, OutputArgs) {
+fn run_automaton(command: AutomatonCommand) -> anyhow::Result<Outcome> {
     use AutomatonCommand as C;
     let product = |op, left, right| Operation::Product { op, left, right };
-    match command {
+    let (operation, out) = match command {
         C::Show { file, words, out } => (Operation::Show { input: file, words }, out),
         C::Minimize { file, out } => (Operation::Minimize { input: file }, out),
         C::Complement { file, out } => (Operation::Complement { input: file }, out),
@@ -114,5 +107,14 @@ fn automaton_operation(command: AutomatonCommand) -> (Operation, OutputArgs) {
         ),
         C::Dot { file, out } => (Operation::Dot { input: file }, out),
         C::Svg { file, out } => (Operation::Svg { input: file }, out),
-    }
+        C::Learn(args) => {
+            commands::learn_target::run(&args.into_args())?;
+            return Ok(Outcome::Success);
+        }
+    };
+    let options = commands::automaton::Options {
+        output: out.output,
+        raw: out.raw,
+    };
+    commands::automaton::run(&operation, &options)
 }

@@ -204,3 +204,44 @@ fn a_missing_cbmc_names_the_installer_with_exit_code_5() {
         "{err}"
     );
 }
+
+#[test]
+fn automaton_learn_learns_the_target_and_prints_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = fixture("merged.json");
+    for args in [
+        vec!["--cex", "rs"],
+        vec!["--cex", "angluin", "--lazy", "yes"],
+        vec![
+            "--cex",
+            "mp",
+            "--lazy",
+            "no",
+            "--wrong-guess-rate",
+            "0.3",
+            "--seed",
+            "7",
+        ],
+    ] {
+        let learned = dir.path().join("learned.json");
+        let stats = dir.path().join("stats.json");
+        let mut argv = vec!["automaton", "learn", path(&target), "-o", path(&learned)];
+        argv.extend(["--stats", path(&stats)]);
+        argv.extend(args.iter().copied());
+        let out = mergelens(&argv);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let equiv = mergelens(&["automaton", "equiv", path(&learned), path(&target)]);
+        assert_eq!(stdout(&equiv), "equivalent\n", "{args:?}");
+        let stats: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+        assert_eq!(stats["states"], 5, "{args:?}");
+        assert!(stats["membership_queries"].as_u64().unwrap() > 0);
+    }
+    let capped = mergelens(&["automaton", "learn", path(&target), "--max-states", "2"]);
+    assert_ne!(capped.status.code(), Some(0));
+    assert!(
+        stderr(&capped).contains("mergelens: error:"),
+        "{}",
+        stderr(&capped)
+    );
+}

@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod explain;
 pub mod hook;
 pub mod learn;
+pub mod learn_target;
 pub mod report;
 pub mod review;
 
