@@ -251,14 +251,15 @@ pub enum ReportFormatArg {
     Md,
 }
 
-/// `mergelens learn`: the event words of the entry function's executions within the bounds,
-/// each ending with `end`, learned with CBMC answering the queries.
+/// The program options `learn` and `explain` share: the program, its front end, CBMC, lazy
+/// learning and the answer cache.
 #[derive(Debug, Args)]
-pub struct LearnCli {
+pub struct ProgramCli {
     /// The C files of the program (compiled and linked together).
     #[arg(required = true, value_name = "FILE.c")]
     pub files: Vec<PathBuf>,
-    /// The function whose executions are learned; its return is the letter `end`.
+    /// The function whose executions are learned; its return is the letter `end` (`learn`)
+    /// or an exit point (`explain`).
     #[arg(long, default_value = "main", value_name = "NAME")]
     pub entry: String,
     /// Which events become letters (MERGELENS_EVENT markers always do).
@@ -270,18 +271,6 @@ pub struct LearnCli {
     /// Drop these letters (comma separated).
     #[arg(long, value_delimiter = ',', value_name = "L1,L2")]
     pub exclude: Vec<String>,
-    /// Loop bodies run at most B times (CBMC gets --unwind B+1; see the README).
-    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_UNWIND, conflicts_with = "auto_bounds")]
-    pub unwind: u32,
-    /// Words have at most N letters, `end` included (with --auto-bounds: the largest N tried).
-    #[arg(long, value_name = "N", default_value_t = mergelens::commands::learn::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub max_word_length: u64,
-    /// Search the bounds (Fig. 17 of the paper): B from 1 to --max-unwind, N up to --max-word-length.
-    #[arg(long)]
-    pub auto_bounds: bool,
-    /// The largest B --auto-bounds tries.
-    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_MAX_UNWIND, requires = "auto_bounds")]
-    pub max_unwind: u32,
     /// An include directory, as for the compiler.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
@@ -289,16 +278,8 @@ pub struct LearnCli {
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
-    #[arg(long, value_name = "S", default_value_t = mergelens::commands::learn::DEFAULT_QUERY_TIMEOUT_SECS)]
+    #[arg(long, value_name = "S", default_value_t = mergelens::commands::program::DEFAULT_QUERY_TIMEOUT_SECS)]
     pub query_timeout: f64,
-    #[arg(long, value_enum, default_value_t = LearnFormatArg::Json)]
-    pub format: LearnFormatArg,
-    /// Write the automaton to FILE instead of standard output.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Write the statistics (JSON) to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub stats: Option<PathBuf>,
     /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
     #[arg(long, value_name = "PATH")]
     pub cbmc: Option<PathBuf>,
@@ -306,7 +287,8 @@ pub struct LearnCli {
     /// up to which length it is exact.
     #[arg(long, value_name = "N", default_value_t = mergelens::cbmc::DEFAULT_EXACT_LIMIT)]
     pub exact_limit: u64,
-    /// Lazy learning: guess "yes" and check the guesses in batches, or ask CBMC at once.
+    /// Lazy learning: guess the likely answer (`learn`: "yes", `explain`: "no") and check the
+    /// guesses in batches, or ask CBMC at once.
     #[arg(long, value_enum, default_value_t = LazyArg::Yes)]
     pub lazy: LazyArg,
     /// Keep CBMC's answers in DIR (default: .git/mergelens/cache, else ~/.cache/mergelens).
@@ -321,13 +303,11 @@ pub struct LearnCli {
     pub baseline: bool,
 }
 
-impl LearnCli {
-    pub fn into_args(self) -> mergelens::commands::learn::LearnArgs {
-        use mergelens::cbmc::LearnBounds;
-        use mergelens::commands::learn::{BoundsChoice, CacheChoice, LearnArgs, LearnFormat};
+impl ProgramCli {
+    pub fn into_args(self) -> mergelens::commands::program::ProgramArgs {
+        use mergelens::commands::program::{CacheChoice, ProgramArgs};
         use mergelens::cprog::EventKind;
-        let max_word_length = self.max_word_length as usize;
-        LearnArgs {
+        ProgramArgs {
             files: self.files,
             entry: self.entry,
             events: match self.events {
@@ -339,26 +319,8 @@ impl LearnCli {
             exclude: self.exclude,
             include_dirs: self.include,
             defines: self.define,
-            bounds: if self.auto_bounds {
-                BoundsChoice::Auto {
-                    max_unwind: self.max_unwind,
-                    max_word_length,
-                }
-            } else {
-                BoundsChoice::Fixed(LearnBounds {
-                    unwind: self.unwind,
-                    max_word_length,
-                })
-            },
             query_timeout: (self.query_timeout > 0.0)
                 .then(|| std::time::Duration::from_secs_f64(self.query_timeout)),
-            format: match self.format {
-                LearnFormatArg::Json => LearnFormat::Json,
-                LearnFormatArg::Dot => LearnFormat::Dot,
-                LearnFormatArg::Svg => LearnFormat::Svg,
-            },
-            output: self.output,
-            stats: self.stats,
             cbmc: self.cbmc,
             exact_limit: self.exact_limit,
             lazy: matches!(self.lazy, LazyArg::Yes),
@@ -372,45 +334,80 @@ impl LearnCli {
     }
 }
 
+/// `mergelens learn`: the event words of the entry function's executions within the bounds,
+/// each ending with `end`, learned with CBMC answering the queries.
+#[derive(Debug, Args)]
+pub struct LearnCli {
+    #[command(flatten)]
+    pub program: ProgramCli,
+    /// Loop bodies run at most B times (CBMC gets --unwind B+1; see the README).
+    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_UNWIND, conflicts_with = "auto_bounds")]
+    pub unwind: u32,
+    /// Words have at most N letters, `end` included (with --auto-bounds: the largest N tried).
+    #[arg(long, value_name = "N", default_value_t = mergelens::commands::learn::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub max_word_length: u64,
+    /// Search the bounds (Fig. 17 of the paper): B from 1 to --max-unwind, N up to --max-word-length.
+    #[arg(long)]
+    pub auto_bounds: bool,
+    /// The largest B --auto-bounds tries.
+    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_MAX_UNWIND, requires = "auto_bounds")]
+    pub max_unwind: u32,
+    #[arg(long, value_enum, default_value_t = LearnFormatArg::Json)]
+    pub format: LearnFormatArg,
+    /// Write the automaton to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the statistics (JSON) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+}
+
+impl LearnCli {
+    pub fn into_args(self) -> mergelens::commands::learn::LearnArgs {
+        use mergelens::cbmc::LearnBounds;
+        use mergelens::commands::learn::{BoundsChoice, LearnArgs, LearnFormat};
+        let max_word_length = self.max_word_length as usize;
+        LearnArgs {
+            program: self.program.into_args(),
+            bounds: if self.auto_bounds {
+                BoundsChoice::Auto {
+                    max_unwind: self.max_unwind,
+                    max_word_length,
+                }
+            } else {
+                BoundsChoice::Fixed(LearnBounds {
+                    unwind: self.unwind,
+                    max_word_length,
+                })
+            },
+            format: match self.format {
+                LearnFormatArg::Json => LearnFormat::Json,
+                LearnFormatArg::Dot => LearnFormat::Dot,
+                LearnFormatArg::Svg => LearnFormat::Svg,
+            },
+            output: self.output,
+            stats: self.stats,
+        }
+    }
+}
+
 /// `mergelens explain`.
 #[derive(Debug, Args)]
 pub struct ExplainCli {
-    /// The C files of the program (compiled and linked together).
-    #[arg(required = true, value_name = "FILE.c")]
-    pub files: Vec<PathBuf>,
-    /// The function whose executions are explored; its returns are exit points.
-    #[arg(long, default_value = "main", value_name = "NAME")]
-    pub entry: String,
+    #[command(flatten)]
+    pub program: ProgramCli,
     /// The assertion to explain, by CBMC's property id (e.g. main.assertion.1).
     #[arg(long, value_name = "ID", conflicts_with = "line")]
     pub assertion: Option<String>,
     /// The assertion to explain, by its source line.
     #[arg(long, value_name = "FILE:LINE")]
     pub line: Option<String>,
-    /// Which events become letters (MERGELENS_EVENT markers always do).
-    #[arg(long, value_enum, default_value_t = EventsArg::Functions)]
-    pub events: EventsArg,
-    /// Keep only these letters (comma separated).
-    #[arg(long, value_delimiter = ',', value_name = "L1,L2")]
-    pub only: Option<Vec<String>>,
-    /// Drop these letters (comma separated).
-    #[arg(long, value_delimiter = ',', value_name = "L1,L2")]
-    pub exclude: Vec<String>,
     /// Loop bodies run at most B times (CBMC gets --unwind B+1).
     #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_UNWIND)]
     pub unwind: u32,
     /// Words have at most N letters, `assert` included.
     #[arg(long, value_name = "N", default_value_t = mergelens::commands::learn::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub max_word_length: u64,
-    /// An include directory, as for the compiler.
-    #[arg(short = 'I', value_name = "DIR")]
-    pub include: Vec<PathBuf>,
-    /// A macro definition, as for the compiler.
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-    pub define: Vec<String>,
-    /// The longest one CBMC query may take, in seconds; 0 for no limit.
-    #[arg(long, value_name = "S", default_value_t = mergelens::commands::learn::DEFAULT_QUERY_TIMEOUT_SECS)]
-    pub query_timeout: f64,
     #[arg(long, value_enum, default_value_t = ExplainFormatArg::Json)]
     pub format: ExplainFormatArg,
     /// Write the automaton to FILE instead of standard output.
@@ -422,24 +419,6 @@ pub struct ExplainCli {
     /// Store a concrete CBMC trace for each example failing word in DIR, linked from the output.
     #[arg(long, value_name = "DIR")]
     pub traces: Option<PathBuf>,
-    /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
-    #[arg(long, value_name = "PATH")]
-    pub cbmc: Option<PathBuf>,
-    /// Check at most N accepted words against CBMC per conjecture.
-    #[arg(long, value_name = "N", default_value_t = mergelens::cbmc::DEFAULT_EXACT_LIMIT)]
-    pub exact_limit: u64,
-    /// Lazy learning: guess "no" and check the guesses in batches, or ask CBMC at once.
-    #[arg(long, value_enum, default_value_t = LazyArg::Yes)]
-    pub lazy: LazyArg,
-    /// Keep CBMC's answers in DIR (default: .git/mergelens/cache, else ~/.cache/mergelens).
-    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
-    pub cache_dir: Option<PathBuf>,
-    /// Neither read nor write the answer cache.
-    #[arg(long)]
-    pub no_cache: bool,
-    /// The paper's baseline, for benchmarks: one CBMC run per membership query.
-    #[arg(long, hide = true)]
-    pub baseline: bool,
 }
 
 /// `mergelens explain --format`.
@@ -458,8 +437,6 @@ impl ExplainCli {
     {
         use mergelens::cbmc::LearnBounds;
         use mergelens::commands::explain::{ExplainArgs, ExplainFormat, TargetChoice};
-        use mergelens::commands::learn::CacheChoice;
-        use mergelens::cprog::EventKind;
         let target = match (self.assertion, self.line) {
             (Some(id), _) => TargetChoice::Property(id),
             (None, Some(spec)) => {
@@ -477,43 +454,23 @@ impl ExplainCli {
             }
             (None, None) => TargetChoice::Failing,
         };
-        let mut args = ExplainArgs::new(self.files);
-        args.entry = self.entry;
-        args.events = match self.events {
-            EventsArg::Functions => EventKind::Functions,
-            EventsArg::Calls => EventKind::Calls,
-            EventsArg::Branches => EventKind::Branches,
-        };
-        args.only = self.only;
-        args.exclude = self.exclude;
-        args.include_dirs = self.include;
-        args.defines = self.define;
-        args.target = target;
-        args.bounds = LearnBounds {
-            unwind: self.unwind,
-            max_word_length: self.max_word_length as usize,
-        };
-        args.query_timeout = (self.query_timeout > 0.0)
-            .then(|| std::time::Duration::from_secs_f64(self.query_timeout));
-        args.format = match self.format {
-            ExplainFormatArg::Json => ExplainFormat::Json,
-            ExplainFormatArg::Dot => ExplainFormat::Dot,
-            ExplainFormatArg::Svg => ExplainFormat::Svg,
-            ExplainFormatArg::Html => ExplainFormat::Html,
-        };
-        args.output = self.output;
-        args.stats = self.stats;
-        args.traces = self.traces;
-        args.cbmc = self.cbmc;
-        args.exact_limit = self.exact_limit;
-        args.lazy = matches!(self.lazy, LazyArg::Yes);
-        args.cache = match (self.no_cache, self.cache_dir) {
-            (true, _) => CacheChoice::Off,
-            (false, Some(dir)) => CacheChoice::Dir(dir),
-            (false, None) => CacheChoice::Default,
-        };
-        args.baseline = self.baseline;
-        Ok(args)
+        Ok(ExplainArgs {
+            program: self.program.into_args(),
+            target,
+            bounds: LearnBounds {
+                unwind: self.unwind,
+                max_word_length: self.max_word_length as usize,
+            },
+            format: match self.format {
+                ExplainFormatArg::Json => ExplainFormat::Json,
+                ExplainFormatArg::Dot => ExplainFormat::Dot,
+                ExplainFormatArg::Svg => ExplainFormat::Svg,
+                ExplainFormatArg::Html => ExplainFormat::Html,
+            },
+            output: self.output,
+            stats: self.stats,
+            traces: self.traces,
+        })
     }
 }
 

@@ -6,7 +6,8 @@
 //! * [`StoreKey`]: what an answer depends on besides the word and the bounds: the
 //!   instrumented program's fingerprint, the entry function, the mode (program explanation),
 //!   the alphabet and the CBMC version. Its digest names the store file.
-//! * [`AnswerStore`]: one file `<dir>/<digest>.json` (`mergelens-cache/1`), read with
+//! * [`AnswerStore`]: one file `<dir>/<digest>.json` (`mergelens-cache/1`), keyed by a
+//!   [`StoreKey`] or by a program ([`AnswerStore::for_program`]), read with
 //!   [`AnswerStore::load`] and written atomically (a temporary file renamed over the old
 //!   one) with [`AnswerStore::save`], which merges with what another run wrote meanwhile.
 //! * [`Stored`]: the contents: [`StoredAnswer`]s and [`AcceptedConjecture`]s.
@@ -32,6 +33,7 @@ use thiserror::Error;
 
 use super::locate::Version;
 use crate::automaton::{Alphabet, Dfa, Word, json, ops};
+use crate::cprog::InstrumentedProgram;
 
 /// The format tag of store files.
 pub const STORE_FORMAT: &str = "mergelens-cache/1";
@@ -198,6 +200,25 @@ impl AnswerStore {
             key: digest,
             alphabet: key.alphabet.names().map(str::to_string).collect(),
         }
+    }
+
+    /// The store of `program`'s answers in `mode` under `dir`: the key every command uses.
+    pub fn for_program(
+        dir: &Path,
+        program: &InstrumentedProgram,
+        mode: &str,
+        cbmc_version: Version,
+    ) -> AnswerStore {
+        AnswerStore::new(
+            dir,
+            &StoreKey {
+                fingerprint: &program.fingerprint(),
+                entry: &program.entry,
+                mode,
+                alphabet: &program.alphabet,
+                cbmc_version,
+            },
+        )
     }
 
     pub fn path(&self) -> &Path {

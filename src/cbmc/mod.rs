@@ -15,7 +15,8 @@
 //!   seconds, for statistics) and [`CbmcRunError`].
 //! * [`CbmcTeacher`]: the learner's teacher built on these queries, with pre-checks, batches,
 //!   the exactness pass and answers reused across bounds; [`cache_store`] keeps its answers
-//!   on disk between runs.
+//!   on disk between runs; `learning` runs lazy L* against it once, for every command that
+//!   learns a program.
 //!
 //! * [`program_properties`]: the program's own assertions as CBMC names them, for choosing
 //!   the target of error explanation; [`GotoProgram::word_trace`] gives the concrete
@@ -35,6 +36,7 @@ mod error;
 mod harness;
 mod json;
 mod language;
+pub(crate) mod learning;
 mod locate;
 mod program;
 mod properties;

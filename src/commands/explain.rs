@@ -21,23 +21,20 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use serde::Serialize;
 
-use super::learn::CacheChoice;
+use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
-use crate::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops, svg};
-use crate::cbmc::cache_store::{AnswerStore, StoreKey};
+use crate::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops};
 use crate::cbmc::{
-    Bounds, CbmcCounters, CbmcTeacher, CbmcTeacherError, GotoProgram, LearnBounds, ProgramProperty,
-    PropertyQuery, TeacherOptions, TeacherStats, Toolchain, program_properties,
+    Bounds, CbmcCounters, CbmcTeacher, GotoProgram, LearnBounds, ProgramProperty, PropertyQuery,
+    TeacherStats, Toolchain, program_properties,
 };
-use crate::cprog::{self, AssertionTarget, EventKind, FrontEndConfig, InstrumentedProgram};
-use crate::learn::{
-    Entry, GuessPolicy, LearnConfig, LearnError, LearnStats, Learner, QueryCache, Source,
-};
+use crate::cprog::{self, AssertionTarget, InstrumentedProgram};
+use crate::learn::LearnStats;
 use crate::report::{self, Format, Options};
 
 /// The cache mode of error explanation: answers about failing runs, never mixed with the
@@ -73,56 +70,29 @@ pub enum TargetChoice {
 /// The options of `mergelens explain`.
 #[derive(Clone, Debug)]
 pub struct ExplainArgs {
-    pub files: Vec<PathBuf>,
-    pub entry: String,
-    pub events: EventKind,
-    pub only: Option<Vec<String>>,
-    pub exclude: Vec<String>,
-    pub include_dirs: Vec<PathBuf>,
-    pub defines: Vec<String>,
+    pub program: ProgramArgs,
     pub target: TargetChoice,
     pub bounds: LearnBounds,
-    pub query_timeout: Option<Duration>,
     pub format: ExplainFormat,
     pub output: Option<PathBuf>,
     pub stats: Option<PathBuf>,
     /// Where the concrete traces of the example words go.
     pub traces: Option<PathBuf>,
-    pub cbmc: Option<PathBuf>,
-    pub exact_limit: u64,
-    pub lazy: bool,
-    pub cache: CacheChoice,
-    /// The paper's baseline (one CBMC run per membership query), for benchmarks.
-    pub baseline: bool,
 }
 
 impl ExplainArgs {
     pub fn new(files: Vec<PathBuf>) -> ExplainArgs {
         ExplainArgs {
-            files,
-            entry: "main".to_string(),
-            events: EventKind::default(),
-            only: None,
-            exclude: Vec::new(),
-            include_dirs: Vec::new(),
-            defines: Vec::new(),
+            program: ProgramArgs::new(files),
             target: TargetChoice::Failing,
             bounds: LearnBounds {
                 unwind: super::learn::DEFAULT_UNWIND,
                 max_word_length: super::learn::DEFAULT_MAX_WORD_LENGTH,
             },
-            query_timeout: Some(Duration::from_secs_f64(
-                super::learn::DEFAULT_QUERY_TIMEOUT_SECS,
-            )),
             format: ExplainFormat::Json,
             output: None,
             stats: None,
             traces: None,
-            cbmc: None,
-            exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
-            lazy: true,
-            cache: CacheChoice::Default,
-            baseline: false,
         }
     }
 }
@@ -203,8 +173,7 @@ struct StatsDoc<'a> {
 
 pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
-    let tools = Toolchain::locate(args.cbmc.as_deref())?;
-    let work_dir = std::env::current_dir().context("cannot read the current directory")?;
+    let (tools, work_dir) = args.program.toolchain()?;
     // Finding the target costs the same with or without the learner's optimisations, so
     // its runs are counted apart from the queries'.
     let selection = CbmcCounters::new();
@@ -215,7 +184,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         .prefix("mergelens-explain-")
         .tempdir()
         .context("cannot create a temporary directory")?;
-    let config = front_end_config(args);
+    let config = args.program.front_end_config();
     let program = cprog::instrument_error(&config, &target, instrumented.path())?;
     for warning in &program.warnings {
         eprintln!("mergelens: warning: {warning}");
@@ -228,47 +197,27 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         .collect();
     let assertion = targets.join("; ");
 
-    let store = if args.baseline {
-        None
-    } else {
-        cache_dir(&args.cache).map(|dir| {
-            let key = StoreKey {
-                fingerprint: &program.fingerprint(),
-                entry: &program.entry,
-                mode: MODE_ERROR,
-                alphabet: &program.alphabet,
-                cbmc_version: tools.version,
-            };
-            AnswerStore::new(&dir, &key)
-        })
-    };
-    let options = TeacherOptions {
-        query_timeout: args.query_timeout,
-        exact_limit: args.exact_limit,
-        baseline: args.baseline,
-        ..TeacherOptions::default()
-    };
+    let store = args.program.answer_store(&program, MODE_ERROR, &tools);
     let mut teacher = CbmcTeacher::new(
         &program,
         tools.clone(),
         work_dir.clone(),
         args.bounds,
-        options,
+        args.program.teacher_options(),
     )
     .with_counters(Arc::clone(&counters));
-    if let Some(store) = &store {
-        match store.load() {
-            Ok(stored) => teacher.add_known(stored),
-            Err(e) => eprintln!("mergelens: warning: {e}"),
-        }
-    }
-    let learned = learn(&mut teacher, &program, args);
-    if let Some(store) = &store
-        && let Err(e) = store.save(&teacher.known())
-    {
-        eprintln!("mergelens: warning: {e}");
-    }
-    let (dfa, mut stats) = learned?;
+    load_answers(store.as_ref(), &mut teacher);
+    // Sec. 6: most paths do not fail the assertion, so "no" is the likely answer.
+    let learned = learn(&mut teacher, &program, args.program.guess(false), || {
+        format!(
+            "explaining the assertion at --unwind {} --max-word-length {}",
+            args.bounds.unwind, args.bounds.max_word_length
+        )
+    });
+    save_answers(store.as_ref(), &teacher);
+    let learned = learned?;
+    let dfa = learned.dfa;
+    let mut stats = learned.stats;
     let teacher_stats = teacher.stats();
     let exactness = teacher.exactness().cloned();
     drop(teacher);
@@ -298,6 +247,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let mut value = json::to_value(&dfa);
     value["kind"] = "explain".into();
     value["program"] = args
+        .program
         .files
         .iter()
         .map(|f| f.display().to_string())
@@ -352,12 +302,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let text = match args.format {
         ExplainFormat::Json => json_text,
         ExplainFormat::Dot => dot::to_dot(&dfa, &program.entry, &marks),
-        ExplainFormat::Svg => svg::to_svg(&dfa, &marks).ok_or_else(|| {
-            anyhow::anyhow!(
-                "the automaton has {} states, too many to draw as SVG; use --format dot or json",
-                dfa.num_states()
-            )
-        })?,
+        ExplainFormat::Svg => draw_svg(&dfa, &marks)?,
         ExplainFormat::Html => {
             let document = report::parse(&json_text, "mergelens explain")?;
             report::render(&document, Format::Html, &Options::default())?
@@ -373,13 +318,10 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
             selection_cbmc_runs: selection.runs(),
-            baseline: args.baseline,
-            lazy: args.lazy && !args.baseline,
+            baseline: args.program.baseline,
+            lazy: args.program.lazy_learning(),
         };
-        let mut text = serde_json::to_string_pretty(&doc).expect("statistics serialise");
-        text.push('\n');
-        std::fs::write(path, text)
-            .with_context(|| format!("cannot write the statistics to {}", path.display()))?;
+        write_stats(path, &doc)?;
     }
     eprintln!(
         "{}",
@@ -425,40 +367,6 @@ fn summary(
     )
 }
 
-/// The answer store's directory: as `mergelens learn` chooses it (the repository's
-/// `.git/mergelens/cache`, else the user's cache directory).
-fn cache_dir(choice: &CacheChoice) -> Option<PathBuf> {
-    match choice {
-        CacheChoice::Off => None,
-        CacheChoice::Dir(dir) => Some(dir.clone()),
-        CacheChoice::Default => {
-            let cwd = std::env::current_dir().ok()?;
-            if let Ok(repo) = git2::Repository::discover(&cwd) {
-                return Some(repo.commondir().join("mergelens").join("cache"));
-            }
-            let var = |name: &str| {
-                std::env::var_os(name)
-                    .filter(|v| !v.is_empty())
-                    .map(PathBuf::from)
-            };
-            var("XDG_CACHE_HOME")
-                .map(|d| d.join("mergelens"))
-                .or_else(|| var("HOME").map(|h| h.join(".cache").join("mergelens")))
-        }
-    }
-}
-
-fn front_end_config(args: &ExplainArgs) -> FrontEndConfig {
-    let mut config = FrontEndConfig::new(args.files.clone());
-    config.entry = args.entry.clone();
-    config.events = args.events;
-    config.only = args.only.as_ref().map(|o| o.iter().cloned().collect());
-    config.exclude = args.exclude.iter().cloned().collect();
-    config.include_dirs = args.include_dirs.clone();
-    config.defines = args.defines.clone();
-    config
-}
-
 /// The target line (and which assertion on it) and, when known, its CBMC property id.
 fn choose_target(
     args: &ExplainArgs,
@@ -469,10 +377,10 @@ fn choose_target(
     let properties = |query| {
         program_properties(
             tools,
-            &args.files,
-            &args.include_dirs,
-            &args.defines,
-            &args.entry,
+            &args.program.files,
+            &args.program.include_dirs,
+            &args.program.defines,
+            &args.program.entry,
             query,
             work_dir,
             Some(counters),
@@ -548,39 +456,6 @@ fn choose_target(
     ))
 }
 
-fn learn(
-    teacher: &mut CbmcTeacher<'_>,
-    program: &InstrumentedProgram,
-    args: &ExplainArgs,
-) -> anyhow::Result<(Dfa, LearnStats)> {
-    teacher.prefetch()?;
-    let mut cache = QueryCache::new(program.alphabet.clone());
-    for (word, accepted) in teacher.answers_at_bounds() {
-        let _ = cache.insert(&word, Entry::confirmed(accepted, Source::Teacher));
-    }
-    let config = LearnConfig {
-        // Sec. 6: most paths do not fail the assertion, so "no" is the likely answer.
-        guess: if args.lazy && !args.baseline {
-            GuessPolicy::Constant(false)
-        } else {
-            GuessPolicy::Off
-        },
-        ..LearnConfig::default()
-    };
-    let mut learner = Learner::new(program.alphabet.clone(), config);
-    let dfa = learner.run(teacher, &mut cache).map_err(|e| match e {
-        LearnError::Teacher(inner) => match inner.downcast::<CbmcTeacherError>() {
-            Ok(e) => anyhow::Error::new(*e),
-            Err(other) => anyhow::Error::from_boxed(other),
-        },
-        other => anyhow::Error::new(other).context(format!(
-            "explaining the assertion at --unwind {} --max-word-length {}",
-            args.bounds.unwind, args.bounds.max_word_length
-        )),
-    })?;
-    Ok((dfa, learner.stats().clone()))
-}
-
 /// Up to `limit` accepted words of at most `max_len` letters, shortest first and in
 /// letter order within a length.
 pub(crate) fn shortest_words(d: &Dfa, max_len: usize, limit: usize) -> Vec<Word> {
@@ -637,8 +512,8 @@ fn write_traces(
     let goto = GotoProgram::compile(
         tools,
         &program.paths,
-        &args.include_dirs,
-        &args.defines,
+        &args.program.include_dirs,
+        &args.program.defines,
         work_dir,
     )?
     .with_entry(program.entry.clone())
@@ -650,7 +525,8 @@ fn write_traces(
         .and_then(Path::parent)
         .map(Path::to_path_buf);
     for (i, word) in examples.iter().enumerate() {
-        let Some(steps) = goto.word_trace(word, bounds, program.end, args.query_timeout)? else {
+        let Some(steps) = goto.word_trace(word, bounds, program.end, args.program.query_timeout)?
+        else {
             continue;
         };
         let names: Vec<&str> = word.iter().map(|&a| program.alphabet.name(a)).collect();

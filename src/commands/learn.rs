@@ -1,7 +1,7 @@
 //! `mergelens learn FILE.c...`: the automaton of a C program's behaviour.
 //!
-//! Key types: [`LearnArgs`] (the command's options, with [`BoundsChoice`], [`CacheChoice`]
-//! and [`LearnFormat`]) and [`run`].
+//! Key types: [`LearnArgs`] (the command's options: the [`ProgramArgs`] it shares with
+//! `mergelens explain`, [`BoundsChoice`] and [`LearnFormat`]) and [`run`].
 //!
 //! The pipeline: the C front end instruments the files ([`crate::cprog::instrument`]); the
 //! CBMC teacher ([`crate::cbmc::CbmcTeacher`]) answers the queries of lazy L*
@@ -26,17 +26,13 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
+use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
-use crate::automaton::{Dfa, Marks, analysis, dot, json, ops, svg};
-use crate::cbmc::cache_store::{AnswerStore, Exactness, MODE_EXPLAIN, StoreKey};
-use crate::cbmc::{
-    CbmcCounters, CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, TeacherStats,
-    Toolchain,
-};
-use crate::cprog::{self, EventKind, FrontEndConfig, InstrumentedProgram};
-use crate::learn::{
-    Entry, GuessPolicy, LearnConfig, LearnError, LearnStats, Learner, QueryCache, Source,
-};
+use crate::automaton::{Dfa, Marks, analysis, dot, json, ops};
+use crate::cbmc::cache_store::{Exactness, MODE_EXPLAIN};
+use crate::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherStats};
+use crate::cprog::{self, InstrumentedProgram};
+use crate::learn::LearnStats;
 
 /// `--unwind` unless given: loop bodies run at most twice.
 pub const DEFAULT_UNWIND: u32 = 2;
@@ -44,8 +40,6 @@ pub const DEFAULT_UNWIND: u32 = 2;
 pub const DEFAULT_MAX_WORD_LENGTH: usize = 10;
 /// `--max-unwind` of `--auto-bounds`, as in the paper's Sec. 7.1.
 pub const DEFAULT_MAX_UNWIND: u32 = 4;
-/// `--query-timeout` unless given, in seconds.
-pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
 
 /// The output format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,17 +49,6 @@ pub enum LearnFormat {
     Json,
     Dot,
     Svg,
-}
-
-/// Where the persistent answer store lives.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum CacheChoice {
-    /// `.git/mergelens/cache/` of the repository around the current directory, else
-    /// `$XDG_CACHE_HOME/mergelens` or `~/.cache/mergelens`.
-    #[default]
-    Default,
-    Dir(PathBuf),
-    Off,
 }
 
 /// The bounds of the run.
@@ -83,53 +66,25 @@ pub enum BoundsChoice {
 /// The options of `mergelens learn`.
 #[derive(Clone, Debug)]
 pub struct LearnArgs {
-    pub files: Vec<PathBuf>,
-    pub entry: String,
-    pub events: EventKind,
-    pub only: Option<Vec<String>>,
-    pub exclude: Vec<String>,
-    pub include_dirs: Vec<PathBuf>,
-    pub defines: Vec<String>,
+    pub program: ProgramArgs,
     pub bounds: BoundsChoice,
-    pub query_timeout: Option<Duration>,
     pub format: LearnFormat,
     pub output: Option<PathBuf>,
     pub stats: Option<PathBuf>,
-    /// The cbmc binary (`--cbmc`); else found as [`Toolchain::locate`] does.
-    pub cbmc: Option<PathBuf>,
-    pub exact_limit: u64,
-    /// Lazy learning guessing "yes" (`--lazy yes`), or none (`--lazy off`).
-    pub lazy: bool,
-    pub cache: CacheChoice,
-    /// The paper's baseline: one CBMC run per membership query, no pre-checks, no lazy
-    /// learning, no store.
-    pub baseline: bool,
 }
 
 impl LearnArgs {
     /// These files with every default.
     pub fn new(files: Vec<PathBuf>) -> LearnArgs {
         LearnArgs {
-            files,
-            entry: "main".to_string(),
-            events: EventKind::default(),
-            only: None,
-            exclude: Vec::new(),
-            include_dirs: Vec::new(),
-            defines: Vec::new(),
+            program: ProgramArgs::new(files),
             bounds: BoundsChoice::Fixed(LearnBounds {
                 unwind: DEFAULT_UNWIND,
                 max_word_length: DEFAULT_MAX_WORD_LENGTH,
             }),
-            query_timeout: Some(Duration::from_secs_f64(DEFAULT_QUERY_TIMEOUT_SECS)),
             format: LearnFormat::Json,
             output: None,
             stats: None,
-            cbmc: None,
-            exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
-            lazy: true,
-            cache: CacheChoice::Default,
-            baseline: false,
         }
     }
 }
@@ -156,27 +111,12 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         .prefix("mergelens-learn-")
         .tempdir()
         .context("cannot create a temporary directory")?;
-    let program = cprog::instrument(&front_end_config(args), instrumented.path())?;
+    let program = cprog::instrument(&args.program.front_end_config(), instrumented.path())?;
     for warning in &program.warnings {
         eprintln!("mergelens: warning: {warning}");
     }
-    let tools = Toolchain::locate(args.cbmc.as_deref())?;
-    let work_dir = std::env::current_dir().context("cannot read the current directory")?;
-
-    let store = if args.baseline {
-        None
-    } else {
-        cache_dir(&args.cache).map(|dir| {
-            let key = StoreKey {
-                fingerprint: &program.fingerprint(),
-                entry: &program.entry,
-                mode: MODE_EXPLAIN,
-                alphabet: &program.alphabet,
-                cbmc_version: tools.version,
-            };
-            AnswerStore::new(&dir, &key)
-        })
-    };
+    let (tools, work_dir) = args.program.toolchain()?;
+    let store = args.program.answer_store(&program, MODE_EXPLAIN, &tools);
     let cbmc_version = tools.version.to_string();
     let first = match args.bounds {
         BoundsChoice::Fixed(b) => b,
@@ -187,25 +127,16 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             max_word_length,
         },
     };
-    let options = TeacherOptions {
-        query_timeout: args.query_timeout,
-        exact_limit: args.exact_limit,
-        baseline: args.baseline,
-        ..TeacherOptions::default()
-    };
     let counters = Arc::new(CbmcCounters::new());
-    let mut teacher = CbmcTeacher::new(&program, tools, work_dir, first, options)
-        .with_counters(Arc::clone(&counters));
-    let mut loaded = 0;
-    if let Some(store) = &store {
-        match store.load() {
-            Ok(stored) => {
-                loaded = stored.answers.len();
-                teacher.add_known(stored);
-            }
-            Err(e) => eprintln!("mergelens: warning: {e}"),
-        }
-    }
+    let mut teacher = CbmcTeacher::new(
+        &program,
+        tools,
+        work_dir,
+        first,
+        args.program.teacher_options(),
+    )
+    .with_counters(Arc::clone(&counters));
+    let loaded = load_answers(store.as_ref(), &mut teacher);
     let progress = progress_bar();
     if let Some(bar) = &progress {
         bar.set_prefix(format!(
@@ -240,14 +171,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
-    // Confirmed answers are worth keeping even when the run failed half way.
-    let mut saved = false;
-    if let Some(store) = &store {
-        match store.save(&teacher.known()) {
-            Ok(()) => saved = true,
-            Err(e) => eprintln!("mergelens: warning: {e}"),
-        }
-    }
+    let saved = save_answers(store.as_ref(), &teacher);
     let learned = outcome?;
     let teacher_stats = teacher.stats();
     let exactness = teacher.exactness().cloned();
@@ -276,7 +200,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             let mut value = json::to_value(&dfa);
             value["learned"] = serde_json::to_value(LearnedDoc {
                 entry: &program.entry,
-                events: args.events.as_str(),
+                events: args.program.events.as_str(),
                 unwind: bounds.unwind,
                 max_word_length: bounds.max_word_length,
                 cbmc_unwind: bounds.cbmc().unwind,
@@ -297,12 +221,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             text
         }
         LearnFormat::Dot => dot::to_dot(&dfa, &program.entry, &marks),
-        LearnFormat::Svg => svg::to_svg(&dfa, &marks).ok_or_else(|| {
-            anyhow::anyhow!(
-                "the automaton has {} states, too many to draw as SVG; use --format dot or json",
-                dfa.num_states()
-            )
-        })?,
+        LearnFormat::Svg => draw_svg(&dfa, &marks)?,
     };
     write_output(args.output.as_deref(), &text)?;
 
@@ -324,55 +243,18 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             },
             exactness,
             teacher: teacher_stats,
-            baseline: args.baseline,
-            lazy: args.lazy && !args.baseline,
+            baseline: args.program.baseline,
+            lazy: args.program.lazy_learning(),
             cache: CacheDoc {
                 path: store.as_ref().map(|s| s.path().to_path_buf()),
                 loaded_answers: loaded,
                 saved,
             },
         };
-        let mut text = serde_json::to_string_pretty(&doc).expect("statistics serialise");
-        text.push('\n');
-        std::fs::write(path, text)
-            .with_context(|| format!("cannot write the statistics to {}", path.display()))?;
+        write_stats(path, &doc)?;
     }
     eprintln!("{}", summary(&stats, counters.runs()));
     Ok(Outcome::Success)
-}
-
-fn front_end_config(args: &LearnArgs) -> FrontEndConfig {
-    let mut config = FrontEndConfig::new(args.files.clone());
-    config.entry = args.entry.clone();
-    config.events = args.events;
-    config.only = args.only.as_ref().map(|o| o.iter().cloned().collect());
-    config.exclude = args.exclude.iter().cloned().collect();
-    config.include_dirs = args.include_dirs.clone();
-    config.defines = args.defines.clone();
-    config
-}
-
-/// The store directory, if any.
-fn cache_dir(choice: &CacheChoice) -> Option<PathBuf> {
-    match choice {
-        CacheChoice::Off => None,
-        CacheChoice::Dir(dir) => Some(dir.clone()),
-        CacheChoice::Default => {
-            let cwd = std::env::current_dir().ok()?;
-            // The common directory, so that all worktrees of a repository share the store.
-            if let Ok(repo) = git2::Repository::discover(&cwd) {
-                return Some(repo.commondir().join("mergelens").join("cache"));
-            }
-            let var = |name: &str| {
-                std::env::var_os(name)
-                    .filter(|v| !v.is_empty())
-                    .map(PathBuf::from)
-            };
-            var("XDG_CACHE_HOME")
-                .map(|d| d.join("mergelens"))
-                .or_else(|| var("HOME").map(|h| h.join(".cache").join("mergelens")))
-        }
-    }
 }
 
 /// Learns at `bounds`, with the teacher's known answers in the learner's cache.
@@ -383,33 +265,19 @@ fn learn_at(
     args: &LearnArgs,
 ) -> anyhow::Result<(Run, LearnStats)> {
     teacher.set_bounds(bounds);
-    // The teacher's errors name the query and the bounds already.
-    teacher.prefetch()?;
-    let mut cache = QueryCache::new(program.alphabet.clone());
-    for (word, accepted) in teacher.answers_at_bounds() {
-        // The teacher's answers agree with each other, so none is refused.
-        let _ = cache.insert(&word, Entry::confirmed(accepted, Source::Teacher));
-    }
-    let config = LearnConfig {
-        guess: if args.lazy && !args.baseline {
-            GuessPolicy::Constant(true)
-        } else {
-            GuessPolicy::Off
-        },
-        ..LearnConfig::default()
-    };
-    let mut learner = Learner::new(program.alphabet.clone(), config);
-    let dfa = learner.run(teacher, &mut cache).map_err(|e| match e {
-        LearnError::Teacher(inner) => match inner.downcast::<CbmcTeacherError>() {
-            Ok(e) => anyhow::Error::new(*e),
-            Err(other) => anyhow::Error::from_boxed(other),
-        },
-        other => anyhow::Error::new(other).context(format!(
+    let run = learn(teacher, program, args.program.guess(true), || {
+        format!(
             "learning `{}` at --unwind {} --max-word-length {}",
             program.entry, bounds.unwind, bounds.max_word_length
-        )),
+        )
     })?;
-    Ok((Run { bounds, dfa }, learner.stats().clone()))
+    Ok((
+        Run {
+            bounds,
+            dfa: run.dfa,
+        },
+        run.stats,
+    ))
 }
 
 /// Fig. 17 of the paper, with one change. For each unwinding `b` from 1 to `max_unwind`,

@@ -10,6 +10,7 @@ pub mod explain;
 pub mod hook;
 pub mod learn;
 pub mod learn_target;
+pub mod program;
 pub mod report;
 pub mod review;
 

@@ -18,9 +18,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::learn::{LearnFailure, LearnJob, LearnedProgram, learn_program};
+use super::learn::{LearnJob, LearnedProgram, learn_program};
 use super::{LearnContext, ReviewError, store};
 use crate::automaton::{Alphabet, Dfa, analysis};
+use crate::cbmc::learning::LearningError;
 use crate::cbmc::{LearnBounds, TeacherOptions};
 use crate::config::{BoundsSetting, Settings};
 use crate::cprog::{self, FrontEndConfig, FrontEndError, FunctionOrigin, InstrumentedProgram};
@@ -358,12 +359,12 @@ fn learn_one(
         store_dir: ctx.answers.as_deref(),
     };
     let learned: LearnedProgram = learn_program(&job).map_err(|failure| match failure {
-        LearnFailure::Teacher(source) => ReviewError::Teacher {
+        LearningError::Teacher(source) => ReviewError::Teacher {
             version: p.version,
             entry: entry.clone(),
             source: Box::new(source),
         },
-        LearnFailure::Learn(source) => ReviewError::Learn {
+        LearningError::Learn(source) => ReviewError::Learn {
             version: p.version,
             entry: entry.clone(),
             source: Box::new(source),

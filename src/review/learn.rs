@@ -1,19 +1,18 @@
 //! Learning one version's automaton: the building blocks of `mergelens learn` (the CBMC
-//! teacher, its persistent answer store, lazy L*), at fixed bounds, with the guess policy a
-//! review chooses (Sec. 6 of the paper; the guesses of A, B and M come from O's automaton).
+//! teacher, its persistent answer store, lazy L* as [`crate::cbmc::learning`] runs it), at
+//! fixed bounds, with the guess policy a review chooses (Sec. 6 of the paper; the guesses of
+//! A, B and M come from O's automaton). Key items: [`LearnJob`], [`learn_program`] and
+//! [`LearnedProgram`].
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::automaton::{Dfa, ops};
-use crate::cbmc::cache_store::{AnswerStore, Exactness, MODE_EXPLAIN, StoreKey};
-use crate::cbmc::{
-    CbmcCounters, CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, Toolchain,
-};
+use crate::cbmc::cache_store::{AnswerStore, Exactness, MODE_EXPLAIN};
+use crate::cbmc::learning::{LearningError, learn_with_teacher};
+use crate::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherOptions, Toolchain};
 use crate::cprog::InstrumentedProgram;
-use crate::learn::{
-    Entry, GuessPolicy, LearnConfig, LearnError, LearnStats, Learner, QueryCache, Source,
-};
+use crate::learn::{GuessPolicy, LearnStats};
 
 /// What learning one program needs.
 pub(crate) struct LearnJob<'a> {
@@ -41,28 +40,12 @@ pub(crate) struct LearnedProgram {
     pub constant_guess_p: Option<f64>,
 }
 
-/// Why learning failed.
-#[derive(Debug)]
-pub(crate) enum LearnFailure {
-    Teacher(CbmcTeacherError),
-    Learn(LearnError),
-}
-
 /// Learns `job.program` at `job.bounds`, reading and extending the answer store.
-pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, LearnFailure> {
+pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, LearningError> {
     let program = job.program;
-    let store = job.store_dir.map(|dir| {
-        AnswerStore::new(
-            dir,
-            &StoreKey {
-                fingerprint: &program.fingerprint(),
-                entry: &program.entry,
-                mode: MODE_EXPLAIN,
-                alphabet: &program.alphabet,
-                cbmc_version: job.tools.version,
-            },
-        )
-    });
+    let store = job
+        .store_dir
+        .map(|dir| AnswerStore::for_program(dir, program, MODE_EXPLAIN, job.tools.version));
     let counters = Arc::new(CbmcCounters::new());
     let mut teacher = CbmcTeacher::new(
         program,
@@ -75,52 +58,18 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, LearnF
     if let Some(stored) = store.as_ref().and_then(|s| s.load().ok()) {
         teacher.add_known(stored);
     }
-    let result = learn_with(&mut teacher, program, job);
+    let result = learn_with_teacher(&mut teacher, program, job.guess.clone());
     // Confirmed answers are worth keeping even when the run failed half way; a store that
     // cannot be written only costs the next run time.
     if let Some(store) = &store {
         let _ = store.save(&teacher.known());
     }
-    let (dfa, stats, constant_guess_p) = result?;
+    let run = result?;
     Ok(LearnedProgram {
-        dfa: ops::minimize(&dfa),
-        stats,
+        dfa: ops::minimize(&run.dfa),
+        stats: run.stats,
         cbmc_runs: counters.runs(),
         exactness: teacher.exactness().cloned(),
-        constant_guess_p,
+        constant_guess_p: run.constant_guess_p,
     })
-}
-
-fn learn_with(
-    teacher: &mut CbmcTeacher<'_>,
-    program: &InstrumentedProgram,
-    job: &LearnJob<'_>,
-) -> Result<(Dfa, LearnStats, Option<f64>), LearnFailure> {
-    teacher.prefetch().map_err(LearnFailure::Teacher)?;
-    let mut cache = QueryCache::new(program.alphabet.clone());
-    for (word, accepted) in teacher.answers_at_bounds() {
-        // The teacher's answers agree with each other, so none is refused.
-        let _ = cache.insert(&word, Entry::confirmed(accepted, Source::Teacher));
-    }
-    let config = LearnConfig {
-        guess: job.guess.clone(),
-        ..LearnConfig::default()
-    };
-    let mut learner = Learner::new(program.alphabet.clone(), config);
-    let dfa = learner.run(teacher, &mut cache).map_err(|e| match e {
-        LearnError::Teacher(inner) => match inner.downcast::<CbmcTeacherError>() {
-            Ok(e) => LearnFailure::Teacher(*e),
-            Err(other) => LearnFailure::Learn(LearnError::Teacher(other)),
-        },
-        other => LearnFailure::Learn(other),
-    })?;
-    let answered: Vec<bool> = cache
-        .entries()
-        .into_iter()
-        .filter(|(_, e)| e.confirmed && e.source != Source::Precheck)
-        .map(|(_, e)| e.accepted)
-        .collect();
-    let constant_guess_p = (!answered.is_empty())
-        .then(|| answered.iter().filter(|&&a| a).count() as f64 / answered.len() as f64);
-    Ok((dfa, learner.stats().clone(), constant_guess_p))
 }

@@ -1,0 +1,78 @@
+//! One run of lazy L* against a [`CbmcTeacher`] at the teacher's current bounds: the step
+//! that `mergelens learn`, `mergelens explain` and a review's learning of each version
+//! share. Key items: [`learn_with_teacher`], its result [`LearnedRun`] and its error
+//! [`LearningError`].
+//!
+//! Choosing the bounds, the guess policy and the answer store stays with the callers: each
+//! reports progress and store problems in its own way.
+
+use super::{CbmcTeacher, CbmcTeacherError};
+use crate::automaton::Dfa;
+use crate::cprog::InstrumentedProgram;
+use crate::learn::{
+    Entry, GuessPolicy, LearnConfig, LearnError, LearnStats, Learner, QueryCache, Source,
+};
+
+/// What one learning run produced.
+#[derive(Clone, Debug)]
+pub(crate) struct LearnedRun {
+    /// The learner's final conjecture, not yet minimised.
+    pub dfa: Dfa,
+    pub stats: LearnStats,
+    /// The share of the words the teacher answered that the constant guess "yes" gets
+    /// right: the baseline of the guess accuracy p.
+    pub constant_guess_p: Option<f64>,
+}
+
+/// Why learning failed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum LearningError {
+    /// CBMC could not answer a query; the error names the query and the bounds.
+    #[error(transparent)]
+    Teacher(CbmcTeacherError),
+    /// The learner gave up, or a teacher error that is not CBMC's.
+    #[error(transparent)]
+    Learn(LearnError),
+}
+
+/// Learns `program`'s language at the teacher's bounds with the `guess` policy, starting
+/// from the answers the teacher already knows at those bounds.
+pub(crate) fn learn_with_teacher(
+    teacher: &mut CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    guess: GuessPolicy,
+) -> Result<LearnedRun, LearningError> {
+    teacher.prefetch().map_err(LearningError::Teacher)?;
+    let mut cache = QueryCache::new(program.alphabet.clone());
+    for (word, accepted) in teacher.answers_at_bounds() {
+        // The teacher's answers agree with each other, so none is refused.
+        let _ = cache.insert(&word, Entry::confirmed(accepted, Source::Teacher));
+    }
+    let config = LearnConfig {
+        guess,
+        ..LearnConfig::default()
+    };
+    let mut learner = Learner::new(program.alphabet.clone(), config);
+    let dfa = learner.run(teacher, &mut cache).map_err(|e| match e {
+        // The learner boxes its teacher's errors; CBMC's are unboxed again so that callers
+        // can report them (and choose exit codes) by type.
+        LearnError::Teacher(inner) => match inner.downcast::<CbmcTeacherError>() {
+            Ok(e) => LearningError::Teacher(*e),
+            Err(other) => LearningError::Learn(LearnError::Teacher(other)),
+        },
+        other => LearningError::Learn(other),
+    })?;
+    let answered: Vec<bool> = cache
+        .entries()
+        .into_iter()
+        .filter(|(_, e)| e.confirmed && e.source != Source::Precheck)
+        .map(|(_, e)| e.accepted)
+        .collect();
+    let constant_guess_p = (!answered.is_empty())
+        .then(|| answered.iter().filter(|&&a| a).count() as f64 / answered.len() as f64);
+    Ok(LearnedRun {
+        dfa,
+        stats: learner.stats().clone(),
+        constant_guess_p,
+    })
+}

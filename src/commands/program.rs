@@ -1,0 +1,224 @@
+//! The options `mergelens learn` and `mergelens explain` share (the program, its front end,
+//! CBMC, lazy learning and the answer store) and the setup both derive from them.
+//!
+//! Key items: [`ProgramArgs`] with [`CacheChoice`]; from them the front end's
+//! [`FrontEndConfig`], the teacher's [`TeacherOptions`], the guess policy and the
+//! [`AnswerStore`]; `learn`, one learning run with the commands' error context; and the
+//! outputs both write the same way (`draw_svg`, `write_stats`).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use crate::automaton::{Dfa, Marks, svg};
+use crate::cbmc::cache_store::AnswerStore;
+use crate::cbmc::learning::{LearnedRun, LearningError, learn_with_teacher};
+use crate::cbmc::{CbmcTeacher, TeacherOptions, Toolchain};
+use crate::cprog::{EventKind, FrontEndConfig, InstrumentedProgram};
+use crate::learn::{GuessPolicy, LearnError};
+
+/// `--query-timeout` unless given, in seconds.
+pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
+
+/// Where the persistent answer store lives.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CacheChoice {
+    /// `.git/mergelens/cache/` of the repository around the current directory, else
+    /// `$XDG_CACHE_HOME/mergelens` or `~/.cache/mergelens`.
+    #[default]
+    Default,
+    Dir(PathBuf),
+    Off,
+}
+
+/// The program to learn and how CBMC answers about it.
+#[derive(Clone, Debug)]
+pub struct ProgramArgs {
+    pub files: Vec<PathBuf>,
+    pub entry: String,
+    pub events: EventKind,
+    pub only: Option<Vec<String>>,
+    pub exclude: Vec<String>,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub query_timeout: Option<Duration>,
+    /// The cbmc binary (`--cbmc`); else found as [`Toolchain::locate`] does.
+    pub cbmc: Option<PathBuf>,
+    pub exact_limit: u64,
+    /// Lazy learning guessing the likely answer (`--lazy yes`), or none (`--lazy off`).
+    pub lazy: bool,
+    pub cache: CacheChoice,
+    /// The paper's baseline, for benchmarks: one CBMC run per membership query, no
+    /// pre-checks, no lazy learning, no store.
+    pub baseline: bool,
+}
+
+impl ProgramArgs {
+    /// These files with every default.
+    pub fn new(files: Vec<PathBuf>) -> ProgramArgs {
+        ProgramArgs {
+            files,
+            entry: "main".to_string(),
+            events: EventKind::default(),
+            only: None,
+            exclude: Vec::new(),
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            query_timeout: Some(Duration::from_secs_f64(DEFAULT_QUERY_TIMEOUT_SECS)),
+            cbmc: None,
+            exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
+            lazy: true,
+            cache: CacheChoice::Default,
+            baseline: false,
+        }
+    }
+
+    pub(crate) fn front_end_config(&self) -> FrontEndConfig {
+        let mut config = FrontEndConfig::new(self.files.clone());
+        config.entry = self.entry.clone();
+        config.events = self.events;
+        config.only = self.only.as_ref().map(|o| o.iter().cloned().collect());
+        config.exclude = self.exclude.iter().cloned().collect();
+        config.include_dirs = self.include_dirs.clone();
+        config.defines = self.defines.clone();
+        config
+    }
+
+    /// The CBMC installation and the directory its tools run in.
+    pub(crate) fn toolchain(&self) -> anyhow::Result<(Toolchain, PathBuf)> {
+        let tools = Toolchain::locate(self.cbmc.as_deref())?;
+        let work_dir = std::env::current_dir().context("cannot read the current directory")?;
+        Ok((tools, work_dir))
+    }
+
+    pub(crate) fn teacher_options(&self) -> TeacherOptions {
+        TeacherOptions {
+            query_timeout: self.query_timeout,
+            exact_limit: self.exact_limit,
+            baseline: self.baseline,
+            ..TeacherOptions::default()
+        }
+    }
+
+    /// Whether the learner guesses: the baseline never does.
+    pub(crate) fn lazy_learning(&self) -> bool {
+        self.lazy && !self.baseline
+    }
+
+    /// The guess policy of lazy learning, guessing `likely` (Sec. 6 of the paper).
+    pub(crate) fn guess(&self, likely: bool) -> GuessPolicy {
+        if self.lazy_learning() {
+            GuessPolicy::Constant(likely)
+        } else {
+            GuessPolicy::Off
+        }
+    }
+
+    /// The answer store of `program` in `mode`, unless the store is off or the run is the
+    /// baseline.
+    pub(crate) fn answer_store(
+        &self,
+        program: &InstrumentedProgram,
+        mode: &str,
+        tools: &Toolchain,
+    ) -> Option<AnswerStore> {
+        if self.baseline {
+            return None;
+        }
+        cache_dir(&self.cache)
+            .map(|dir| AnswerStore::for_program(&dir, program, mode, tools.version))
+    }
+}
+
+/// Gives the teacher the store's answers; returns how many. A store that cannot be read
+/// only costs time, so it is a warning.
+pub(crate) fn load_answers(store: Option<&AnswerStore>, teacher: &mut CbmcTeacher<'_>) -> usize {
+    let Some(store) = store else {
+        return 0;
+    };
+    match store.load() {
+        Ok(stored) => {
+            let loaded = stored.answers.len();
+            teacher.add_known(stored);
+            loaded
+        }
+        Err(e) => {
+            eprintln!("mergelens: warning: {e}");
+            0
+        }
+    }
+}
+
+/// Saves the teacher's confirmed answers; returns whether they were written. Called even
+/// when learning failed half way: those answers are worth keeping.
+pub(crate) fn save_answers(store: Option<&AnswerStore>, teacher: &CbmcTeacher<'_>) -> bool {
+    let Some(store) = store else {
+        return false;
+    };
+    match store.save(&teacher.known()) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("mergelens: warning: {e}");
+            false
+        }
+    }
+}
+
+/// One learning run at the teacher's bounds. CBMC's errors name the query and the bounds
+/// already; the learner's get `doing` (e.g. "learning `main` at --unwind 2 ...") as context.
+pub(crate) fn learn(
+    teacher: &mut CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    guess: GuessPolicy,
+    doing: impl FnOnce() -> String,
+) -> anyhow::Result<LearnedRun> {
+    learn_with_teacher(teacher, program, guess).map_err(|e| match e {
+        LearningError::Teacher(e) => anyhow::Error::new(e),
+        LearningError::Learn(LearnError::Teacher(other)) => anyhow::Error::from_boxed(other),
+        LearningError::Learn(other) => anyhow::Error::new(other).context(doing()),
+    })
+}
+
+/// The `--format svg` output; an automaton too large to draw is an error that names the
+/// other formats.
+pub(crate) fn draw_svg(dfa: &Dfa, marks: &Marks) -> anyhow::Result<String> {
+    svg::to_svg(dfa, marks).ok_or_else(|| {
+        anyhow::anyhow!(
+            "the automaton has {} states, too many to draw as SVG; use --format dot or json",
+            dfa.num_states()
+        )
+    })
+}
+
+/// Writes the `--stats` document, pretty-printed.
+pub(crate) fn write_stats(path: &Path, doc: &impl Serialize) -> anyhow::Result<()> {
+    let mut text = serde_json::to_string_pretty(doc).expect("statistics serialise");
+    text.push('\n');
+    std::fs::write(path, text)
+        .with_context(|| format!("cannot write the statistics to {}", path.display()))
+}
+
+/// The store directory, if any.
+fn cache_dir(choice: &CacheChoice) -> Option<PathBuf> {
+    match choice {
+        CacheChoice::Off => None,
+        CacheChoice::Dir(dir) => Some(dir.clone()),
+        CacheChoice::Default => {
+            let cwd = std::env::current_dir().ok()?;
+            // The common directory, so that all worktrees of a repository share the store.
+            if let Ok(repo) = git2::Repository::discover(&cwd) {
+                return Some(repo.commondir().join("mergelens").join("cache"));
+            }
+            let var = |name: &str| {
+                std::env::var_os(name)
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            };
+            var("XDG_CACHE_HOME")
+                .map(|d| d.join("mergelens"))
+                .or_else(|| var("HOME").map(|h| h.join(".cache").join("mergelens")))
+        }
+    }
+}
