@@ -67,6 +67,8 @@ fn function_entries_are_the_default_alphabet() {
         (SiteKind::FunctionEntry, 16, 3)
     );
     assert!(funcz.file.ends_with("tests/programs/fig12_merged.c"));
+    let funcz = p.functions.iter().find(|f| f.name == "funcZ").unwrap();
+    assert_eq!((funcz.line, funcz.end_line), (16, 22));
     let main = p.functions.iter().find(|f| f.name == "main").unwrap();
     assert_eq!(
         (main.line, main.parameters.as_slice()),
@@ -274,7 +276,7 @@ fn preprocessor_options_and_failures() {
     assert_eq!(names(&p.alphabet), ["f@5", "end"]);
     let helper = p.functions.iter().find(|f| f.name == "helper").unwrap();
     assert_eq!(helper.origin, mergelens::cprog::FunctionOrigin::Header);
-    assert!(helper.file.ends_with("inc/helper.h") && helper.line == 1);
+    assert!(helper.file.ends_with("inc/helper.h") && helper.line == 1 && helper.end_line == 1);
 
     c.include_dirs.clear();
     match instrument(&c, out.path()).unwrap_err() {

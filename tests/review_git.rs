@@ -218,9 +218,36 @@ fn the_merge_of_fig12_is_unexpected_and_the_repository_stays_as_it_was() {
         mergelens::report::read(&report).unwrap(),
         mergelens::report::Document::Review(_)
     ));
+    // funcZ is new in ours and so in the merge: its whole text is an addition.
+    let changes = entry["source_changes"].as_array().expect("source changes");
+    let funcz = changes
+        .iter()
+        .find(|c| c["function"] == "funcZ")
+        .unwrap_or_else(|| panic!("{changes:?}"));
+    assert_eq!(
+        (&funcz["file"], &funcz["from"], &funcz["to"]),
+        (
+            &serde_json::json!(PROGRAM),
+            &serde_json::json!("base"),
+            &serde_json::json!("merged")
+        )
+    );
+    let diff = funcz["diff"].as_str().unwrap();
+    assert!(
+        diff.starts_with(&format!("--- {PROGRAM} (base)\n+++ {PROGRAM} (merged)\n")),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("+void funcZ(void)") && !diff.contains("\n-"),
+        "{diff}"
+    );
     let html =
         std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
     assert!(html.contains("Unexpected behaviour"));
+    assert!(
+        html.contains("<code>funcZ</code> in <code>") && html.contains("+void funcZ(void)"),
+        "the HTML shows funcZ's change"
+    );
 
     // A second review learns nothing; one more commit on a branch relearns that branch and
     // the merge only.

@@ -492,6 +492,9 @@ pub(crate) fn shortest_words(d: &Dfa, max_len: usize, limit: usize) -> Vec<Word>
     found
 }
 
+/// Example words (letters separated by spaces) to the files of their traces.
+type TraceLinks = BTreeMap<String, String>;
+
 /// Stores one concrete trace per example word in `dir` and maps each word (letters
 /// separated by spaces) to its file, relative to the output's directory when there is one.
 fn write_traces(
@@ -502,7 +505,7 @@ fn write_traces(
     program: &InstrumentedProgram,
     examples: &[Word],
     counters: &Arc<CbmcCounters>,
-) -> anyhow::Result<BTreeMap<String, String>> {
+) -> anyhow::Result<TraceLinks> {
     let mut links = BTreeMap::new();
     if examples.is_empty() {
         return Ok(links);

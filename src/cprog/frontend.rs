@@ -81,6 +81,8 @@ pub(crate) struct FnDef<'t> {
     pub origin: FileOrigin,
     pub file: String,
     pub line: u32,
+    /// The original line of the closing brace; `line` when it maps to another file.
+    pub end_line: u32,
     pub parameters: Vec<String>,
 }
 
@@ -326,6 +328,7 @@ pub(crate) fn run(
             name: d.name.clone(),
             file: PathBuf::from(&d.file),
             line: d.line,
+            end_line: d.end_line,
             parameters: d.parameters.clone(),
             origin: match d.origin {
                 FileOrigin::Analysed => FunctionOrigin::Analysed,
@@ -437,6 +440,15 @@ fn build_index(units: &[Unit]) -> Index<'_> {
                 continue;
             };
             let (file, line, origin) = unit.locate(ident);
+            let (end_file, end_line, _) = unit.pre.origin(body.end_position().row);
+            // A body whose brace comes from another file (an include or macro trick) has no
+            // end in the function's own file: the definition line is all that is known.
+            let same_file = unit.pre.files.get(end_file).is_some_and(|f| f.name == file);
+            let end_line = if same_file && end_line >= line {
+                end_line
+            } else {
+                line
+            };
             let parameters = fdecl
                 .child_by_field_name("parameters")
                 .map(|p| {
@@ -459,6 +471,7 @@ fn build_index(units: &[Unit]) -> Index<'_> {
                 origin,
                 file: file.to_string(),
                 line,
+                end_line,
                 parameters,
             });
         }
@@ -1298,4 +1311,29 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
     h.field("alphabet");
     alphabet.names().for_each(|n| h.field(n));
     h.hex()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cprog::{FrontEndConfig, instrument};
+
+    #[test]
+    fn functions_span_from_their_name_to_their_closing_brace() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("span.c");
+        std::fs::write(
+            &source,
+            "#define EMPTY\nvoid one(void) {}\nstatic int\ntwo(int x)\n{\n  EMPTY\n  return x;\n}\nint main(void)\n{\n  one();\n  return two(1);\n}\n",
+        )
+        .unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let p = instrument(&FrontEndConfig::new(vec![source]), out.path()).unwrap();
+        let span = |name: &str| {
+            let f = p.functions.iter().find(|f| f.name == name).unwrap();
+            (f.line, f.end_line)
+        };
+        assert_eq!(span("one"), (2, 2));
+        assert_eq!(span("two"), (4, 8));
+        assert_eq!(span("main"), (9, 13));
+    }
 }

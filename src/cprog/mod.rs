@@ -231,7 +231,11 @@ pub enum FunctionOrigin {
 pub struct FunctionInfo {
     pub name: String,
     pub file: PathBuf,
+    /// The line of the function's name.
     pub line: u32,
+    /// The line of the body's closing brace: with `line`, what to cut to show the
+    /// function's text.
+    pub end_line: u32,
     /// The parameter declarations as written, e.g. `int x`.
     pub parameters: Vec<String>,
     pub origin: FunctionOrigin,

@@ -19,6 +19,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::learn::{LearnJob, LearnedProgram, learn_program};
+use super::source::FunctionSpan;
 use super::{LearnContext, ReviewError, store};
 use crate::automaton::{Alphabet, Dfa, analysis};
 use crate::cbmc::learning::LearningError;
@@ -47,6 +48,9 @@ pub(crate) struct EntryAutomata {
     pub absent: Vec<Version>,
     pub stats: BTreeMap<Version, LearningStats>,
     pub functions: Vec<FunctionLocation>,
+    /// Every analysed function of every version that defines the entry, with its lines: what
+    /// the source changes are cut from.
+    pub spans: Vec<FunctionSpan>,
     /// The bounds the automata were learned at (with `--auto-bounds`, where they stopped
     /// changing).
     pub bounds: LearnBounds,
@@ -158,6 +162,23 @@ pub(crate) fn learn_entry(
                 })
         })
         .collect();
+    let spans = prepared
+        .iter()
+        .flat_map(|p| {
+            p.program
+                .functions
+                .iter()
+                .filter(|f| f.origin == FunctionOrigin::Analysed)
+                .map(|f| FunctionSpan {
+                    name: f.name.clone(),
+                    version: p.version,
+                    path: f.file.clone(),
+                    file: relative(&f.file, &p.root),
+                    line: f.line,
+                    end_line: f.end_line,
+                })
+        })
+        .collect();
     Ok(EntryAutomata {
         entry: entry.to_string(),
         alphabet,
@@ -165,6 +186,7 @@ pub(crate) fn learn_entry(
         absent,
         stats,
         functions,
+        spans,
         bounds,
         notes,
     })

@@ -11,7 +11,10 @@
 //!   ([`compare::expected_merge`]), `unexpected` = L(M) \ E and `lost` = E \ L(M), and the
 //!   verdict: clean, unexpected, or conflict when git could not merge the files (then O, A
 //!   and B are learned and A △ B shown instead of conflict markers).
-//! * [`diff_revisions`]: two commits → the behaviour added, removed and changed per entry.
+//!   Each entry also carries the source changes (`source`) of the functions its
+//!   differences are about: base → merged, or ours → theirs in a conflict.
+//! * [`diff_revisions`]: two commits → the behaviour added, removed and changed per entry,
+//!   with the source changes of the functions in it.
 //! * [`LearnContext`]: CBMC, the rayon pool (`--jobs`), the caches under `.git/mergelens/`
 //!   and progress reporting, shared by all versions and entries.
 //! * [`ReviewError`]: why a review could not be made, naming the version and entry.
@@ -25,6 +28,7 @@
 pub mod compare;
 mod engine;
 mod learn;
+mod source;
 mod store;
 
 use std::path::{Path, PathBuf};
@@ -333,6 +337,21 @@ pub fn review_merge(
         );
         unexpected |= languages.has_unexpected();
         lost |= languages.has_lost();
+        // Without a merge result the branches' disagreement is what a reviewer looks at.
+        let (letters, from, to) = if merged.is_some() {
+            let shown = [
+                &languages.unexpected,
+                &languages.lost,
+                &languages.merge_minus_ours,
+                &languages.merge_minus_theirs,
+            ];
+            let letters = source::letters(shown.into_iter().flatten());
+            (letters, Version::Base, Version::Merged)
+        } else {
+            let letters = source::letters([&languages.ours_vs_theirs]);
+            (letters, Version::Ours, Version::Theirs)
+        };
+        let source_changes = source::changes(&letters, &learned.entry, &learned.spans, from, to);
         entries.push(ReviewEntry {
             entry: learned.entry.clone(),
             alphabet: learned.alphabet.names().map(str::to_string).collect(),
@@ -350,7 +369,7 @@ pub fn review_merge(
             ours_vs_theirs: Some(languages.ours_vs_theirs),
             absent: learned.absent,
             functions: learned.functions,
-            source_changes: Vec::new(),
+            source_changes,
             stats: learned.stats,
         });
     }
@@ -438,6 +457,14 @@ pub fn diff_revisions(
         );
         let [added, removed, symdiff] = compare::diff_languages(old, new, &learned.alphabet, bound);
         changed |= !analysis::is_empty(&symdiff.automaton.0);
+        let letters = source::letters([&symdiff]);
+        let source_changes = source::changes(
+            &letters,
+            &learned.entry,
+            &learned.spans,
+            Version::Old,
+            Version::New,
+        );
         entries.push(DiffEntry {
             entry: learned.entry.clone(),
             alphabet: learned.alphabet.names().map(str::to_string).collect(),
@@ -450,7 +477,7 @@ pub fn diff_revisions(
             symdiff: Some(symdiff),
             absent: learned.absent,
             functions: learned.functions,
-            source_changes: Vec::new(),
+            source_changes,
             stats: learned.stats,
         });
     }
