@@ -4,106 +4,14 @@
 //! conflict, a clean merge, caching across runs, a release-tag diff, bad input, and the
 //! promise that the user's work tree, index and refs stay as they were.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
+mod common;
+
+use common::{Repo, fig12, text};
 use mergelens::commands::demo::{BASE, OURS, PROGRAM, THEIRS};
 use serde_json::Value;
-
-/// A repository in a temporary directory, driven by `git` with a cleared environment.
-struct Repo {
-    dir: tempfile::TempDir,
-    home: tempfile::TempDir,
-}
-
-fn cbmc() -> PathBuf {
-    mergelens::cbmc::Toolchain::locate(None)
-        .expect("CBMC is installed (scripts/install-cbmc.sh)")
-        .cbmc
-}
-
-impl Repo {
-    fn new() -> Repo {
-        let repo = Repo {
-            dir: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
-        };
-        repo.git(&["init", "-q", "-b", "main"]);
-        repo.git(&["config", "user.name", "Test"]);
-        repo.git(&["config", "user.email", "test@example.org"]);
-        repo
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn command(&self, program: &Path) -> Command {
-        let mut c = Command::new(program);
-        c.current_dir(self.path())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("MERGELENS_CBMC", cbmc());
-        c
-    }
-
-    fn git_output(&self, args: &[&str]) -> Output {
-        self.command(Path::new("git")).args(args).output().unwrap()
-    }
-
-    fn git(&self, args: &[&str]) -> String {
-        let out = self.git_output(args);
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap().trim().to_string()
-    }
-
-    fn write(&self, path: &str, text: &str) {
-        let path = self.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-
-    fn commit(&self, path: &str, text: &str, message: &str) -> String {
-        self.write(path, text);
-        self.git(&["add", path]);
-        self.git(&["commit", "-q", "-m", message]);
-        self.git(&["rev-parse", "HEAD"])
-    }
-
-    fn mergelens(&self, args: &[&str]) -> Output {
-        self.command(Path::new(env!("CARGO_BIN_EXE_mergelens")))
-            .args(args)
-            .output()
-            .unwrap()
-    }
-}
-
-/// The Fig. 12 repository: `main` is ours, `feature` theirs.
-fn fig12() -> Repo {
-    let repo = Repo::new();
-    repo.commit(PROGRAM, BASE, "base");
-    repo.git(&["branch", "feature"]);
-    repo.commit(PROGRAM, OURS, "ours: funcZ");
-    repo.git(&["checkout", "-q", "feature"]);
-    repo.commit(PROGRAM, THEIRS, "theirs: funcC");
-    repo.git(&["checkout", "-q", "main"]);
-    repo
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn words(value: &Value) -> Vec<String> {
     value["examples"]
@@ -431,10 +339,7 @@ fn diff_between_release_tags() {
 fn bad_input_gets_one_clear_message_and_exit_code_2() {
     let outside = tempfile::tempdir().unwrap();
     let repo = fig12();
-    let not_repo = Repo {
-        dir: tempfile::tempdir_in(outside.path()).unwrap(),
-        home: tempfile::tempdir().unwrap(),
-    };
+    let not_repo = Repo::not_a_repository(outside.path());
     let check = |out: Output, expected: &str| {
         let t = text(&out);
         assert_eq!(out.status.code(), Some(2), "{t}");

@@ -1,0 +1,131 @@
+//! A git repository in a temporary directory for the end-to-end tests, driven by the `git`
+//! command line with a cleared environment (no user or system configuration) and the real
+//! CBMC.
+
+#![allow(dead_code)] // Each test file uses a different part.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub struct Repo {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+fn cbmc() -> PathBuf {
+    mergelens::cbmc::Toolchain::locate(None)
+        .expect("CBMC is installed (scripts/install-cbmc.sh)")
+        .cbmc
+}
+
+/// Standard output and standard error, for assertion messages.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+impl Repo {
+    pub fn new() -> Repo {
+        let repo = Repo {
+            dir: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "user.name", "Test"]);
+        repo.git(&["config", "user.email", "test@example.org"]);
+        repo
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `program` in the repository, with only PATH, a HOME of its own and the CBMC to use
+    /// (HOME moves, so the private CBMC prefix would not be found), plus `env`.
+    pub fn command(&self, program: &Path, env: &[(&str, &str)]) -> Command {
+        let mut c = Command::new(program);
+        c.current_dir(self.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("MERGELENS_CBMC", cbmc());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c
+    }
+
+    pub fn run_git(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        self.command(Path::new("git"), env)
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    /// Runs git, which must succeed; its trimmed standard output.
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = self.run_git(args, &[]);
+        assert!(out.status.success(), "git {args:?}: {}", text(&out));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    }
+
+    pub fn write(&self, path: &str, text: &str) {
+        let path = self.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// Writes, adds and commits one file; the new commit's id.
+    pub fn commit(&self, path: &str, text: &str, message: &str) -> String {
+        self.write(path, text);
+        self.git(&["add", path]);
+        self.git(&["commit", "-q", "-m", message]);
+        self.head()
+    }
+
+    pub fn head(&self) -> String {
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    pub fn mergelens(&self, args: &[&str]) -> Output {
+        self.command(Path::new(env!("CARGO_BIN_EXE_mergelens")), &[])
+            .args(args)
+            .output()
+            .unwrap()
+    }
+}
+
+impl Repo {
+    /// A directory that is not a git repository (inside `parent`, so no repository above
+    /// it is found either).
+    pub fn not_a_repository(parent: &Path) -> Repo {
+        Repo {
+            dir: tempfile::tempdir_in(parent).unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// Whether HEAD is a merge commit.
+    pub fn merged(&self) -> bool {
+        self.run_git(&["rev-parse", "-q", "--verify", "HEAD^2"], &[])
+            .status
+            .success()
+    }
+}
+
+/// The merge of the paper's Fig. 12, the demo's programs: `main` is ours, `feature` theirs.
+pub fn fig12() -> Repo {
+    use mergelens::commands::demo::{BASE, OURS, PROGRAM, THEIRS};
+    let repo = Repo::new();
+    repo.commit(PROGRAM, BASE, "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit(PROGRAM, OURS, "ours: funcZ");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit(PROGRAM, THEIRS, "theirs: funcC");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
