@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Repo, fig12, text};
+use common::{conflict_program, conflicting, fig12, text};
 
 #[test]
 fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
@@ -87,18 +87,7 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
 
 #[test]
 fn a_resolved_conflict_is_reviewed_by_the_pre_commit_hook() {
-    let repo = Repo::new();
-    let program = |call: &str| {
-        format!(
-            "void f(void) {{}}\nvoid g(void) {{}}\nint main(void)\n{{\n    {call}\n    return 0;\n}}\n"
-        )
-    };
-    repo.commit("main.c", &program("f();"), "base");
-    repo.git(&["branch", "feature"]);
-    repo.commit("main.c", &program("f(); f();"), "ours");
-    repo.git(&["checkout", "-q", "feature"]);
-    repo.commit("main.c", &program("g();"), "theirs");
-    repo.git(&["checkout", "-q", "main"]);
+    let repo = conflicting();
     assert!(repo.mergelens(&["hook", "install"]).status.success());
     let out = repo.run_git(&["merge", "--no-ff", "feature"], &[]);
     assert!(!out.status.success(), "a conflict: {}", text(&out));
@@ -106,7 +95,7 @@ fn a_resolved_conflict_is_reviewed_by_the_pre_commit_hook() {
     let out = repo.mergelens(&["review"]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     // Resolved by taking ours: theirs' `g end` is lost, which `fail-on = "lost"` blocks.
-    repo.write("main.c", &program("f(); f();"));
+    repo.write("main.c", &conflict_program("f(); f();"));
     repo.write(".mergelens.toml", "fail-on = \"lost\"\n");
     repo.git(&["add", "main.c"]);
     let out = repo.run_git(&["commit", "--no-edit"], &[]);

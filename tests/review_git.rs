@@ -9,7 +9,7 @@ use std::process::Output;
 
 mod common;
 
-use common::{Repo, fig12, text};
+use common::{Repo, conflicting, fig12, text};
 use mergelens::commands::demo::{BASE, OURS, PROGRAM, THEIRS};
 use serde_json::Value;
 
@@ -187,18 +187,7 @@ fn the_merge_of_fig12_is_unexpected_and_the_repository_stays_as_it_was() {
 
 #[test]
 fn a_conflict_learns_the_branches_and_exits_3() {
-    let repo = Repo::new();
-    let program = |call: &str| {
-        format!(
-            "void f(void) {{}}\nvoid g(void) {{}}\nint main(void)\n{{\n    {call}\n    return 0;\n}}\n"
-        )
-    };
-    repo.commit("main.c", &program("f();"), "base");
-    repo.git(&["branch", "feature"]);
-    repo.commit("main.c", &program("f(); f();"), "ours");
-    repo.git(&["checkout", "-q", "feature"]);
-    repo.commit("main.c", &program("g();"), "theirs");
-    repo.git(&["checkout", "-q", "main"]);
+    let repo = conflicting();
     let out = repo.mergelens(&["review", "feature", "--format", "json"]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();

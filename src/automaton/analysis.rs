@@ -475,17 +475,7 @@ mod tests {
     use super::*;
     use crate::automaton::Alphabet;
 
-    fn dfa(letters: &[&str], states: usize, edges: &[(u32, &str, u32)], acc: &[u32]) -> Dfa {
-        let alphabet = Alphabet::from_names(letters);
-        let mut d = Dfa::with_states(alphabet.clone(), states);
-        for &(from, name, to) in edges {
-            d.set_transition(from, alphabet.letter(name).unwrap(), to);
-        }
-        for &q in acc {
-            d.set_accepting(q, true);
-        }
-        d
-    }
+    use crate::automaton::dfa::from_edges as dfa;
 
     #[test]
     fn useful_states_are_reachable_and_coreachable() {

@@ -342,6 +342,29 @@ impl fmt::Debug for Dfa {
     }
 }
 
+/// An automaton from `(from, letter name, to)` triples and accepting states, for tests.
+#[cfg(test)]
+pub(crate) fn from_edges(
+    letters: &[&str],
+    states: usize,
+    edges: &[(u32, &str, u32)],
+    accepting: &[u32],
+) -> Dfa {
+    let alphabet = Alphabet::from_names(letters);
+    let mut d = Dfa::with_states(alphabet.clone(), states);
+    for &(from, name, to) in edges {
+        d.set_transition(
+            from,
+            alphabet.letter(name).expect("a letter of the alphabet"),
+            to,
+        );
+    }
+    for &q in accepting {
+        d.set_accepting(q, true);
+    }
+    d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

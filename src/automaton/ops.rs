@@ -583,18 +583,7 @@ impl Partition {
 mod tests {
     use super::*;
 
-    /// An automaton from `(from, letter name, to)` triples and accepting states.
-    fn dfa(letters: &[&str], states: usize, edges: &[(u32, &str, u32)], acc: &[u32]) -> Dfa {
-        let alphabet = Alphabet::from_names(letters);
-        let mut d = Dfa::with_states(alphabet.clone(), states);
-        for &(from, name, to) in edges {
-            d.set_transition(from, alphabet.letter(name).unwrap(), to);
-        }
-        for &q in acc {
-            d.set_accepting(q, true);
-        }
-        d
-    }
+    use crate::automaton::dfa::from_edges as dfa;
 
     #[test]
     fn complement_adds_an_accepting_sink_only_when_needed() {

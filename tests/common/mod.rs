@@ -129,3 +129,23 @@ pub fn fig12() -> Repo {
     repo.git(&["checkout", "-q", "main"]);
     repo
 }
+
+/// The `main.c` of [`conflicting`], with `call` as the body of `main`.
+pub fn conflict_program(call: &str) -> String {
+    format!(
+        "void f(void) {{}}\nvoid g(void) {{}}\nint main(void)\n{{\n    {call}\n    return 0;\n}}\n"
+    )
+}
+
+/// Two branches that change the same line of `main.c` differently: git cannot merge them.
+pub fn conflicting() -> Repo {
+    let repo = Repo::new();
+    let program = conflict_program;
+    repo.commit("main.c", &program("f();"), "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("main.c", &program("f(); f();"), "ours");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("main.c", &program("g();"), "theirs");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
