@@ -137,6 +137,19 @@ fn an_assertion_that_cannot_fail_gives_the_empty_language() {
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(value["explained"]["empty"], true);
     assert_eq!(value["accepting"], serde_json::json!([]));
+    // The run that chose the target found that it holds: nothing was left to learn.
+    assert_eq!(value["stats"]["cbmc_runs"], 0);
+
+    // Named by its id, the target is not checked first: the learner finds the same.
+    let output = explain(&[
+        "tests/programs/explain_never.c",
+        "--assertion",
+        "check.assertion.1",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let named: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(named["explained"]["empty"], true);
+    assert!(named["stats"]["cbmc_runs"].as_u64().unwrap() >= 1);
 }
 
 #[test]

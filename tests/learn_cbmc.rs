@@ -11,7 +11,7 @@ use mergelens::automaton::analysis::words_up_to;
 use mergelens::automaton::{Dfa, json};
 use mergelens::cbmc::{CbmcTeacher, LearnBounds, TeacherOptions, Toolchain};
 use mergelens::cprog::{FrontEndConfig, instrument};
-use mergelens::learn::{GuessPolicy, LearnConfig, QueryCache, learn};
+use mergelens::learn::{Entry, GuessPolicy, LearnConfig, QueryCache, Source, learn};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -110,6 +110,47 @@ fn the_baseline_learns_the_same_automata_with_ten_times_the_cbmc_runs() {
 /// With batches of two words, the teacher does not prefetch the pre-check's words, so the
 /// learner guesses "yes", the teacher checks the guesses, and the exactness pass checks the
 /// conjecture; the result is the same.
+/// When one batch answers every word the pre-check admits, the language is known, and the
+/// teacher accepts the learner's conjecture without a conjecture query: one CBMC run in all,
+/// and the same language as the conjecture query and exactness pass give (test below).
+#[test]
+fn a_complete_batch_decides_the_conjectures_without_cbmc() {
+    let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    let dir = tempfile::tempdir().unwrap();
+    let config = FrontEndConfig::new(vec![root().join("tests/programs/loop_calls.c")]);
+    let p = instrument(&config, dir.path()).unwrap();
+    let bounds = LearnBounds {
+        unwind: 2,
+        max_word_length: 8,
+    };
+    let mut teacher = CbmcTeacher::new(
+        &p,
+        tools,
+        root().to_path_buf(),
+        bounds,
+        TeacherOptions::default(),
+    );
+    assert!(teacher.prefetch().unwrap() > 0);
+    let mut cache = QueryCache::new(p.alphabet.clone());
+    for (word, accepted) in teacher.answers_at_bounds() {
+        cache
+            .insert(&word, Entry::confirmed(accepted, Source::Teacher))
+            .unwrap();
+    }
+    let result = learn(
+        &p.alphabet,
+        &mut teacher,
+        &mut cache,
+        &LearnConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(words(&result.dfa), set(&["f end", "g f end", "g g f end"]));
+    let t = teacher.stats();
+    assert_eq!((t.cbmc_runs, t.conjectures_to_cbmc), (1, 0), "{t:?}");
+    assert!(t.conjectures_decided_by_answers >= 1, "{t:?}");
+    assert!(teacher.exactness().unwrap().is_complete());
+}
+
 #[test]
 fn lazy_learning_and_the_exactness_pass_give_the_exact_language() {
     let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");

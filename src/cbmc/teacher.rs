@@ -23,6 +23,10 @@
 //!   batch ([`GotoProgram::membership`], Fig. 7 with one assertion per word). When the
 //!   syntax automaton accepts few words, [`CbmcTeacher::prefetch`] asks them all in one
 //!   batch before learning starts, and the learner finds every answer in its cache.
+//!   The language within the bounds is then known exactly (the pre-check is sound, so no
+//!   other word can be in it): the teacher is **complete**, and decides equivalence queries
+//!   from the answers alone, with no conjecture query (Sec. 7.2's "exact bounded
+//!   language", reached here by the batch rather than by enumerating executions).
 //! * **Equivalence**: first what needs no CBMC: an accepted word the syntax automaton
 //!   rejects, a known answer the conjecture contradicts, a conjecture accepted before at
 //!   these bounds. Then the conjecture query of Fig. 9 with the trap of Fig. 11
@@ -138,6 +142,9 @@ pub struct TeacherStats {
     pub conjectures_refuted_without_cbmc: u64,
     /// Conjectures accepted at these bounds before (the store).
     pub conjectures_known: u64,
+    /// Conjectures accepted without CBMC because every word the pre-check admits has a
+    /// known answer ([`CbmcTeacher::prefetch`]).
+    pub conjectures_decided_by_answers: u64,
     /// Conjecture queries CBMC answered.
     pub conjectures_to_cbmc: u64,
     /// Accepted words the exactness pass had CBMC check.
@@ -237,6 +244,8 @@ pub struct CbmcTeacher<'p> {
     accepted: Vec<AcceptedConjecture>,
     /// The exactness of the last conjecture accepted.
     exactness: Option<Exactness>,
+    /// Every word the pre-check admits at the current bounds has a known answer.
+    complete: bool,
     stats: TeacherStats,
     precheck_no: Cell<u64>,
     observer: Option<Observer<'p>>,
@@ -265,6 +274,7 @@ impl<'p> CbmcTeacher<'p> {
             known: HashMap::new(),
             accepted: Vec::new(),
             exactness: None,
+            complete: false,
             stats: TeacherStats::default(),
             precheck_no: Cell::new(0),
             observer: None,
@@ -279,6 +289,7 @@ impl<'p> CbmcTeacher<'p> {
     pub fn set_bounds(&mut self, bounds: LearnBounds) {
         self.bounds = bounds;
         self.exactness = None;
+        self.complete = false;
         let shaped = shaped_words(
             &self.program.alphabet,
             self.program.end,
@@ -489,8 +500,9 @@ impl<'p> CbmcTeacher<'p> {
     /// Answers, in one CBMC run, every word the pre-check automaton accepts that is not known
     /// yet, when there are at most [`TeacherOptions::batch_size`] of them; returns how many
     /// it asked. The language is a subset of those words (the pre-check is sound), so the
-    /// learner then needs no membership query of CBMC at all: on small programs one batch
-    /// replaces the rounds of guesses and checks of lazy learning. Nothing in the baseline.
+    /// learner then needs no membership query of CBMC at all, and the teacher no conjecture
+    /// query: on small programs one batch replaces the rounds of guesses and checks of lazy
+    /// learning and the conjecture queries. Nothing in the baseline.
     pub fn prefetch(&mut self) -> Result<usize, CbmcTeacherError> {
         if self.options.baseline {
             return Ok(0);
@@ -509,11 +521,14 @@ impl<'p> CbmcTeacher<'p> {
             .into_iter()
             .filter(|w| self.lookup(w).is_none())
             .collect();
-        if unknown.is_empty() || unknown.len() as u64 > limit {
+        if unknown.len() as u64 > limit {
             return Ok(0);
         }
-        self.stats.prefetched_words += unknown.len() as u64;
-        self.cbmc_membership(&unknown)?;
+        if !unknown.is_empty() {
+            self.stats.prefetched_words += unknown.len() as u64;
+            self.cbmc_membership(&unknown)?;
+        }
+        self.complete = true;
         Ok(unknown.len())
     }
 
@@ -602,6 +617,20 @@ impl<'p> CbmcTeacher<'p> {
         if let Some(word) = self.known_disagreement(hypothesis) {
             self.stats.conjectures_refuted_without_cbmc += 1;
             return Ok(Equivalence::Counterexample(word));
+        }
+        if self.complete {
+            // The hypothesis accepts only words the pre-check admits and agrees with CBMC
+            // on every one of them: it is the language within the bounds.
+            self.stats.conjectures_decided_by_answers += 1;
+            let max_word_length = self.bounds.max_word_length;
+            let accepted = analysis::count_up_to(hypothesis, max_word_length).unwrap_or(0);
+            self.exactness = Some(Exactness {
+                max_word_length,
+                exact_up_to: max_word_length,
+                checked_words: u64::try_from(accepted).unwrap_or(u64::MAX),
+                unchecked_words: 0,
+            });
+            return Ok(Equivalence::Equal);
         }
         let cbmc_bounds = self.bounds.cbmc();
         let digest = dfa_digest(hypothesis);

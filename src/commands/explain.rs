@@ -33,6 +33,7 @@ use crate::cbmc::{
     Bounds, CbmcCounters, CbmcTeacher, GotoProgram, LearnBounds, ProgramProperty, PropertyQuery,
     TeacherStats, Toolchain, program_properties,
 };
+use crate::cbmc::cache_store::Exactness;
 use crate::cprog::{self, AssertionTarget, InstrumentedProgram};
 use crate::learn::LearnStats;
 use crate::report::{self, Format, Options};
@@ -177,7 +178,11 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     // Finding the target costs the same with or without the learner's optimisations, so
     // its runs are counted apart from the queries'.
     let selection = CbmcCounters::new();
-    let (target, assertion_id) = choose_target(args, &tools, &work_dir, &selection)?;
+    let Chosen {
+        target,
+        assertion_id,
+        cannot_fail,
+    } = choose_target(args, &tools, &work_dir, &selection)?;
     let counters = Arc::new(CbmcCounters::new());
 
     let instrumented = tempfile::Builder::new()
@@ -196,32 +201,14 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         .map(|a| format!("{}:{}: {}", a.file.display(), a.line, a.text))
         .collect();
     let assertion = targets.join("; ");
-
-    let store = args.program.answer_store(&program, MODE_ERROR, &tools);
-    let mut teacher = CbmcTeacher::new(
-        &program,
-        tools.clone(),
-        work_dir.clone(),
-        args.bounds,
-        args.program.teacher_options(),
-    )
-    .with_counters(Arc::clone(&counters));
-    load_answers(store.as_ref(), &mut teacher);
-    // Sec. 6: most paths do not fail the assertion, so "no" is the likely answer.
-    let learned = learn(&mut teacher, &program, args.program.guess(false), || {
-        format!(
-            "explaining the assertion at --unwind {} --max-word-length {}",
-            args.bounds.unwind, args.bounds.max_word_length
-        )
-    });
-    save_answers(store.as_ref(), &teacher);
-    let learned = learned?;
-    let dfa = learned.dfa;
-    let mut stats = learned.stats;
-    let teacher_stats = teacher.stats();
-    let exactness = teacher.exactness().cloned();
-    drop(teacher);
-
+    let (dfa, mut stats, teacher_stats, exactness) = if cannot_fail {
+        // Target selection already ran CBMC at these bounds and the assertion held: the
+        // language is empty, whatever the word-length bound, and nothing is left to learn.
+        let empty = Dfa::new(program.alphabet.clone());
+        (empty, LearnStats::default(), TeacherStats::default(), None)
+    } else {
+        learn_language(args, &tools, &work_dir, &program, &counters)?
+    };
     let dfa = ops::minimize(&dfa);
     let marks = Marks::analyse(&dfa);
     let examples = shortest_words(&dfa, args.bounds.max_word_length, EXAMPLE_WORDS);
@@ -368,12 +355,57 @@ fn summary(
 }
 
 /// The target line (and which assertion on it) and, when known, its CBMC property id.
+/// Learns the error language of `program` with lazy L* guessing "no", reusing and updating
+/// the answer store.
+fn learn_language(
+    args: &ExplainArgs,
+    tools: &Toolchain,
+    work_dir: &Path,
+    program: &InstrumentedProgram,
+    counters: &Arc<CbmcCounters>,
+) -> anyhow::Result<(Dfa, LearnStats, TeacherStats, Option<Exactness>)> {
+    let store = args.program.answer_store(program, MODE_ERROR, tools);
+    let mut teacher = CbmcTeacher::new(
+        program,
+        tools.clone(),
+        work_dir.to_path_buf(),
+        args.bounds,
+        args.program.teacher_options(),
+    )
+    .with_counters(Arc::clone(counters));
+    load_answers(store.as_ref(), &mut teacher);
+    // Sec. 6: most paths do not fail the assertion, so "no" is the likely answer.
+    let learned = learn(&mut teacher, program, args.program.guess(false), || {
+        format!(
+            "explaining the assertion at --unwind {} --max-word-length {}",
+            args.bounds.unwind, args.bounds.max_word_length
+        )
+    });
+    save_answers(store.as_ref(), &teacher);
+    let learned = learned?;
+    Ok((
+        learned.dfa,
+        learned.stats,
+        teacher.stats(),
+        teacher.exactness().cloned(),
+    ))
+}
+
+/// The assertion to explain, as [`choose_target`] found it.
+struct Chosen {
+    target: AssertionTarget,
+    /// CBMC's property id, when CBMC named the target.
+    assertion_id: Option<String>,
+    /// CBMC found at the bounds that the target cannot fail.
+    cannot_fail: bool,
+}
+
 fn choose_target(
     args: &ExplainArgs,
     tools: &Toolchain,
     work_dir: &Path,
     counters: &CbmcCounters,
-) -> anyhow::Result<(AssertionTarget, Option<String>)> {
+) -> anyhow::Result<Chosen> {
     let properties = |query| {
         program_properties(
             tools,
@@ -388,19 +420,20 @@ fn choose_target(
     };
     let chosen = match &args.target {
         TargetChoice::Line { file, line } => {
-            return Ok((
-                AssertionTarget {
+            return Ok(Chosen {
+                target: AssertionTarget {
                     file: file.clone(),
                     line: *line,
                     index: None,
                 },
-                None,
-            ));
+                assertion_id: None,
+                cannot_fail: false,
+            });
         }
         TargetChoice::Property(id) => {
             let all = properties(PropertyQuery::All)?;
             match all.iter().find(|p| &p.id == id) {
-                Some(p) => (p.clone(), all),
+                Some(p) => (p.clone(), all, false),
                 None => {
                     return Err(ExplainError::UnknownProperty {
                         id: id.clone(),
@@ -414,14 +447,14 @@ fn choose_target(
             let cbmc_unwind = args.bounds.cbmc().unwind;
             let failing = properties(PropertyQuery::Failing { cbmc_unwind })?;
             match failing.as_slice() {
-                [one] => (one.clone(), properties(PropertyQuery::All)?),
+                [one] => (one.clone(), properties(PropertyQuery::All)?, false),
                 [] => {
                     // Nothing fails: with one assertion, its language is the (empty)
                     // answer; with several, the user says which emptiness to confirm.
                     let all = properties(PropertyQuery::All)?;
                     match all.as_slice() {
                         [] => return Err(ExplainError::NoAssertion.into()),
-                        [one] => (one.clone(), all.clone()),
+                        [one] => (one.clone(), all.clone(), true),
                         _ => {
                             return Err(ExplainError::Choose {
                                 failing: all.iter().map(describe).collect(),
@@ -439,21 +472,22 @@ fn choose_target(
             }
         }
     };
-    let (property, all) = chosen;
+    let (property, all, cannot_fail) = chosen;
     // CBMC numbers a function's assertions in source order, so the rank of the id among
     // those of its line is the rank of the call among the assertion calls on that line.
     let index = all
         .iter()
         .filter(|p| p.file == property.file && p.line == property.line)
         .position(|p| p.id == property.id);
-    Ok((
-        AssertionTarget {
+    Ok(Chosen {
+        target: AssertionTarget {
             file: property.file.clone(),
             line: property.line,
             index,
         },
-        Some(property.id),
-    ))
+        assertion_id: Some(property.id),
+        cannot_fail,
+    })
 }
 
 /// Up to `limit` accepted words of at most `max_len` letters, shortest first and in
