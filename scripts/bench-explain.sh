@@ -19,5 +19,7 @@ for case in tests/fixtures/explain_*/; do
   dr=$(python3 -c "import json;print(json.load(open('$out/$name.default.stats'))['cbmc_runs'])")
   bw=$(cat "$out/$name.baseline.wall"); dw=$(cat "$out/$name.default.wall")
   eq=$($M automaton equiv "$out/$name.baseline.json" "$out/$name.default.json" >/dev/null 2>&1 && echo yes || echo NO)
-  printf '| %s | `%s` | %s | %.2f | %s | %.2f | %s%% | %s |\n' "$name" "${args#tests/programs/}" "$br" "$bw" "$dr" "$dw" "$(python3 -c "print(round(100*(1-$dr/$br)))")" "$eq"
+  # Nothing to learn (the target cannot fail) leaves no ratio to give.
+  fewer=$(python3 -c "print(f'{round(100*(1-$dr/$br))}%' if $br else 'nothing to learn')")
+  printf '| %s | `%s` | %s | %.2f | %s | %.2f | %s | %s |\n' "$name" "${args#tests/programs/}" "$br" "$bw" "$dr" "$dw" "$fewer" "$eq"
 done
