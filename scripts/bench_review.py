@@ -136,26 +136,35 @@ def main():
                 env["MERGELENS_CBMC"] = line.split()[1]
         lines = program(audit_in=2, fast_path=5).count("\n")
         cases = [
+            # Theirs gets two more commits: one that only edits a comment, one that changes
+            # code (but no behaviour: the verdict stays).
             ("Fig. 12 (demo)", "fig12", base, ours, theirs,
-             theirs.replace("void funcC(void) {}", "void funcC(void) { /* fast */ }"), None),
+             theirs.replace("void funcC(void) {}", "void funcC(void) { /* fast */ }"),
+             theirs.replace("void funcC(void) {}", "void funcC(void) { int spare = 0; (void)spare; }"),
+             None),
             (f"generated, {lines} lines", "large", program(), program(audit_in=2),
-             program(fast_path=5), program(fast_path=5, tweak=1), CONFIG_LARGE),
+             program(fast_path=5), program(fast_path=5).replace("int state[8];", "int state[8]; /* shared */"),
+             program(fast_path=5, tweak=1), CONFIG_LARGE),
         ]
-        for label, name, b, o, t, t2, config in cases:
+        for label, name, b, o, t, t_comment, t_code, config in cases:
             for r in range(args.rounds):
-                repo, theirs2 = scenario(root, f"{name}{r}", b, o, t, t2, config, env)
+                repo, _ = scenario(root, f"{name}{r}", b, o, t, t_code, config, env)
                 cold, verdict, learned_cold = timed(binary, repo, env)
                 warm, _, learned_warm = timed(binary, repo, env)
-                git(repo, "checkout", "-q", "feature", env=env)
-                commit(repo, "src/server.c", theirs2, "theirs: one more commit", env)
-                git(repo, "checkout", "-q", "main", env=env)
-                again, _, learned_again = timed(binary, repo, env)
-                rows.append((label, r, cold, warm, again, verdict, learned_cold, learned_warm, learned_again))
-    print("| program | run | cold review | same review again | after one more commit on theirs | ratio | verdict | learned (cold / again / after commit) |")
-    print("|---|---:|---:|---:|---:|---:|---|---|")
-    for label, r, cold, warm, again, verdict, lc, lw, la in rows:
-        print(f"| {label} | {r + 1} | {cold:.2f} s | {warm:.2f} s | {again:.2f} s | {again / cold:.2f} | {verdict} | "
-              f"{','.join(lc) or '–'} / {','.join(lw) or '–'} / {','.join(la) or '–'} |")
+                after = []
+                for text, message in ((t_comment, "theirs: a comment"), (t_code, "theirs: code")):
+                    git(repo, "checkout", "-q", "feature", env=env)
+                    commit(repo, "src/server.c", text, message, env)
+                    git(repo, "checkout", "-q", "main", env=env)
+                    after.append(timed(binary, repo, env))
+                rows.append((label, r, cold, warm, after, verdict, learned_cold, learned_warm))
+    print("| program | run | cold review | same review again | after a comment-only commit on theirs | after a code commit on theirs | ratio (code commit / cold) | verdict | learned (cold / again / comment / code) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|")
+    names = lambda learned: ','.join(learned) or '–'
+    for label, r, cold, warm, after, verdict, lc, lw in rows:
+        (comment, _, l_comment), (code, _, l_code) = after
+        print(f"| {label} | {r + 1} | {cold:.2f} s | {warm:.2f} s | {comment:.2f} s | {code:.2f} s | {code / cold:.2f} | {verdict} | "
+              f"{names(lc)} / {names(lw)} / {names(l_comment)} / {names(l_code)} |")
 
 
 if __name__ == "__main__":

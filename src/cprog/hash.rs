@@ -1,5 +1,6 @@
 //! A 128-bit FNV-1a hash for fingerprints: stable across runs, platforms and Rust versions
-//! (unlike `std`'s hashers), and small enough to need no dependency.
+//! (unlike `std`'s hashers), and small enough to need no dependency; and
+//! [`Fnv128::tokens`], which hashes C text by its tokens, so that layout does not count.
 
 const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
 const PRIME: u128 = 0x0000000001000000000000000000013B;
@@ -25,9 +26,55 @@ impl Fnv128 {
         self.bytes(text.as_bytes());
     }
 
+    /// Preprocessed C text by its tokens: what the compiler sees, not how it is laid out.
+    /// Comments are gone after the preprocessor, so a commit that only touches comments,
+    /// indentation or line breaks leaves the hash as it was. Whitespace counts only where
+    /// it separates two characters that could otherwise run together into one token (`a b`,
+    /// `- -`), and inside string and character literals, which are hashed verbatim.
+    pub(crate) fn tokens(&mut self, text: &str) {
+        let mut previous: Option<char> = None;
+        let mut pending_space = false;
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c.is_whitespace() {
+                pending_space = previous.is_some();
+                continue;
+            }
+            if pending_space && previous.is_some_and(|p| joins(p, c)) {
+                self.bytes(b" ");
+            }
+            pending_space = false;
+            let mut buf = [0u8; 4];
+            self.bytes(c.encode_utf8(&mut buf).as_bytes());
+            previous = Some(c);
+            if c == '"' || c == '\'' {
+                // A literal ends at the next unescaped quote of its kind, or at the end of
+                // the line (an unterminated one, which the compiler will reject anyway).
+                let mut escaped = false;
+                for d in chars.by_ref() {
+                    self.bytes(d.encode_utf8(&mut buf).as_bytes());
+                    if d == '\n' || (d == c && !escaped) {
+                        break;
+                    }
+                    escaped = d == '\\' && !escaped;
+                }
+                previous = Some(c);
+            }
+        }
+    }
+
     pub(crate) fn hex(&self) -> String {
         format!("{:032x}", self.0)
     }
+}
+
+/// Whether whitespace between `a` and `b` may separate two tokens that would otherwise be
+/// read as one: two word characters (`a b`), two operator characters (`- -` against `--`,
+/// `/ /` against `//`), or a `.` (`1 .5` against `1.5`). Brackets, `;` and `,` never join.
+fn joins(a: char, b: char) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || !c.is_ascii();
+    let operator = |c: char| "+-*/%&|^<>=!:#".contains(c);
+    a == '.' || b == '.' || (word(a) && word(b)) || (operator(a) && operator(b))
 }
 
 #[cfg(test)]
@@ -53,5 +100,26 @@ mod tests {
         b.field("a");
         b.field("bc");
         assert_ne!(a.hex(), b.hex());
+    }
+
+    fn token_hash(text: &str) -> String {
+        let mut h = Fnv128::new();
+        h.tokens(text);
+        h.hex()
+    }
+
+    #[test]
+    fn layout_does_not_count_but_tokens_and_literals_do() {
+        let a = token_hash("int f(void){return a-- -b;}");
+        assert_eq!(a, token_hash("int f ( void )\n{\n    return a--   - b;\n}\n"));
+        assert_ne!(a, token_hash("int f(void){return a- - -b;}"));
+        assert_ne!(a, token_hash("int f(void){return a-- -c;}"));
+        assert_ne!(token_hash("int x;"), token_hash("intx;"));
+        assert_ne!(token_hash("x = 1 .5;"), token_hash("x = 1.5;"));
+        assert_ne!(token_hash("a < <b;"), token_hash("a << b;"));
+        assert_ne!(token_hash("s = \"a b\";"), token_hash("s = \"a  b\";"));
+        assert_ne!(token_hash("s = \"a\\\" b\";"), token_hash("s = \"a\\\"  b\";"));
+        assert_eq!(token_hash("c = ' ' ;"), token_hash("c=' ';"));
+        assert_ne!(token_hash("c = ' ';"), token_hash("c = '  ';"));
     }
 }
