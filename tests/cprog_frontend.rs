@@ -6,12 +6,12 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mergelens::automaton::analysis::words_up_to;
+use mergelens::automaton::analysis::{count_up_to, words_up_to};
 use mergelens::automaton::{Alphabet, Word};
 use mergelens::cbmc::{Bounds, GotoProgram, Toolchain};
 use mergelens::cprog::{
-    EventKind, FrontEndConfig, FrontEndError, InstrumentedProgram, SiteKind, instrument,
-    syntax_automaton,
+    AssertionTarget, EventKind, FrontEndConfig, FrontEndError, InstrumentedProgram, SiteKind,
+    instrument, instrument_error, syntax_automaton,
 };
 
 fn programs() -> PathBuf {
@@ -385,6 +385,21 @@ fn fingerprints_follow_contents_and_settings_not_paths() {
     assert_ne!(base.fingerprint(), calls.fingerprint());
     let (_e, ours) = run(&config(&["fig12_ours.c"], EventKind::Functions));
     assert_ne!(base.fingerprint(), ours.fingerprint());
+
+    // Comments and layout are not the program; a changed token is.
+    let text = std::fs::read_to_string(programs().join("fig12_base.c")).unwrap();
+    let variant = |name: &str, text: String| {
+        let path = copy_dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        run(&FrontEndConfig::new(vec![path]))
+    };
+    let (_f, commented) = variant(
+        "commented.c",
+        text.replace("void funcB(void) {}", "/* B */\nvoid funcB( void )\n{\n}\n"),
+    );
+    assert_eq!(base.fingerprint(), commented.fingerprint());
+    let (_g, changed) = variant("changed.c", text.replace("return 0;", "return 1;"));
+    assert_ne!(base.fingerprint(), changed.fingerprint());
 }
 
 /// The expected language of each program (function entries, `cbmc --unwind 3`, words of
@@ -605,4 +620,381 @@ fn a_marker_inside_assert_is_one_event() {
     compile_with_gcc(&p);
     let d = syntax_automaton(&p, 3, 8);
     assert!(d.accepts_names(&["checked", "end"]) && !d.accepts_names(&["end"]));
+}
+
+// ---------------------------------------------------------------------------------------
+// Error mode (`mergelens explain`): the pre-check of the language of an assertion failure.
+
+/// One case of tests/fixtures/explain_*/: its program, the target's line, the bounds of
+/// its `explain.txt` (`--unwind` as the user gives it) and the expected language.
+struct ExplainCase {
+    name: String,
+    program: PathBuf,
+    line: u32,
+    unwind: u32,
+    max_word_length: usize,
+    expected: mergelens::automaton::Dfa,
+}
+
+/// The lines of `source` that hold an assertion call, in order (the programs of
+/// tests/programs/explain_*.c state each on a line of its own).
+fn assertion_lines(source: &Path) -> Vec<u32> {
+    let text = std::fs::read_to_string(source).unwrap();
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let l = l.trim_start();
+            !l.starts_with("/*") && !l.starts_with('*') && !l.starts_with("void __VERIFIER")
+        })
+        .filter(|(_, l)| {
+            [
+                "assert(",
+                "__CPROVER_assert(",
+                "__VERIFIER_error()",
+                "reach_error()",
+            ]
+            .iter()
+            .any(|a| l.contains(a))
+        })
+        .map(|(i, _)| i as u32 + 1)
+        .collect()
+}
+
+fn explain_cases() -> Vec<ExplainCase> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("tests/fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|c| c.join("explain.txt").is_file())
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|dir| {
+            let text = std::fs::read_to_string(dir.join("explain.txt")).unwrap();
+            let args: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with('#'))
+                .unwrap()
+                .split_whitespace()
+                .collect();
+            let option = |name: &str| {
+                args.iter()
+                    .position(|a| *a == name)
+                    .map(|i| args[i + 1].to_string())
+            };
+            let program = root.join(args[0]);
+            let lines = assertion_lines(&program);
+            let line = match (option("--line"), option("--assertion")) {
+                (Some(at), _) => at.rsplit(':').next().unwrap().parse().unwrap(),
+                // `main.assertion.K`: every assertion of these programs is in main.
+                (None, Some(id)) => {
+                    let k: usize = id.rsplit('.').next().unwrap().parse().unwrap();
+                    lines[k - 1]
+                }
+                (None, None) => {
+                    assert_eq!(lines.len(), 1, "{}", program.display());
+                    lines[0]
+                }
+            };
+            ExplainCase {
+                name: dir.file_name().unwrap().to_string_lossy().into_owned(),
+                program,
+                line,
+                unwind: option("--unwind").map_or(2, |u| u.parse().unwrap()),
+                max_word_length: option("--max-word-length").map_or(10, |n| n.parse().unwrap()),
+                expected: mergelens::automaton::json::read(&dir.join("expected.json")).unwrap(),
+            }
+        })
+        .collect()
+}
+
+fn instrument_target(
+    files: &[PathBuf],
+    line: u32,
+    events: EventKind,
+) -> (tempfile::TempDir, InstrumentedProgram) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = FrontEndConfig::new(files.to_vec());
+    config.events = events;
+    let target = AssertionTarget {
+        file: files[0].clone(),
+        line,
+        index: None,
+    };
+    let p = instrument_error(&config, &target, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    (dir, p)
+}
+
+/// How many words the error-mode shape `(events)* assert` has within `max_len` letters:
+/// what the pre-check admitted before it followed the control flow.
+fn shape_count(p: &InstrumentedProgram, max_len: usize) -> u128 {
+    let events = (p.alphabet.len() - 1) as u128;
+    (0..max_len as u32).map(|k| events.pow(k)).sum()
+}
+
+/// The pre-check of error mode keeps every word of the true language of each explain
+/// fixture (learned with the real CBMC, checked by tests/explain_cbmc.rs), and admits far
+/// fewer words than the shape of error words: the counts are those reported to the lead.
+#[test]
+fn the_error_pre_check_keeps_every_fixture_language_and_is_sharper_than_the_shape() {
+    let cases = explain_cases();
+    assert!(cases.len() >= 9, "{}", cases.len());
+    let mut counts = Vec::new();
+    for case in &cases {
+        let (_dir, p) = instrument_target(
+            std::slice::from_ref(&case.program),
+            case.line,
+            EventKind::Functions,
+        );
+        let n = case.max_word_length;
+        let pre = syntax_automaton(&p, case.unwind + 1, n);
+        let want = words_up_to(&case.expected, n, 100_000).unwrap();
+        for w in &want {
+            let names: Vec<&str> = w
+                .iter()
+                .map(|&l| case.expected.alphabet().name(l))
+                .collect();
+            assert!(
+                pre.accepts_names(&names),
+                "{}: the pre-check rejects `{}`, which fails",
+                case.name,
+                names.join(" ")
+            );
+        }
+        let before = shape_count(&p, n);
+        let after = count_up_to(&pre, n).unwrap();
+        assert!(
+            after < before,
+            "{}: {after} words, the shape has {before}",
+            case.name
+        );
+        counts.push((case.name.as_str(), before, after));
+    }
+    eprintln!("{counts:?}");
+    let counts: Vec<(&str, u128)> = counts.iter().map(|&(c, _, a)| (c, a)).collect();
+    assert_eq!(
+        counts,
+        [
+            // g* f assert within 4 letters: exactly the language.
+            ("explain_fig10", 3),
+            ("explain_fig2", 3),
+            // F? (F G)? H assert: the branches are not correlated.
+            ("explain_fig8", 4),
+            // step+ assert: the loop is a star, the assertion after the step in its body.
+            ("explain_loop_k", 5),
+            // check assert: the guard x > 5 is not read.
+            ("explain_never", 1),
+            // (open_file | write_file)* write_file assert.
+            ("explain_order", 15),
+            // g f assert, and the word of the other branch is not a prefix to the target.
+            ("explain_reach", 1),
+            ("explain_two_first", 1),
+            ("explain_two_second", 2),
+        ]
+    );
+}
+
+/// Offered the error pre-check as a conjecture, CBMC finds no failing run (within the
+/// bounds) whose word it rejects (Theorem 4.1 of the paper: the conjecture query finds
+/// every such run), for every explain fixture and every event kind; and it rejects every
+/// word the pre-check rejects, up to 4 letters, asked one by one in batches (brute force).
+#[test]
+fn the_error_pre_check_is_sound_against_cbmc() {
+    let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    for case in explain_cases() {
+        for kind in EventKind::ALL {
+            let dir = tempfile::tempdir().unwrap();
+            let mut config = FrontEndConfig::new(vec![case.program.clone()]);
+            config.events = kind;
+            let target = AssertionTarget {
+                file: case.program.clone(),
+                line: case.line,
+                index: None,
+            };
+            let p = match instrument_error(&config, &target, dir.path()) {
+                Ok(p) => p,
+                Err(FrontEndError::EmptyAlphabet) => continue,
+                Err(e) => panic!("{} {kind}: {e}", case.name),
+            };
+            error_pre_check_is_sound(
+                &tools,
+                &p,
+                case.unwind,
+                case.max_word_length,
+                &format!("{} {kind}", case.name),
+            );
+        }
+    }
+}
+
+fn error_pre_check_is_sound(
+    tools: &Toolchain,
+    p: &InstrumentedProgram,
+    unwind: u32,
+    max_len: usize,
+    what: &str,
+) {
+    let goto = GotoProgram::compile(
+        tools,
+        &p.paths,
+        &[],
+        &[],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    )
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let bounds = Bounds {
+        unwind: unwind + 1,
+        max_word_length: max_len,
+    };
+    let pre = syntax_automaton(p, bounds.unwind, max_len);
+    if let Some(f) = goto.conjecture(&pre, bounds, p.end, &[], None).unwrap() {
+        assert!(
+            !f.positive,
+            "{what}: the pre-check rejects `{}`, on which the assertion fails",
+            p.alphabet.format_word(&f.word)
+        );
+    }
+    let events: Vec<_> = p.alphabet.letters().filter(|&l| l != p.end).collect();
+    let mut rejected: Vec<Word> = Vec::new();
+    let mut prefixes: Vec<Word> = vec![Vec::new()];
+    for _ in 0..max_len.min(4) {
+        for w in &prefixes {
+            let word = [w.as_slice(), &[p.end]].concat();
+            if !pre.accepts(&word) {
+                rejected.push(word);
+            }
+        }
+        prefixes = prefixes
+            .iter()
+            .flat_map(|w| events.iter().map(move |&l| [w.as_slice(), &[l]].concat()))
+            .collect();
+    }
+    for batch in rejected.chunks(1024) {
+        let answers = goto.membership(batch, bounds, p.end, None).unwrap();
+        for (w, yes) in batch.iter().zip(answers) {
+            assert!(
+                !yes,
+                "{what}: the pre-check rejects `{}`, on which the assertion fails",
+                p.alphabet.format_word(w)
+            );
+        }
+    }
+}
+
+/// Error-mode programs that exercise what the fixtures do not: the target in a function
+/// called through a pointer, in a recursive function after the recursive call returned,
+/// behind an exit, with calls in its condition, and after an assertion that always fails
+/// but is not the target. Each pre-check keeps the failing words stated (CBMC confirms that
+/// they fail) and rejects the others stated, and CBMC finds no failing run it rejects, for
+/// every event kind.
+#[test]
+fn the_error_pre_check_follows_pointers_recursion_and_conditions() {
+    let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let pointer = write(
+        "pointer.c",
+        "#include <assert.h>\nvoid a(void) {}\nvoid cb(int x) { a(); assert(x != 2); }\nvoid other(int x) { a(); }\nvoid run(void (*f)(int), int x) { f(x); }\nint main(int argc, char **argv) {\n  void (*f)(int) = argc > 1 ? cb : other;\n  run(f, argc);\n  a();\n  return 0;\n}\n",
+    );
+    let recursion = write(
+        "recursion.c",
+        "#include <assert.h>\nunsigned nondet_unsigned(void);\nvoid leaf(void) {}\nvoid down(unsigned n) {\n  if (n > 0) down(n - 1);\n  leaf();\n  assert(n < 2);\n}\nint main(void) {\n  down(nondet_unsigned());\n  leaf();\n  return 0;\n}\n",
+    );
+    let condition = write(
+        "condition.c",
+        "#include <assert.h>\n#include <stdlib.h>\nint nondet_int(void);\nint check(void) { return nondet_int(); }\nvoid before(void) {}\nvoid after(void) {}\nint main(void) {\n  before();\n  assert(0);\n  if (nondet_int()) exit(0);\n  __CPROVER_assert(check() > 0, \"checked\");\n  after();\n  assert(check() > 0);\n  return 0;\n}\n",
+    );
+    type Words<'a> = &'a [&'a [&'a str]];
+    let cases: [(&PathBuf, u32, Words, Words); 4] = [
+        (
+            &pointer,
+            3,
+            &[&["run", "cb", "a", "assert"]],
+            &[
+                &["cb", "a", "assert"],
+                &["run", "cb", "a", "a", "assert"],
+                &["run", "assert"],
+                &["a", "assert"],
+            ],
+        ),
+        (
+            &recursion,
+            7,
+            &[&["down", "down", "down", "leaf", "leaf", "leaf", "assert"]],
+            &[
+                &["leaf", "assert"],
+                &["down", "leaf", "leaf", "assert"],
+                &["down", "leaf", "leaf", "leaf", "assert"],
+            ],
+        ),
+        (
+            &condition,
+            11,
+            &[&["before", "check", "assert"]],
+            &[
+                &["before", "assert"],
+                &["before", "check", "after", "assert"],
+            ],
+        ),
+        (
+            &condition,
+            13,
+            &[&["before", "check", "after", "check", "assert"]],
+            &[
+                &["before", "check", "after", "assert"],
+                &["before", "check", "assert"],
+            ],
+        ),
+    ];
+    for (file, line, accepted, rejected) in cases {
+        let (_out, p) = instrument_target(std::slice::from_ref(file), line, EventKind::Functions);
+        let pre = syntax_automaton(&p, 3, 10);
+        for w in accepted {
+            assert!(pre.accepts_names(w), "{}:{line}: {w:?}", file.display());
+        }
+        for w in rejected {
+            assert!(!pre.accepts_names(w), "{}:{line}: {w:?}", file.display());
+        }
+        assert!(count_up_to(&pre, 10).unwrap() < shape_count(&p, 10));
+        let goto = GotoProgram::compile(
+            &tools,
+            &p.paths,
+            &[],
+            &[],
+            Path::new(env!("CARGO_MANIFEST_DIR")),
+        )
+        .unwrap();
+        let failing: Vec<Word> = accepted
+            .iter()
+            .map(|w| w.iter().map(|n| p.alphabet.letter(n).unwrap()).collect())
+            .collect();
+        let bounds = Bounds {
+            unwind: 3,
+            max_word_length: 10,
+        };
+        let answers = goto.membership(&failing, bounds, p.end, None).unwrap();
+        assert!(answers.iter().all(|&yes| yes), "{}:{line}", file.display());
+        for kind in EventKind::ALL {
+            let out = tempfile::tempdir().unwrap();
+            let mut config = FrontEndConfig::new(vec![file.clone()]);
+            config.events = kind;
+            let target = AssertionTarget {
+                file: file.clone(),
+                line,
+                index: None,
+            };
+            let p = match instrument_error(&config, &target, out.path()) {
+                Ok(p) => p,
+                Err(FrontEndError::EmptyAlphabet) => continue,
+                Err(e) => panic!("{} {kind}: {e}", file.display()),
+            };
+            let what = format!("{}:{line} {kind}", file.display());
+            error_pre_check_is_sound(&tools, &p, 2, 10, &what);
+        }
+    }
 }

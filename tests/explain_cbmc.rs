@@ -116,11 +116,27 @@ fn the_json_output_carries_the_explain_metadata() {
     assert_eq!(explained["shortest"], serde_json::json!(["F F G H assert"]));
     // Every failing run calls G and H (and F); `assert` itself is not named.
     assert_eq!(explained["dominating"], serde_json::json!(["F", "G", "H"]));
-    // Lazy learning guessed "no" and reports the paper's p.
+    // The control-flow pre-check admits four words: one batch answers them all, and
+    // nothing is left to guess.
     let summary = stderr(&output);
     assert!(summary.starts_with("explained "), "{summary}");
     assert!(
-        summary.contains("CBMC runs") && summary.contains("p = "),
+        summary.contains("1 CBMC runs") && summary.contains("no guesses"),
+        "{summary}"
+    );
+
+    // With longer words the pre-check admits more than one batch: lazy learning guesses
+    // "no" and reports the paper's p.
+    let output = explain(&["tests/programs/explain_order.c", "--max-word-length", "12"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        value["explained"]["guess_accuracy_p"].as_f64().unwrap() > 0.9,
+        "{value}"
+    );
+    let summary = stderr(&output);
+    assert!(
+        summary.contains("guessed \"no\"") && summary.contains("p = "),
         "{summary}"
     );
 }

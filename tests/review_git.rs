@@ -165,20 +165,27 @@ fn the_merge_of_fig12_is_unexpected_and_the_repository_stays_as_it_was() {
         assert_eq!(doc["entries"][0]["stats"][v]["reused"], "cache", "{v}");
     }
     repo.git(&["checkout", "-q", "--", PROGRAM]);
-    repo.git(&["checkout", "-q", "feature"]);
-    repo.commit(
-        PROGRAM,
-        &THEIRS.replace(
-            "void funcC(void) {}",
-            "void funcC(void) { /* fast path */ }",
-        ),
-        "theirs: a comment",
+    // A commit that only edits a comment leaves every program as it was: nothing is learned.
+    let commit_on_theirs = |source: String, message: &str| {
+        repo.git(&["checkout", "-q", "feature"]);
+        repo.commit(PROGRAM, &source, message);
+        repo.git(&["checkout", "-q", "main"]);
+        let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["entries"][0]["stats"].clone()
+    };
+    let with_comment = THEIRS.replace(
+        "void funcC(void) {}",
+        "void funcC(void)\n{\n    /* fast path */\n}",
     );
-    repo.git(&["checkout", "-q", "main"]);
-    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let stats = &doc["entries"][0]["stats"];
+    let stats = commit_on_theirs(with_comment.clone(), "theirs: a comment");
+    for v in ["base", "ours", "theirs", "merged"] {
+        assert_eq!(stats[v]["reused"], "cache", "{v}: {stats}");
+    }
+    // A commit that changes code relearns theirs and the merge only.
+    let with_code = with_comment.replace("/* fast path */", "int spare = 0; (void)spare;");
+    let stats = commit_on_theirs(with_code, "theirs: code");
     assert_eq!(stats["base"]["reused"], "cache");
     assert_eq!(stats["ours"]["reused"], "cache");
     assert!(stats["theirs"]["reused"].is_null(), "{stats}");

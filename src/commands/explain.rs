@@ -29,11 +29,11 @@ use serde::Serialize;
 use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
 use crate::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops};
+use crate::cbmc::cache_store::Exactness;
 use crate::cbmc::{
     Bounds, CbmcCounters, CbmcTeacher, GotoProgram, LearnBounds, ProgramProperty, PropertyQuery,
     TeacherStats, Toolchain, program_properties,
 };
-use crate::cbmc::cache_store::Exactness;
 use crate::cprog::{self, AssertionTarget, InstrumentedProgram};
 use crate::learn::LearnStats;
 use crate::report::{self, Format, Options};

@@ -9,6 +9,15 @@
 //! functions stay call edges, resolved into the callee's summary automaton later; calls
 //! the front end cannot see into (libraries, function pointers) are "unknown" edges; calls of
 //! `exit`/`abort` end the path.
+//!
+//! In error mode (the paper's error explanation, Sec. 3, Eq. 4) the assertion calls are
+//! modelled as the instrumentation rewrites them, found by the same call nodes
+//! ([`AssertionCall`]): the target's failure point is an [`Edge::Target`], after the events
+//! of its condition (`assert(c)` evaluates `c`, then fails in the false branch of glibc's
+//! expansion, `__assert_fail`; `__CPROVER_assert(c, d)` evaluates `c`, then fails when it is
+//! false; `reach_error()` always fails), and every other assertion is ordinary code: its
+//! condition is evaluated, nothing stops. Which prefixes of paths reach a target edge is
+//! [`super::precheck`]'s business.
 
 use std::collections::HashMap;
 
@@ -28,6 +37,24 @@ pub(crate) enum Edge {
     Call(usize),
     /// A call the front end cannot see into: a library function or a function pointer.
     Unknown,
+    /// Error mode: the target assertion fails here, and the run stops. Only the letter
+    /// `assert` follows (the end of the word); the edge's target node is never entered, and
+    /// a completed call of the function does not take this edge.
+    Target,
+}
+
+/// An assertion call in error mode, keyed by its unit and call node as
+/// [`super::frontend`] found it, with what its instrumentation does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AssertionCall {
+    /// The target: it fails here when its condition is false (always, without one). Any
+    /// other assertion neither stops nor counts.
+    pub target: bool,
+    /// `assert(c)` or `__CPROVER_assert(c, d)`: the first argument is a condition, evaluated
+    /// (for its events) before the failure, the other arguments never. Without one
+    /// (`__assert_fail(...)` in the false branch of glibc's `assert`, `reach_error()`), the
+    /// call itself is the failure and its arguments are not evaluated.
+    pub condition: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -58,10 +85,12 @@ pub(crate) struct ProgramModel {
     pub jumps: bool,
 }
 
+/// The model of the program; `assertions` is empty but in error mode.
 pub(crate) fn build(
     units: &[Unit],
     index: &Index,
     letters: &HashMap<SiteKey, Letter>,
+    assertions: &HashMap<(usize, usize), AssertionCall>,
     entry: usize,
     taken: &[usize],
     jumps: bool,
@@ -70,7 +99,7 @@ pub(crate) fn build(
         .defs
         .iter()
         .map(|def| FunctionModel {
-            cfg: Builder::new(&units[def.unit], def.unit, index, letters).function(def),
+            cfg: Builder::new(&units[def.unit], def.unit, index, letters, assertions).function(def),
         })
         .collect();
     ProgramModel {
@@ -95,6 +124,7 @@ struct Builder<'a, 't> {
     src: &'a str,
     index: &'a Index<'t>,
     letters: &'a HashMap<SiteKey, Letter>,
+    assertions: &'a HashMap<(usize, usize), AssertionCall>,
     cfg: Cfg,
     breaks: Vec<u32>,
     continues: Vec<u32>,
@@ -109,12 +139,14 @@ impl<'a, 't> Builder<'a, 't> {
         unit_index: usize,
         index: &'a Index<'t>,
         letters: &'a HashMap<SiteKey, Letter>,
+        assertions: &'a HashMap<(usize, usize), AssertionCall>,
     ) -> Self {
         Builder {
             unit: unit_index,
             src: unit.src(),
             index,
             letters,
+            assertions,
             cfg: Cfg::default(),
             breaks: Vec::new(),
             continues: Vec::new(),
@@ -533,6 +565,10 @@ impl<'a, 't> Builder<'a, 't> {
         if name == MARKER_FN {
             return self.letter(from, node, SiteKind::Marker);
         }
+        // Checked where the front end checks it: after casts, pointers and markers.
+        if let Some(&assertion) = self.assertions.get(&(self.unit, node.id())) {
+            return self.assertion(node, assertion, from);
+        }
         // The instrumentation emits a call's event before its arguments are evaluated.
         let at = self.letter(from, node, SiteKind::Call);
         let at = self.any_order(&arguments, at);
@@ -541,6 +577,35 @@ impl<'a, 't> Builder<'a, 't> {
             // The path ends here; a fresh node has no way on.
             None if EXITS.contains(&name) => self.node(),
             None => self.edge(at, Edge::Unknown),
+        }
+    }
+}
+
+impl Builder<'_, '_> {
+    /// An assertion call as error mode instruments it: the target becomes
+    /// `((c) ? (void)0 : __mergelens_end())` (or `__mergelens_end()` without a condition),
+    /// any other `((void)(c))` (or `((void)0)`).
+    fn assertion(&mut self, node: Node, assertion: AssertionCall, from: u32) -> u32 {
+        let condition = assertion
+            .condition
+            .then(|| {
+                node.child_by_field_name("arguments")
+                    .and_then(|a| named_children(a).into_iter().next())
+            })
+            .flatten();
+        let at = match condition {
+            Some(c) => self.expr(c, from),
+            None => from,
+        };
+        if !assertion.target {
+            return at;
+        }
+        let failed = self.node();
+        self.cfg.edges.push((at, Edge::Target, failed));
+        if assertion.condition {
+            at // the condition held: the run goes on
+        } else {
+            self.node() // the call always fails: the path ends
         }
     }
 }

@@ -173,6 +173,9 @@ struct Findings {
 /// An assertion call; its edits wait until the target is known.
 struct FoundAssertion {
     unit: usize,
+    /// The call's syntax node (by tree-sitter id): the control-flow model marks the same
+    /// node ([`cfg::AssertionCall`]).
+    node: usize,
     site: AssertionSite,
     /// The call's byte range.
     call: (usize, usize),
@@ -320,7 +323,27 @@ pub(crate) fn run(
         paths.push(path);
     }
 
-    let model: ProgramModel = cfg::build(&units, &index, &letters, entry, &taken, findings.jumps);
+    // Error mode: where each assertion call is and what the instrumentation made of it.
+    let assertion_calls: HashMap<(usize, usize), cfg::AssertionCall> = findings
+        .assertions
+        .iter()
+        .map(|a| {
+            let call = cfg::AssertionCall {
+                target: a.site.target,
+                condition: a.condition.is_some(),
+            };
+            ((a.unit, a.node), call)
+        })
+        .collect();
+    let model: ProgramModel = cfg::build(
+        &units,
+        &index,
+        &letters,
+        &assertion_calls,
+        entry,
+        &taken,
+        findings.jumps,
+    );
     let functions = index
         .defs
         .iter()
@@ -750,6 +773,7 @@ impl SiteWalker<'_, '_> {
         };
         self.findings.assertions.push(FoundAssertion {
             unit: self.unit_index,
+            node: node.id(),
             site: AssertionSite {
                 file: PathBuf::from(file),
                 line,
@@ -1275,11 +1299,20 @@ fn output_name(input: &Path, index: usize, used: &mut HashSet<String>) -> String
     name
 }
 
-/// Contents and line numbers of the preprocessed program, and the settings that change
-/// what is learned; not the file names, which differ between checkouts of one version.
+/// `# 12 "file" 1 3` or `#line 12`.
+fn is_line_marker(line: &str) -> bool {
+    let rest = line.trim_start().strip_prefix('#').map(str::trim_start);
+    rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) || r.starts_with("line"))
+}
+
+/// The tokens of the preprocessed program, and the settings that change what is learned.
+/// Not the file names, which differ between checkouts of one version, nor the layout: line
+/// numbers and whitespace change no execution (`__LINE__` and `assert`'s line are tokens by
+/// now, and the letters of call events, which name their lines, are hashed with the
+/// alphabet), so a commit that only edits comments or formatting keeps the fingerprint.
 fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> String {
     let mut h = Fnv128::new();
-    h.field("mergelens-cprog/1");
+    h.field("mergelens-cprog/2");
     h.field(&config.entry);
     h.field(config.events.as_str());
     match &config.only {
@@ -1293,20 +1326,15 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
     config.exclude.iter().for_each(|n| h.field(n));
     for unit in units {
         h.field("unit");
-        for line in unit.pre.text.lines() {
-            if line.trim_start().starts_with('#') {
-                // "# 12 "file" 1 3": keep the number and the flags, drop the name.
-                let number: String = line
-                    .trim_start_matches(['#', ' '])
-                    .chars()
-                    .take_while(char::is_ascii_digit)
-                    .collect();
-                let flags = line.rsplit('"').next().unwrap_or("");
-                h.field(&format!("#{number}{flags}"));
-            } else {
-                h.field(line);
-            }
-        }
+        // Line markers (`# 12 "file" 1 3`) only say where text came from; other directives
+        // the preprocessor leaves (`#pragma`) are code and stay.
+        let code: Vec<&str> = unit
+            .pre
+            .text
+            .lines()
+            .filter(|line| !is_line_marker(line))
+            .collect();
+        h.tokens(&code.join("\n"));
     }
     h.field("alphabet");
     alphabet.names().for_each(|n| h.field(n));

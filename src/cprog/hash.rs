@@ -111,14 +111,20 @@ mod tests {
     #[test]
     fn layout_does_not_count_but_tokens_and_literals_do() {
         let a = token_hash("int f(void){return a-- -b;}");
-        assert_eq!(a, token_hash("int f ( void )\n{\n    return a--   - b;\n}\n"));
+        assert_eq!(
+            a,
+            token_hash("int f ( void )\n{\n    return a--   - b;\n}\n")
+        );
         assert_ne!(a, token_hash("int f(void){return a- - -b;}"));
         assert_ne!(a, token_hash("int f(void){return a-- -c;}"));
         assert_ne!(token_hash("int x;"), token_hash("intx;"));
         assert_ne!(token_hash("x = 1 .5;"), token_hash("x = 1.5;"));
         assert_ne!(token_hash("a < <b;"), token_hash("a << b;"));
         assert_ne!(token_hash("s = \"a b\";"), token_hash("s = \"a  b\";"));
-        assert_ne!(token_hash("s = \"a\\\" b\";"), token_hash("s = \"a\\\"  b\";"));
+        assert_ne!(
+            token_hash("s = \"a\\\" b\";"),
+            token_hash("s = \"a\\\"  b\";")
+        );
         assert_eq!(token_hash("c = ' ' ;"), token_hash("c=' ';"));
         assert_ne!(token_hash("c = ' ';"), token_hash("c = '  ';"));
     }

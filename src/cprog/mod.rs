@@ -267,9 +267,9 @@ pub struct InstrumentedProgram {
 }
 
 impl InstrumentedProgram {
-    /// A hex digest of the preprocessed program (contents and line numbers, not file names,
-    /// which differ between checkouts of one version) and of the settings that change what
-    /// is learned: equal fingerprints, equal languages.
+    /// A hex digest of the preprocessed program's tokens (not its layout, nor the file
+    /// names, which differ between checkouts of one version) and of the settings that change
+    /// what is learned: equal fingerprints, equal languages.
     pub fn fingerprint(&self) -> String {
         self.fingerprint.clone()
     }
@@ -334,22 +334,23 @@ pub fn instrument_error(
 /// `cbmc --unwind 3` a loop body runs at most twice and a recursive function nests four
 /// deep).
 ///
-/// In error mode the automaton is only the shape of the words, `(events)* assert`: a failing
-/// run stops in the middle of a path of the control-flow model, and the model says nothing
-/// about which prefixes of its paths reach the target, so nothing sharper is known sound.
+/// In error mode (Eq. 4: the words of the runs that violate the target assertion, `end`
+/// being the letter `assert`) the automaton accepts the words of the path prefixes that
+/// lead from the entry function's start to the target's failure point, followed by
+/// `assert`. A failing run stops there and never returns from the calls pending at that
+/// moment, so this language is regular with no approximation beyond the callee summaries':
+/// each call may complete (its summary) or be the one the failure happens in (a descent
+/// into the callee's graph, shared by all callers). The events of the assertion's own
+/// condition come before `assert`, as the instrumentation emits them; other assertions
+/// are ordinary code; the entry's return and `exit`/`abort` end a path without accepting.
+/// Where control can go anywhere (non-local jumps, threads, a recursive entry or one used
+/// as a value) or the automaton grows too large, it is only the shape of the words,
+/// `(events)* assert`. The construction is documented in `src/cprog/precheck.rs`.
 pub fn syntax_automaton(program: &InstrumentedProgram, unwind: u32, max_word_length: usize) -> Dfa {
-    if program.error_mode {
-        let mut d = Dfa::with_states(program.alphabet.clone(), 2);
-        for a in program.alphabet.letters() {
-            if a == program.end {
-                d.set_transition(0, a, 1);
-            } else {
-                d.set_transition(0, a, 0);
-            }
-        }
-        d.set_accepting(1, true);
-        return precheck::bound_length(&d, max_word_length);
-    }
-    let d = precheck::build(&program.model, &program.alphabet, program.end, unwind);
+    let d = if program.error_mode {
+        precheck::build_error(&program.model, &program.alphabet, program.end, unwind)
+    } else {
+        precheck::build(&program.model, &program.alphabet, program.end, unwind)
+    };
     precheck::bound_length(&d, max_word_length)
 }
