@@ -71,9 +71,11 @@ fn unwind_b_lets_loop_bodies_run_b_times() {
     // CBMC gets --unwind b+1: at --unwind 1 the loop body runs at most once.
     let d = learned(&[&program("loop_calls.c"), "--unwind", "1"]);
     assert_eq!(words(&d), set(&["f end", "g f end"]));
-    // A recursive function calls itself b+1 times, one more than b (CBMC counts recursion
-    // differently from loops): at --unwind 0, down calls itself once.
+    // A recursive function calls itself at most b times too (the paper's Depth(π) ≤ b),
+    // although CBMC's --unwind b+1 alone would let it go one level deeper.
     let d = learned(&[&program("recursion.c"), "--unwind", "0"]);
+    assert_eq!(words(&d), set(&["down leaf end"]));
+    let d = learned(&[&program("recursion.c"), "--unwind", "1"]);
     assert_eq!(words(&d), set(&["down leaf end", "down down leaf end"]));
     // The word-length bound counts end: g g f end has four letters.
     let d = learned(&[&program("loop_calls.c"), "--max-word-length", "3"]);

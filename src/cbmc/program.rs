@@ -51,6 +51,9 @@ pub struct GotoProgram {
     dir: TempDir,
     binary: PathBuf,
     entry: String,
+    /// Functions that may call themselves, directly or through others: their recursion is
+    /// bounded apart from loops (see [`GotoProgram::with_recursive_functions`]).
+    recursive: Vec<String>,
     counters: Arc<CbmcCounters>,
 }
 
@@ -92,8 +95,18 @@ impl GotoProgram {
             dir,
             binary,
             entry: DEFAULT_ENTRY.to_string(),
+            recursive: Vec::new(),
             counters: Arc::new(CbmcCounters::new()),
         })
+    }
+
+    /// Bounds the recursion of these functions as the paper's `Depth(π) ≤ b` does (Eqn. (3)):
+    /// at `cbmc --unwind k`, with `k = b + 1` so that loop bodies run `b` times, CBMC lets a
+    /// function call itself `k` times, one more than `b`; `--unwindset f:b` takes it back to
+    /// `b`. Every name must be a function of the program (CBMC rejects unknown ones).
+    pub fn with_recursive_functions(mut self, names: Vec<String>) -> GotoProgram {
+        self.recursive = names;
+        self
     }
 
     /// Runs the program from `entry` instead of `main`: CBMC calls it with nondeterministic
@@ -344,6 +357,10 @@ impl GotoProgram {
             .args(options);
         if self.entry != DEFAULT_ENTRY {
             cmd.arg("--function").arg(&self.entry);
+        }
+        let recursion = bounds.unwind.saturating_sub(1);
+        for name in &self.recursive {
+            cmd.arg("--unwindset").arg(format!("{name}:{recursion}"));
         }
         cmd.args(quiet_checks(&self.tools));
         let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {

@@ -78,9 +78,10 @@ pub const DEFAULT_EXACT_LIMIT: u64 = 20_000;
 /// `k`-th visit of the loop head is cut), a `do`/`while` body `k` times, and a recursive
 /// function call itself `k` times (measured with CBMC 6.6). So `--unwind b` is passed to
 /// CBMC as `b + 1` ([`LearnBounds::cbmc`]): loop bodies run at most `b` times, as the
-/// paper's `Depth(π) ≤ b` says; a `do`/`while` body runs at most `b + 1` times and a
-/// recursive function calls itself at most `b + 1` times (one level deeper than `b`), since
-/// CBMC's one `--unwind` counts those differently.
+/// paper's `Depth(π) ≤ b` says, and each recursive function gets `--unwindset f:b`
+/// ([`GotoProgram::with_recursive_functions`]), so it calls itself at most `b` times too. A
+/// `do`/`while` body runs at most `b + 1` times: CBMC numbers loops in the goto program,
+/// where the front end cannot name them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct LearnBounds {
     pub unwind: u32,
@@ -442,6 +443,7 @@ impl<'p> CbmcTeacher<'p> {
                 GotoProgram::compile(&self.tools, &self.program.paths, &[], &[], &self.work_dir)
                     .map_err(CbmcTeacherError::Compile)?
                     .with_entry(self.program.entry.clone())
+                    .with_recursive_functions(self.program.recursive_functions())
                     .with_counters(Arc::clone(&self.counters));
             self.goto = Some(program);
         }

@@ -554,6 +554,7 @@ fn write_traces(
         work_dir,
     )?
     .with_entry(program.entry.clone())
+    .with_recursive_functions(program.recursive_functions())
     .with_counters(Arc::clone(counters));
     let bounds: Bounds = args.bounds.cbmc();
     let base = args

@@ -273,6 +273,19 @@ impl InstrumentedProgram {
     pub fn fingerprint(&self) -> String {
         self.fingerprint.clone()
     }
+
+    /// The functions reachable from the entry that can call themselves (by the call graph),
+    /// for bounding their recursion as loops are bounded. A name defined more than once (a
+    /// `static` function in several files, which goto-cc renames) is left out: CBMC would
+    /// not know it.
+    pub fn recursive_functions(&self) -> Vec<String> {
+        let defined = |name: &str| self.functions.iter().filter(|f| f.name == name).count();
+        precheck::recursive_functions(&self.model)
+            .into_iter()
+            .map(|f| self.functions[f].name.clone())
+            .filter(|name| defined(name) == 1)
+            .collect()
+    }
 }
 
 /// Preprocesses, parses and instruments `config.files`, writing the instrumented copies
@@ -331,8 +344,7 @@ pub fn instrument_error(
 /// `unwind` sets how many times recursive functions are inlined into themselves (deeper
 /// recursion is over-approximated by "any events"). Loops are stars whatever the bound, so
 /// the automaton stays an over-approximation however the teacher counts iterations (with
-/// `cbmc --unwind 3` a loop body runs at most twice and a recursive function nests four
-/// deep).
+/// `cbmc --unwind 3` a loop body runs at most twice and a `do`/`while` body three times).
 ///
 /// In error mode (Eq. 4: the words of the runs that violate the target assertion, `end`
 /// being the letter `assert`) the automaton accepts the words of the path prefixes that

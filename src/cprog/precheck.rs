@@ -126,6 +126,19 @@ pub(crate) fn build_error(
     }
 }
 
+/// The functions reachable from the entry that can call themselves, directly or through
+/// others, by the call graph (calls through pointers are not seen).
+pub(crate) fn recursive_functions(model: &ProgramModel) -> Vec<usize> {
+    let calls = call_graph(model);
+    let mut recursive: Vec<usize> = components(&calls, &[model.entry], model.functions.len())
+        .into_iter()
+        .filter(|c| c.len() > 1 || calls[c[0]].contains(&c[0]))
+        .flatten()
+        .collect();
+    recursive.sort_unstable();
+    recursive
+}
+
 /// For each function, the functions its graph calls (sorted, without repeats).
 fn call_graph(model: &ProgramModel) -> Vec<Vec<usize>> {
     model
