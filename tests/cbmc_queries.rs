@@ -181,6 +181,44 @@ fn the_right_automaton_is_accepted() {
     assert_eq!(program.counters().runs(), 1);
 }
 
+/// The membership query that rides along with a conjecture query gets the answers a
+/// membership query of its own gets, and the conjecture the same feedback: in one run.
+#[test]
+fn a_conjecture_query_answers_membership_queries_in_the_same_run() {
+    let (program, alphabet, end) = fig12();
+    let cases = [
+        ("main funcA funcZ funcB end", true),
+        ("main funcA funcZ funcC end", true),
+        ("main funcA funcB end", false),
+        ("main funcZ funcA funcB end", false),
+    ];
+    let words: Vec<Word> = cases.iter().map(|(w, _)| word(&alphabet, w)).collect();
+    let right = finite(
+        &alphabet,
+        &["main funcA funcZ funcB end", "main funcA funcZ funcC end"],
+    );
+    let (feedback, answers) = program
+        .conjecture_and_membership(&right, BOUNDS, end, &[], &words, None)
+        .unwrap();
+    assert_eq!(feedback, None);
+    assert_eq!(answers, cases.map(|(_, a)| a));
+    assert_eq!(program.counters().runs(), 1);
+
+    let half = finite(&alphabet, &["main funcA funcZ funcB end"]);
+    let (feedback, answers) = program
+        .conjecture_and_membership(&half, BOUNDS, end, &[], &words, None)
+        .unwrap();
+    assert_eq!(
+        feedback,
+        Some(Feedback {
+            word: word(&alphabet, "main funcA funcZ funcC end"),
+            positive: true
+        })
+    );
+    assert_eq!(answers, cases.map(|(_, a)| a));
+    assert_eq!(program.counters().runs(), 2);
+}
+
 #[test]
 fn an_accepted_word_with_end_misplaced_is_negative_feedback_without_cbmc() {
     let (program, alphabet, end) = fig12();

@@ -209,31 +209,65 @@ impl GotoProgram {
         known_words: &[Word],
         timeout: Option<Duration>,
     ) -> Result<Option<Feedback>, CbmcRunError> {
+        self.conjecture_and_membership(hypothesis, bounds, end, known_words, &[], timeout)
+            .map(|(feedback, _)| feedback)
+    }
+
+    /// [`GotoProgram::conjecture`], and the membership query of `words` in the same CBMC
+    /// run (the harness of the conjecture query holds one assertion per word, as
+    /// [`GotoProgram::membership`]'s does): lazy learning's check of its guesses and the
+    /// conjecture they support cost one run instead of two. Every word must end with `end`,
+    /// contain it nowhere else and be within the length bound.
+    pub fn conjecture_and_membership(
+        &self,
+        hypothesis: &Dfa,
+        bounds: Bounds,
+        end: Letter,
+        known_words: &[Word],
+        words: &[Word],
+        timeout: Option<Duration>,
+    ) -> Result<(Option<Feedback>, Vec<bool>), CbmcRunError> {
         let alphabet = hypothesis.alphabet();
         assert!(
             (end as usize) < alphabet.len(),
             "end is a letter of the hypothesis"
         );
         let max_len = bounds.max_word_length;
-        if let Some(word) = misshapen_accepted_word(hypothesis, end, max_len) {
-            return Ok(Some(Feedback {
+        debug_assert!(
+            words
+                .iter()
+                .all(|w| is_explanation_word(w, end) && w.len() <= max_len)
+        );
+        let early = match misshapen_accepted_word(hypothesis, end, max_len) {
+            Some(word) => Some(Some(Feedback {
                 word,
                 positive: false,
-            }));
-        }
-        if max_len == 0 {
-            return Ok(None);
+            })),
+            None if max_len == 0 => Some(None),
+            None => None,
+        };
+        if let Some(feedback) = early {
+            return Ok((feedback, self.membership(words, bounds, end, timeout)?));
         }
         let deadline = timeout.map(|t| Instant::now() + t);
         let what = || format!("a conjecture with {} states", hypothesis.num_states());
         let hypothesis_table = Table::new(hypothesis);
         let mut known = known_words.to_vec();
+        let asked: Vec<&[Letter]> = words.iter().map(Vec::as_slice).collect();
+        let mut answers: Option<Vec<bool>> = None;
         loop {
             // The known words as a minimal automaton rather than a list: the harness
             // tracks its state at every event, and CBMC's cost grows with table sizes.
             let unknown = ops::difference(hypothesis, &words_dfa(alphabet, &known));
-            let source =
-                harness::conjecture(&hypothesis_table, &Table::new(&unknown), end, max_len);
+            // The words ride along on the first run only.
+            let batch = if answers.is_none() { &asked[..] } else { &[] };
+            let source = harness::conjecture(
+                &hypothesis_table,
+                &Table::new(&unknown),
+                end,
+                max_len,
+                batch,
+            );
             // No --slice-formula here: it drops the copy of the feedback word from the trace.
             let report = self.check(&source, &["--trace"], bounds, deadline, timeout, what)?;
             if report.property(harness::CONTRACT_PROPERTY)?.status == Status::Fails {
@@ -244,16 +278,26 @@ impl GotoProgram {
                     ),
                 });
             }
+            if answers.is_none() {
+                let replies = (0..batch.len())
+                    .map(|i| {
+                        let p = report.property(&harness::word_property(i))?;
+                        Ok(p.status == Status::Fails)
+                    })
+                    .collect::<Result<Vec<bool>, CbmcRunError>>()?;
+                answers = Some(replies);
+            }
+            let done = |feedback| Ok((feedback, answers.clone().unwrap_or_default()));
             let positive = report.property(harness::POSITIVE_PROPERTY)?;
             if positive.status == Status::Fails {
-                return Ok(Some(Feedback {
+                return done(Some(Feedback {
                     word: witness(positive, max_len)?,
                     positive: true,
                 }));
             }
             let negative = report.property(harness::NEGATIVE_PROPERTY)?;
             if negative.status == Status::Holds {
-                return Ok(None);
+                return done(None);
             }
             let exit_prefix = witness(negative, max_len)?;
             let candidate =
@@ -272,7 +316,7 @@ impl GotoProgram {
             let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             let members = self.membership(&batch, bounds, end, left)?;
             if let Some(i) = members.iter().position(|&m| !m) {
-                return Ok(Some(Feedback {
+                return done(Some(Feedback {
                     word: batch.swap_remove(i),
                     positive: false,
                 }));

@@ -37,6 +37,11 @@
 //!   execution has as negative feedback: the result is then exact on words within the bounds
 //!   (the paper's property (6)). When there are more such words than `--exact-limit`, the
 //!   pass checks the words up to the longest length that fits and [`Exactness`] says so.
+//! * **Guesses and conjecture together**: lazy learning checks its guesses right before each
+//!   conjecture (Fig. 16). When both need CBMC, the guessed words ride along in the
+//!   conjecture query's run ([`GotoProgram::conjecture_and_membership`]); if a guess was
+//!   wrong, the conjecture stood on it and its answer is dropped, as the learner would not
+//!   have asked it. The paper pays one run for each.
 //!
 //! The baseline ([`TeacherOptions::baseline`], the paper's Sec. 8 "CBMC only") turns off
 //! pre-checks and batching: every membership query that needs CBMC is a CBMC run of its own.
@@ -58,10 +63,10 @@ use thiserror::Error;
 
 use super::cache_store::{AcceptedConjecture, Exactness, Stored, StoredAnswer, dfa_digest};
 use super::language::{is_explanation_word, words_dfa};
-use super::{Bounds, CbmcCounters, CbmcRunError, GotoProgram, Toolchain};
+use super::{Bounds, CbmcCounters, CbmcRunError, Feedback, GotoProgram, Toolchain};
 use crate::automaton::{Alphabet, Dfa, Letter, Word, analysis, ops};
 use crate::cprog::{InstrumentedProgram, syntax_automaton};
-use crate::learn::{Answer, Equivalence, Teacher, TeacherError};
+use crate::learn::{Answer, Equivalence, Teacher, TeacherError, unpack};
 
 /// The words one membership run checks at most. A CBMC run over a batch costs little more
 /// than over one word (about 40 ms of CBMC time for 500 words of Fig. 12 against 10 ms for
@@ -606,19 +611,19 @@ impl<'p> CbmcTeacher<'p> {
         Ok(None)
     }
 
-    fn equivalence_inner(&mut self, hypothesis: &Dfa) -> Result<Equivalence, CbmcTeacherError> {
-        self.stats.conjectures += 1;
-        self.notify();
-        // Accepted words that need no CBMC to be refuted: outside the syntax automaton (in
-        // the baseline: of the wrong shape or too long).
+    /// The answer to an equivalence query when no CBMC run is needed for it, cheapest
+    /// first: an accepted word outside the syntax automaton (in the baseline: of the wrong
+    /// shape or too long), a known answer the hypothesis contradicts, a complete batch, a
+    /// conjecture accepted at these bounds before.
+    fn equivalence_without_cbmc(&mut self, hypothesis: &Dfa) -> Option<Equivalence> {
         if let Some(word) = analysis::shortest_accepted(&ops::difference(hypothesis, &self.allowed))
         {
             self.stats.conjectures_refuted_without_cbmc += 1;
-            return Ok(Equivalence::Counterexample(word));
+            return Some(Equivalence::Counterexample(word));
         }
         if let Some(word) = self.known_disagreement(hypothesis) {
             self.stats.conjectures_refuted_without_cbmc += 1;
-            return Ok(Equivalence::Counterexample(word));
+            return Some(Equivalence::Counterexample(word));
         }
         if self.complete {
             // The hypothesis accepts only words the pre-check admits and agrees with CBMC
@@ -632,52 +637,83 @@ impl<'p> CbmcTeacher<'p> {
                 checked_words: u64::try_from(accepted).unwrap_or(u64::MAX),
                 unchecked_words: 0,
             });
-            return Ok(Equivalence::Equal);
+            return Some(Equivalence::Equal);
         }
         let cbmc_bounds = self.bounds.cbmc();
         let digest = dfa_digest(hypothesis);
-        if let Some(accepted) = self.accepted.iter().find(|a| {
+        let accepted = self.accepted.iter().find(|a| {
             a.unwind == cbmc_bounds.unwind
                 && a.max_word_length == cbmc_bounds.max_word_length
                 && a.dfa == digest
-        }) {
-            self.exactness = Some(accepted.exactness.clone());
-            self.stats.conjectures_known += 1;
-            return Ok(Equivalence::Equal);
-        }
+        })?;
+        self.exactness = Some(accepted.exactness.clone());
+        self.stats.conjectures_known += 1;
+        Some(Equivalence::Equal)
+    }
 
-        let known = self.known_accepted(hypothesis);
-        self.stats.conjectures_to_cbmc += 1;
-        let (end, timeout) = (self.program.end, self.options.query_timeout);
-        let result = self
-            .goto()?
-            .conjecture(hypothesis, cbmc_bounds, end, &known, timeout);
-        self.notify();
-        let query = || {
-            format!(
-                "the conjecture query on a hypothesis of {} states",
-                hypothesis.num_states()
-            )
-        };
-        if let Some(feedback) = result.map_err(|e| self.query_error(query(), e))? {
+    /// Whether [`CbmcTeacher::equivalence_without_cbmc`] has no answer; changes nothing.
+    fn equivalence_needs_cbmc(&self, hypothesis: &Dfa) -> bool {
+        let cbmc_bounds = self.bounds.cbmc();
+        let digest = dfa_digest(hypothesis);
+        analysis::is_empty(&ops::difference(hypothesis, &self.allowed))
+            && self.known_disagreement(hypothesis).is_none()
+            && !self.complete
+            && !self.accepted.iter().any(|a| {
+                a.unwind == cbmc_bounds.unwind
+                    && a.max_word_length == cbmc_bounds.max_word_length
+                    && a.dfa == digest
+            })
+    }
+
+    /// After the conjecture query: its feedback, or else the exactness pass's; the
+    /// conjecture is accepted (and remembered for the store) when neither finds a word.
+    fn conclude(
+        &mut self,
+        hypothesis: &Dfa,
+        feedback: Option<Feedback>,
+    ) -> Result<Equivalence, CbmcTeacherError> {
+        if let Some(feedback) = feedback {
             self.record(&feedback.word, feedback.positive);
             return Ok(Equivalence::Counterexample(feedback.word));
         }
         if let Some(word) = self.exactness_pass(hypothesis)? {
             return Ok(Equivalence::Counterexample(word));
         }
+        let cbmc_bounds = self.bounds.cbmc();
         self.accepted.push(AcceptedConjecture {
             unwind: cbmc_bounds.unwind,
             max_word_length: cbmc_bounds.max_word_length,
-            dfa: digest,
+            dfa: dfa_digest(hypothesis),
             exactness: self.exactness.clone().expect("set by the exactness pass"),
         });
         Ok(Equivalence::Equal)
     }
-}
 
-impl Teacher for CbmcTeacher<'_> {
-    fn membership(&mut self, words: &[Word]) -> Result<Vec<Answer>, TeacherError> {
+    fn equivalence_inner(&mut self, hypothesis: &Dfa) -> Result<Equivalence, CbmcTeacherError> {
+        self.stats.conjectures += 1;
+        self.notify();
+        if let Some(answer) = self.equivalence_without_cbmc(hypothesis) {
+            return Ok(answer);
+        }
+        let known = self.known_accepted(hypothesis);
+        self.stats.conjectures_to_cbmc += 1;
+        let (bounds, end, timeout) = (
+            self.bounds.cbmc(),
+            self.program.end,
+            self.options.query_timeout,
+        );
+        let result = self
+            .goto()?
+            .conjecture(hypothesis, bounds, end, &known, timeout);
+        self.notify();
+        let feedback =
+            result.map_err(|e| self.query_error(describe_conjecture(hypothesis, &[]), e))?;
+        self.conclude(hypothesis, feedback)
+    }
+
+    /// The words of a membership query that need no CBMC answered (their shape, their
+    /// length, known answers); returns the answers and the positions of the rest.
+    fn answers_without_cbmc(&mut self, words: &[Word]) -> (Vec<Option<bool>>, Vec<usize>) {
         self.stats.membership_words += words.len() as u64;
         let end = self.program.end;
         let mut answers: Vec<Option<bool>> = vec![None; words.len()];
@@ -693,6 +729,81 @@ impl Teacher for CbmcTeacher<'_> {
                 ask.push(i);
             }
         }
+        (answers, ask)
+    }
+
+    /// Lazy learning's check of its guesses and the conjecture they support in one CBMC run
+    /// ([`GotoProgram::conjecture_and_membership`]), when both need CBMC; otherwise one
+    /// after the other, as the learner would have asked them.
+    fn membership_then_equivalence_inner(
+        &mut self,
+        words: &[Word],
+        guessed: &[bool],
+        hypothesis: &Dfa,
+    ) -> Result<(Vec<bool>, Option<Equivalence>), CbmcTeacherError> {
+        let (mut answers, ask) = self.answers_without_cbmc(words);
+        let together =
+            !ask.is_empty() && !self.options.baseline && self.equivalence_needs_cbmc(hypothesis);
+        let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
+        let feedback = if together {
+            self.stats.conjectures += 1;
+            self.stats.conjectures_to_cbmc += 1;
+            self.stats.words_to_cbmc += batch.len() as u64;
+            self.notify();
+            let known = self.known_accepted(hypothesis);
+            let (bounds, end, timeout) = (
+                self.bounds.cbmc(),
+                self.program.end,
+                self.options.query_timeout,
+            );
+            let result = self
+                .goto()?
+                .conjecture_and_membership(hypothesis, bounds, end, &known, &batch, timeout);
+            self.notify();
+            let (feedback, replies) =
+                result.map_err(|e| self.query_error(describe_conjecture(hypothesis, &batch), e))?;
+            for (word, &accepted) in batch.iter().zip(&replies) {
+                self.record(word, accepted);
+            }
+            for (&i, reply) in ask.iter().zip(replies) {
+                answers[i] = Some(reply);
+            }
+            Some(feedback)
+        } else {
+            if !batch.is_empty() {
+                let replies = self.cbmc_membership(&batch)?;
+                for (&i, reply) in ask.iter().zip(replies) {
+                    answers[i] = Some(reply);
+                }
+            }
+            None
+        };
+        let answers: Vec<bool> = answers
+            .into_iter()
+            .map(|a| a.expect("every word answered"))
+            .collect();
+        if answers != guessed {
+            return Ok((answers, None));
+        }
+        let equivalence = match feedback {
+            // The new answers may contradict the conjecture: asked one after the other, the
+            // equivalence query would have found that before any CBMC run.
+            Some(feedback) => match self.known_disagreement(hypothesis) {
+                Some(word) => {
+                    self.stats.conjectures_refuted_without_cbmc += 1;
+                    Equivalence::Counterexample(word)
+                }
+                None => self.conclude(hypothesis, feedback)?,
+            },
+            None => self.equivalence_inner(hypothesis)?,
+        };
+        Ok((answers, Some(equivalence)))
+    }
+}
+
+impl Teacher for CbmcTeacher<'_> {
+    fn membership(&mut self, words: &[Word]) -> Result<Vec<Answer>, TeacherError> {
+        let (mut answers, ask) = self.answers_without_cbmc(words);
         if !ask.is_empty() {
             let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
             let replies = self.cbmc_membership(&batch)?;
@@ -708,6 +819,19 @@ impl Teacher for CbmcTeacher<'_> {
 
     fn equivalence(&mut self, hypothesis: &Dfa) -> Result<Equivalence, TeacherError> {
         Ok(self.equivalence_inner(hypothesis)?)
+    }
+
+    fn membership_then_equivalence(
+        &mut self,
+        letters: &[Letter],
+        ends: &[usize],
+        guessed: &[bool],
+        hypothesis: &Dfa,
+    ) -> Result<(Vec<Answer>, Option<Equivalence>), TeacherError> {
+        let words: Vec<Word> = unpack(letters, ends).map(<[Letter]>::to_vec).collect();
+        let (answers, equivalence) =
+            self.membership_then_equivalence_inner(&words, guessed, hypothesis)?;
+        Ok((answers.into_iter().map(Answer::from).collect(), equivalence))
     }
 
     fn precheck(&self, word: &[Letter]) -> Option<Answer> {
@@ -755,6 +879,22 @@ fn shaped_words(alphabet: &Alphabet, end: Letter, max_len: usize) -> Dfa {
         at = next;
     }
     d
+}
+
+/// A conjecture query for an error message, with the membership query asked in its run.
+fn describe_conjecture(hypothesis: &Dfa, words: &[Word]) -> String {
+    let query = format!(
+        "the conjecture query on a hypothesis of {} states",
+        hypothesis.num_states()
+    );
+    if words.is_empty() {
+        query
+    } else {
+        format!(
+            "{query} with {}",
+            describe_words(hypothesis.alphabet(), words)
+        )
+    }
 }
 
 /// A membership query for an error message: its size and first words, by letter names.

@@ -222,7 +222,10 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 self.refine(&mut state, &hypothesis, &word, accepted)?;
                 continue;
             }
-            if self.cache.unconfirmed() > 0 {
+            let limit_reached =
+                self.stats.equivalence_queries as usize >= self.config.max_equivalence_queries;
+            let guesses_to_check = self.cache.unconfirmed() > 0;
+            if guesses_to_check && (self.foreign_words || limit_reached) {
                 self.repair(&mut state)?;
                 continue;
             }
@@ -241,18 +244,31 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 continue;
             }
 
-            if self.stats.equivalence_queries as usize >= self.config.max_equivalence_queries {
+            if limit_reached {
                 return Err(LearnError::TooManyEquivalenceQueries {
                     limit: self.config.max_equivalence_queries,
                     states: hypothesis.to_dfa(self.alphabet).num_states(),
                 });
             }
             let conjecture = hypothesis.to_dfa(self.alphabet);
+            let answer = if guesses_to_check {
+                // The guesses and the conjecture they support, asked together: when every
+                // guess is right, this is what checking them and then asking the
+                // conjecture would give, for one call to the teacher instead of two.
+                let (wrong, answer) = self.check_guesses_and_conjecture(&conjecture)?;
+                self.restore(&mut state, wrong);
+                match answer {
+                    Some(answer) if wrong.is_none() => answer,
+                    _ => continue,
+                }
+            } else {
+                let started = Instant::now();
+                let answer = self.teacher.equivalence(&conjecture);
+                self.teacher_time += started.elapsed();
+                answer.map_err(LearnError::Teacher)?
+            };
             self.stats.equivalence_queries += 1;
-            let started = Instant::now();
-            let answer = self.teacher.equivalence(&conjecture);
-            self.teacher_time += started.elapsed();
-            match answer.map_err(LearnError::Teacher)? {
+            match answer {
                 Equivalence::Equal => {
                     let dfa = ops::minimize(&conjecture);
                     self.stats.states = dfa.num_states();
@@ -280,6 +296,13 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
     /// the replay's cost.
     fn repair(&mut self, state: &mut State) -> Result<(), LearnError> {
         let wrong = self.check_guesses()?;
+        self.restore(state, wrong);
+        Ok(())
+    }
+
+    /// After the guesses were checked: back to the checkpoint before the first wrong one
+    /// (see [`Session::repair`]), and a fresh start for the next guesses.
+    fn restore(&mut self, state: &mut State, wrong: Option<usize>) {
         if let Some(first_wrong) = wrong {
             let (restored, _) = self
                 .checkpoints
@@ -297,7 +320,6 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
         self.checkpoints = vec![(state.clone(), 0)];
         self.guess_log.clear();
         self.checked_size = state.table.unclosed().0;
-        Ok(())
     }
 
     /// Remembers the learner before a step that may use guesses, for [`Session::repair`].
@@ -551,6 +573,17 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
         let replies = self.teacher.membership_packed(letters, ends);
         self.teacher_time += started.elapsed();
         let replies = replies.map_err(LearnError::Teacher)?;
+        self.read_replies(letters, ends, replies)
+    }
+
+    /// The teacher's answers to a batch, checked (one per word, none "don't care") and
+    /// counted.
+    fn read_replies(
+        &mut self,
+        letters: &[Letter],
+        ends: &[usize],
+        replies: Vec<Answer>,
+    ) -> Result<Vec<bool>, LearnError> {
         if replies.len() != ends.len() {
             return Err(LearnError::BatchSize {
                 asked: ends.len(),
@@ -577,6 +610,33 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
     /// wrong guesses are corrected in the cache. Returns where the first wrong guess is in
     /// [`Session::guess_log`], if any was wrong.
     fn check_guesses(&mut self) -> Result<Option<usize>, LearnError> {
+        let (nodes, letters, ends, _) = self.guesses();
+        let replies = self.membership(&letters, &ends)?;
+        Ok(self.settle_guesses(&nodes, replies))
+    }
+
+    /// [`Session::check_guesses`] and the equivalence query of `conjecture` in one call to
+    /// the teacher ([`Teacher::membership_then_equivalence`]: one CBMC run for the CBMC
+    /// teacher); the query's answer comes only when every guess was right.
+    fn check_guesses_and_conjecture(
+        &mut self,
+        conjecture: &Dfa,
+    ) -> Result<(Option<usize>, Option<Equivalence>), LearnError> {
+        let (nodes, letters, ends, guessed) = self.guesses();
+        self.stats.teacher_batches += 1;
+        let started = Instant::now();
+        let result = self
+            .teacher
+            .membership_then_equivalence(&letters, &ends, &guessed, conjecture);
+        self.teacher_time += started.elapsed();
+        let (replies, answer) = result.map_err(LearnError::Teacher)?;
+        let replies = self.read_replies(&letters, &ends, replies)?;
+        Ok((self.settle_guesses(&nodes, replies), answer))
+    }
+
+    /// The unchecked guesses as one packed batch: their cache nodes, letters, ends and
+    /// guessed answers.
+    fn guesses(&self) -> (Vec<u32>, Vec<Letter>, Vec<usize>, Vec<bool>) {
         let nodes = self.cache.unconfirmed_nodes();
         let mut letters = Vec::new();
         let ends: Vec<usize> = nodes
@@ -586,7 +646,16 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 letters.len()
             })
             .collect();
-        let replies = self.membership(&letters, &ends)?;
+        let guessed = nodes
+            .iter()
+            .map(|&n| self.cache.entry(n).is_some_and(|e| e.accepted))
+            .collect();
+        (nodes, letters, ends, guessed)
+    }
+
+    /// Settles the guesses of `nodes` with the teacher's `replies`; returns where the first
+    /// wrong one is in [`Session::guess_log`], if any was wrong.
+    fn settle_guesses(&mut self, nodes: &[u32], replies: Vec<bool>) -> Option<usize> {
         let position: FastMap<u32, usize> = self
             .guess_log
             .iter()
@@ -614,7 +683,7 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             self.guesser.stop();
             self.stats.guessing_stopped = true;
         }
-        Ok(first_wrong)
+        first_wrong
     }
 
     /// A shortest word the learner knows that the conjecture gets wrong, without asking

@@ -71,6 +71,32 @@ pub trait Teacher {
     /// differ.
     fn equivalence(&mut self, hypothesis: &Dfa) -> Result<Equivalence, TeacherError>;
 
+    /// Lazy learning's last step before a conjecture (Fig. 16 of Chockler et al.): the
+    /// membership query of the guessed words (packed as in [`Teacher::membership_packed`])
+    /// and, when every answer is the `guessed` one, the equivalence query of `hypothesis`,
+    /// the conjecture those guesses support; `None` in its place when a guess was wrong.
+    /// By default the two queries one after the other; a teacher that can answer both at
+    /// once (one CBMC run) overrides it. The learner calls it only with guesses to check.
+    fn membership_then_equivalence(
+        &mut self,
+        letters: &[Letter],
+        ends: &[usize],
+        guessed: &[bool],
+        hypothesis: &Dfa,
+    ) -> Result<(Vec<Answer>, Option<Equivalence>), TeacherError> {
+        let answers = self.membership_packed(letters, ends)?;
+        let confirmed = answers
+            .iter()
+            .zip(guessed)
+            .all(|(a, &g)| a.as_bool() == Some(g));
+        let equivalence = if confirmed {
+            Some(self.equivalence(hypothesis)?)
+        } else {
+            None
+        };
+        Ok((answers, equivalence))
+    }
+
     /// A cheap answer, when there is one without the expensive check (the paper's
     /// pre-checks, Fig. 15: a word with `end` before its last letter is always "no"). The
     /// learner trusts it like a teacher's answer.
@@ -107,6 +133,16 @@ impl<T: Teacher + ?Sized> Teacher for &mut T {
 
     fn equivalence(&mut self, hypothesis: &Dfa) -> Result<Equivalence, TeacherError> {
         (**self).equivalence(hypothesis)
+    }
+
+    fn membership_then_equivalence(
+        &mut self,
+        letters: &[Letter],
+        ends: &[usize],
+        guessed: &[bool],
+        hypothesis: &Dfa,
+    ) -> Result<(Vec<Answer>, Option<Equivalence>), TeacherError> {
+        (**self).membership_then_equivalence(letters, ends, guessed, hypothesis)
     }
 
     fn precheck(&self, word: &[Letter]) -> Option<Answer> {

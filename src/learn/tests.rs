@@ -210,6 +210,65 @@ fn wrong_guesses_are_repaired() {
     }
 }
 
+/// A teacher that answers the guesses and the conjecture together, and always answers the
+/// conjecture, even when a guess was wrong and the conjecture stands on it.
+struct Together {
+    inner: Recorder,
+    together: usize,
+}
+
+impl Teacher for Together {
+    fn membership(&mut self, words: &[Word]) -> Result<Vec<Answer>, TeacherError> {
+        self.inner.membership(words)
+    }
+
+    fn equivalence(&mut self, hypothesis: &Dfa) -> Result<Equivalence, TeacherError> {
+        self.inner.equivalence(hypothesis)
+    }
+
+    fn membership_then_equivalence(
+        &mut self,
+        letters: &[Letter],
+        ends: &[usize],
+        _guessed: &[bool],
+        hypothesis: &Dfa,
+    ) -> Result<(Vec<Answer>, Option<Equivalence>), TeacherError> {
+        self.together += 1;
+        let answers = self.inner.membership_packed(letters, ends)?;
+        Ok((answers, Some(self.inner.equivalence(hypothesis)?)))
+    }
+}
+
+#[test]
+fn guesses_and_their_conjecture_go_to_the_teacher_together() {
+    let mut rng = SplitMix64::new(11);
+    let mut discarded = 0;
+    for round in 0..20 {
+        let target = random_minimal_dfa(&mut rng, 12, 3, 0.3).unwrap();
+        let mut teacher = Together {
+            inner: Recorder::new(target.clone()),
+            together: 0,
+        };
+        let mut cache = QueryCache::new(target.alphabet().clone());
+        let config = LearnConfig {
+            guess: GuessPolicy::Constant(false),
+            wrong_guess_rate: 0.3,
+            seed: round,
+            min_guess_accuracy: 0.0,
+            ..LearnConfig::default()
+        };
+        let learned = learn(target.alphabet(), &mut teacher, &mut cache, &config).unwrap();
+        // The answer to a conjecture built on a wrong guess is not used.
+        assert_eq!(learned.dfa, ops::minimize(&target));
+        assert_eq!(cache.unconfirmed(), 0);
+        assert!(teacher.together > 0);
+        // The learner counts the conjectures whose answers it used.
+        let used = learned.stats.equivalence_queries as usize;
+        discarded += teacher.inner.conjectures.len() - used;
+    }
+    assert!(discarded > 0, "no conjecture stood on a wrong guess");
+}
+
 #[test]
 fn an_oracle_for_the_target_itself_guesses_everything_right() {
     let target = error_language();
