@@ -153,6 +153,22 @@ fn a_complete_batch_decides_the_conjectures_without_cbmc() {
     assert!(teacher.exactness().unwrap().is_complete());
 }
 
+/// The prefetch run also checks that no execution leaves the pre-check automaton. Where
+/// the front end is wrong (a local pointer named like a function), learning goes on without
+/// the pre-check, gets the right language and says why.
+#[test]
+fn a_wrong_pre_check_is_caught_and_learning_goes_on_without_it() {
+    let output = learn_in(None, &[&program("shadowed_pointer.c"), "--no-cache"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(
+        text.contains("warning: the control-flow pre-check rejected [g end]"),
+        "{text}"
+    );
+    let d = json::from_str(&String::from_utf8_lossy(&output.stdout), "stdout").unwrap();
+    assert_eq!(words(&d), set(&["g end"]));
+}
+
 #[test]
 fn lazy_learning_and_the_exactness_pass_give_the_exact_language() {
     let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");

@@ -325,6 +325,62 @@ impl GotoProgram {
         }
     }
 
+    /// [`GotoProgram::membership`] of `words` and, in the same run, the positive half of a
+    /// conjecture query (Fig. 9) for `over`, an automaton meant to over-approximate the
+    /// language (the pre-check's): the word of an execution within the bounds that `over`
+    /// rejects, if there is one. Every word must end with `end`, contain it nowhere else
+    /// and be within the length bound.
+    pub fn membership_within(
+        &self,
+        words: &[Word],
+        over: &Dfa,
+        bounds: Bounds,
+        end: Letter,
+        timeout: Option<Duration>,
+    ) -> Result<(Vec<bool>, Option<Word>), CbmcRunError> {
+        let max_len = bounds.max_word_length;
+        debug_assert!(
+            words
+                .iter()
+                .all(|w| is_explanation_word(w, end) && w.len() <= max_len)
+        );
+        if max_len == 0 {
+            return Ok((vec![false; words.len()], None));
+        }
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let asked: Vec<&[Letter]> = words.iter().map(Vec::as_slice).collect();
+        // No unknown words: the trap of Fig. 11 stays shut.
+        let nothing = Dfa::new(over.alphabet().clone());
+        let source = harness::conjecture(
+            &Table::new(over),
+            &Table::new(&nothing),
+            end,
+            max_len,
+            &asked,
+        );
+        let report = self.check(&source, &["--trace"], bounds, deadline, timeout, || {
+            describe_words(&asked)
+        })?;
+        if report.property(harness::CONTRACT_PROPERTY)?.status == Status::Fails {
+            return Err(CbmcRunError::Contract {
+                message: format!(
+                    "an event letter is end ({end}) or not below {} (the alphabet's size)",
+                    over.alphabet().len()
+                ),
+            });
+        }
+        let answers = (0..asked.len())
+            .map(|i| Ok(report.property(&harness::word_property(i))?.status == Status::Fails))
+            .collect::<Result<Vec<bool>, CbmcRunError>>()?;
+        let positive = report.property(harness::POSITIVE_PROPERTY)?;
+        let missed = if positive.status == Status::Fails {
+            Some(witness(positive, max_len)?)
+        } else {
+            None
+        };
+        Ok((answers, missed))
+    }
+
     /// Links `source` with the program and runs CBMC on it.
     fn check(
         &self,

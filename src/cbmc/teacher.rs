@@ -25,8 +25,13 @@
 //!   batch before learning starts, and the learner finds every answer in its cache.
 //!   The language within the bounds is then known exactly (the pre-check is sound, so no
 //!   other word can be in it): the teacher is **complete**, and decides equivalence queries
-//!   from the answers alone, with no conjecture query (Sec. 7.2's "exact bounded
-//!   language", reached here by the batch rather than by enumerating executions).
+//!   from the answers alone, with no conjecture query. The pre-check's soundness rests on
+//!   assumptions of the front end (every call it cannot see is a library's or goes through
+//!   a pointer it knows of), so the same run checks it: the batch's harness also holds the
+//!   positive half of a conjecture query for the pre-check automaton
+//!   ([`GotoProgram::membership_within`]), which finds any execution whose word the
+//!   pre-check rejects. If there is one, the teacher drops the pre-check for the words'
+//!   shape, says so ([`CbmcTeacher::precheck_note`]) and is not complete.
 //! * **Equivalence**: first what needs no CBMC: an accepted word the syntax automaton
 //!   rejects, a known answer the conjecture contradicts, a conjecture accepted before at
 //!   these bounds. Then the conjecture query of Fig. 9 with the trap of Fig. 11
@@ -252,6 +257,9 @@ pub struct CbmcTeacher<'p> {
     exactness: Option<Exactness>,
     /// Every word the pre-check admits at the current bounds has a known answer.
     complete: bool,
+    /// The word of an execution the pre-check rejected, found by [`CbmcTeacher::prefetch`]:
+    /// from then on only the words' shape is pre-checked.
+    precheck_missed: Option<Word>,
     stats: TeacherStats,
     precheck_no: Cell<u64>,
     observer: Option<Observer<'p>>,
@@ -281,6 +289,7 @@ impl<'p> CbmcTeacher<'p> {
             accepted: Vec::new(),
             exactness: None,
             complete: false,
+            precheck_missed: None,
             stats: TeacherStats::default(),
             precheck_no: Cell::new(0),
             observer: None,
@@ -301,7 +310,7 @@ impl<'p> CbmcTeacher<'p> {
             self.program.end,
             bounds.max_word_length,
         );
-        if self.options.baseline {
+        if self.options.baseline || self.precheck_missed.is_some() {
             self.allowed = shaped;
             return;
         }
@@ -342,6 +351,23 @@ impl<'p> CbmcTeacher<'p> {
     /// The pre-check automaton at the current bounds (in the baseline: shape and length).
     pub fn precheck_automaton(&self) -> &Dfa {
         &self.allowed
+    }
+
+    /// The word of an execution the pre-check wrongly rejected, if the prefetch found one
+    /// (a program that breaks one of the front end's assumptions, e.g. a function called
+    /// through a pointer it cannot see); learning then did without the pre-check.
+    pub fn precheck_missed(&self) -> Option<&Word> {
+        self.precheck_missed.as_ref()
+    }
+
+    /// [`CbmcTeacher::precheck_missed`] as one line for the user.
+    pub fn precheck_note(&self) -> Option<String> {
+        self.precheck_missed.as_ref().map(|word| {
+            format!(
+                "the control-flow pre-check rejected [{}], which an execution has (code the front end cannot follow?); learned without the pre-check, which only costs time",
+                self.program.alphabet.format_word(word)
+            )
+        })
     }
 
     /// How far the last accepted conjecture was checked; `None` before one was accepted at
@@ -533,7 +559,32 @@ impl<'p> CbmcTeacher<'p> {
         }
         if !unknown.is_empty() {
             self.stats.prefetched_words += unknown.len() as u64;
-            self.cbmc_membership(&unknown)?;
+            self.stats.words_to_cbmc += unknown.len() as u64;
+            self.notify();
+            let (bounds, end, timeout) = (
+                self.bounds.cbmc(),
+                self.program.end,
+                self.options.query_timeout,
+            );
+            self.goto()?;
+            let goto = self.goto.as_ref().expect("compiled above");
+            let result = goto.membership_within(&unknown, &self.allowed, bounds, end, timeout);
+            let (replies, missed) = result.map_err(|e| {
+                self.query_error(describe_words(&self.program.alphabet, &unknown), e)
+            })?;
+            for (word, &accepted) in unknown.iter().zip(&replies) {
+                self.record(word, accepted);
+            }
+            self.notify();
+            if let Some(word) = missed {
+                // The pre-check rejected the word of an execution: one of the front end's
+                // assumptions does not hold for this program, so none of its answers can be
+                // trusted. Learning goes on with the words' shape only.
+                self.record(&word, true);
+                self.precheck_missed = Some(word);
+                self.set_bounds(self.bounds);
+                return Ok(unknown.len());
+            }
         }
         self.complete = true;
         Ok(unknown.len())

@@ -174,11 +174,15 @@ pub(crate) fn learn(
     guess: GuessPolicy,
     doing: impl FnOnce() -> String,
 ) -> anyhow::Result<LearnedRun> {
-    learn_with_teacher(teacher, program, guess).map_err(|e| match e {
+    let learned = learn_with_teacher(teacher, program, guess).map_err(|e| match e {
         LearningError::Teacher(e) => anyhow::Error::new(e),
         LearningError::Learn(LearnError::Teacher(other)) => anyhow::Error::from_boxed(other),
         LearningError::Learn(other) => anyhow::Error::new(other).context(doing()),
-    })
+    })?;
+    if let Some(note) = teacher.precheck_note() {
+        eprintln!("mergelens: warning: {note}");
+    }
+    Ok(learned)
 }
 
 /// The `--format svg` output; an automaton too large to draw is an error that names the

@@ -140,6 +140,9 @@ pub(crate) fn learn_entry(
                 p.version, result.exact_up_to
             ));
         }
+        if let Some(note) = &result.precheck_note {
+            notes.push(format!("{} ({entry}): {note}", p.version));
+        }
         automata.insert(p.version, super::compare::over(&result.dfa, &alphabet));
         stats.insert(p.version, result.stats);
     }
@@ -270,6 +273,8 @@ struct VersionResult {
     dfa: Dfa,
     stats: LearningStats,
     exact_up_to: usize,
+    /// Why the pre-check was dropped, if it was.
+    precheck_note: Option<String>,
 }
 
 /// Learns every prepared version at `bounds`: the base first, the others in parallel with
@@ -359,6 +364,7 @@ fn learn_one(
             dfa: cached.dfa.0,
             stats,
             exact_up_to: cached.exact_up_to,
+            precheck_note: None,
         });
     }
     ctx.progress(&format!(
@@ -436,6 +442,7 @@ fn learn_one(
         dfa: learned.dfa,
         stats,
         exact_up_to,
+        precheck_note: learned.precheck_note,
     })
 }
 

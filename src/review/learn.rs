@@ -38,6 +38,8 @@ pub(crate) struct LearnedProgram {
     /// The share of the words the teacher answered that the constant guess "yes" gets
     /// right: the baseline of the guess accuracy p.
     pub constant_guess_p: Option<f64>,
+    /// Why the pre-check was dropped, when the teacher found it wrong for this program.
+    pub precheck_note: Option<String>,
 }
 
 /// Learns `job.program` at `job.bounds`, reading and extending the answer store.
@@ -71,5 +73,6 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
         cbmc_runs: counters.runs(),
         exactness: teacher.exactness().cloned(),
         constant_guess_p: run.constant_guess_p,
+        precheck_note: teacher.precheck_note(),
     })
 }
