@@ -174,8 +174,10 @@ impl GotoProgram {
             timeout,
             what,
         )?;
-        for (j, at) in positions.iter().enumerate() {
-            let fails = report.property(&harness::word_property(j))?.status == Status::Fails;
+        for (at, fails) in positions
+            .iter()
+            .zip(word_answers(&report, positions.len())?)
+        {
             for &i in at {
                 answers[i] = fails;
             }
@@ -270,22 +272,9 @@ impl GotoProgram {
             );
             // No --slice-formula here: it drops the copy of the feedback word from the trace.
             let report = self.check(&source, &["--trace"], bounds, deadline, timeout, what)?;
-            if report.property(harness::CONTRACT_PROPERTY)?.status == Status::Fails {
-                return Err(CbmcRunError::Contract {
-                    message: format!(
-                        "an event letter is end ({end}) or not below {} (the alphabet's size)",
-                        alphabet.len()
-                    ),
-                });
-            }
+            check_contract(&report, end, alphabet.len())?;
             if answers.is_none() {
-                let replies = (0..batch.len())
-                    .map(|i| {
-                        let p = report.property(&harness::word_property(i))?;
-                        Ok(p.status == Status::Fails)
-                    })
-                    .collect::<Result<Vec<bool>, CbmcRunError>>()?;
-                answers = Some(replies);
+                answers = Some(word_answers(&report, batch.len())?);
             }
             let done = |feedback| Ok((feedback, answers.clone().unwrap_or_default()));
             let positive = report.property(harness::POSITIVE_PROPERTY)?;
@@ -370,17 +359,8 @@ impl GotoProgram {
             timeout,
             what,
         )?;
-        if report.property(harness::CONTRACT_PROPERTY)?.status == Status::Fails {
-            return Err(CbmcRunError::Contract {
-                message: format!(
-                    "an event letter is end ({end}) or not below {} (the alphabet's size)",
-                    over.alphabet().len()
-                ),
-            });
-        }
-        let answers = (0..asked.len())
-            .map(|i| Ok(report.property(&harness::word_property(i))?.status == Status::Fails))
-            .collect::<Result<Vec<bool>, CbmcRunError>>()?;
+        check_contract(&report, end, over.alphabet().len())?;
+        let answers = word_answers(&report, asked.len())?;
         if report.property(harness::POSITIVE_PROPERTY)?.status == Status::Holds {
             return Ok((answers, None));
         }
@@ -492,6 +472,27 @@ impl GotoProgram {
             }),
         }
     }
+}
+
+/// The event hook's contract (a letter of the alphabet, never `end`), as the harness of a
+/// conjecture query checks it.
+fn check_contract(report: &Report, end: Letter, letters: usize) -> Result<(), CbmcRunError> {
+    if report.property(harness::CONTRACT_PROPERTY)?.status == Status::Fails {
+        return Err(CbmcRunError::Contract {
+            message: format!(
+                "an event letter is end ({end}) or not below {letters} (the alphabet's size)"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The answers to the first `n` words of a harness: word `i` is the word of an execution
+/// iff its assertion ([`harness::word_property`]) fails.
+fn word_answers(report: &Report, n: usize) -> Result<Vec<bool>, CbmcRunError> {
+    (0..n)
+        .map(|i| Ok(report.property(&harness::word_property(i))?.status == Status::Fails))
+        .collect()
 }
 
 /// CBMC 6 turned these on by default. Unwinding assertions would report the bound itself;

@@ -481,6 +481,16 @@ impl<'p> CbmcTeacher<'p> {
         Ok(self.goto.as_ref().expect("compiled above"))
     }
 
+    /// What every CBMC query of the teacher runs with: the CBMC bounds, the end letter and
+    /// the query timeout.
+    fn query_settings(&self) -> (Bounds, Letter, Option<Duration>) {
+        (
+            self.bounds.cbmc(),
+            self.program.end,
+            self.options.query_timeout,
+        )
+    }
+
     fn query_error(&self, query: String, error: CbmcRunError) -> CbmcTeacherError {
         let LearnBounds {
             unwind,
@@ -513,11 +523,7 @@ impl<'p> CbmcTeacher<'p> {
         for part in words.chunks(chunk) {
             self.stats.words_to_cbmc += part.len() as u64;
             self.notify();
-            let (bounds, end, timeout) = (
-                self.bounds.cbmc(),
-                self.program.end,
-                self.options.query_timeout,
-            );
+            let (bounds, end, timeout) = self.query_settings();
             let result = self.goto()?.membership(part, bounds, end, timeout);
             let replies = result
                 .map_err(|e| self.query_error(describe_words(&self.program.alphabet, part), e))?;
@@ -561,11 +567,7 @@ impl<'p> CbmcTeacher<'p> {
             self.stats.prefetched_words += unknown.len() as u64;
             self.stats.words_to_cbmc += unknown.len() as u64;
             self.notify();
-            let (bounds, end, timeout) = (
-                self.bounds.cbmc(),
-                self.program.end,
-                self.options.query_timeout,
-            );
+            let (bounds, end, timeout) = self.query_settings();
             self.goto()?;
             let goto = self.goto.as_ref().expect("compiled above");
             let result = goto.membership_within(&unknown, &self.allowed, bounds, end, timeout);
@@ -748,11 +750,7 @@ impl<'p> CbmcTeacher<'p> {
         }
         let known = self.known_accepted(hypothesis);
         self.stats.conjectures_to_cbmc += 1;
-        let (bounds, end, timeout) = (
-            self.bounds.cbmc(),
-            self.program.end,
-            self.options.query_timeout,
-        );
+        let (bounds, end, timeout) = self.query_settings();
         let result = self
             .goto()?
             .conjecture(hypothesis, bounds, end, &known, timeout);
@@ -802,11 +800,7 @@ impl<'p> CbmcTeacher<'p> {
             self.stats.words_to_cbmc += batch.len() as u64;
             self.notify();
             let known = self.known_accepted(hypothesis);
-            let (bounds, end, timeout) = (
-                self.bounds.cbmc(),
-                self.program.end,
-                self.options.query_timeout,
-            );
+            let (bounds, end, timeout) = self.query_settings();
             let result = self
                 .goto()?
                 .conjecture_and_membership(hypothesis, bounds, end, &known, &batch, timeout);
