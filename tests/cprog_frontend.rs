@@ -52,6 +52,19 @@ const PROGRAMS: [&[&str]; 14] = [
     &["constructs.c"],
 ];
 
+/// The instrumented program compiled by goto-cc, from the repository root (the `#line`
+/// markers' paths are relative to it).
+fn goto_of(tools: &Toolchain, p: &mergelens::cprog::InstrumentedProgram) -> GotoProgram {
+    GotoProgram::compile(
+        tools,
+        &p.paths,
+        &[],
+        &[],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    )
+    .unwrap_or_else(|e| panic!("goto-cc on {:?}: {e}", p.paths))
+}
+
 #[test]
 fn function_entries_are_the_default_alphabet() {
     let (_dir, p) = run(&config(&["fig12_merged.c"], EventKind::Functions));
@@ -462,14 +475,7 @@ fn cbmc_finds_the_expected_languages_and_the_pre_check_keeps_them() {
     };
     for files in PROGRAMS.into_iter().filter(|f| f[0] != "constructs.c") {
         let (_dir, p) = run(&config(files, EventKind::Functions));
-        let goto = GotoProgram::compile(
-            &tools,
-            &p.paths,
-            &[],
-            &[],
-            Path::new(env!("CARGO_MANIFEST_DIR")),
-        )
-        .unwrap_or_else(|e| panic!("{files:?}: {e}"));
+        let goto = goto_of(&tools, &p);
         let pre = syntax_automaton(&p, bounds.unwind, bounds.max_word_length);
         let candidates = words_up_to(&pre, bounds.max_word_length, 10_000).unwrap();
         let events: Vec<_> = p.alphabet.letters().filter(|&l| l != p.end).collect();
@@ -526,14 +532,7 @@ fn the_pre_check_is_sound_against_cbmc_for_every_event_kind() {
                 Err(FrontEndError::EmptyAlphabet) => continue,
                 Err(e) => panic!("{files:?} {kind}: {e}"),
             };
-            let goto = GotoProgram::compile(
-                &tools,
-                &p.paths,
-                &[],
-                &[],
-                Path::new(env!("CARGO_MANIFEST_DIR")),
-            )
-            .unwrap_or_else(|e| panic!("{files:?} {kind}: {e}"));
+            let goto = goto_of(&tools, &p);
             let pre = syntax_automaton(&p, bounds.unwind, bounds.max_word_length);
             let feedback = goto.conjecture(&pre, bounds, p.end, &[], None).unwrap();
             if let Some(f) = feedback {
@@ -835,14 +834,7 @@ fn error_pre_check_is_sound(
     max_len: usize,
     what: &str,
 ) {
-    let goto = GotoProgram::compile(
-        tools,
-        &p.paths,
-        &[],
-        &[],
-        Path::new(env!("CARGO_MANIFEST_DIR")),
-    )
-    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let goto = goto_of(tools, &p);
     let bounds = Bounds {
         unwind: unwind + 1,
         max_word_length: max_len,
@@ -961,14 +953,7 @@ fn the_error_pre_check_follows_pointers_recursion_and_conditions() {
             assert!(!pre.accepts_names(w), "{}:{line}: {w:?}", file.display());
         }
         assert!(count_up_to(&pre, 10).unwrap() < shape_count(&p, 10));
-        let goto = GotoProgram::compile(
-            &tools,
-            &p.paths,
-            &[],
-            &[],
-            Path::new(env!("CARGO_MANIFEST_DIR")),
-        )
-        .unwrap();
+        let goto = goto_of(&tools, &p);
         let failing: Vec<Word> = accepted
             .iter()
             .map(|w| w.iter().map(|n| p.alphabet.letter(n).unwrap()).collect())
