@@ -834,7 +834,7 @@ fn error_pre_check_is_sound(
     max_len: usize,
     what: &str,
 ) {
-    let goto = goto_of(tools, &p);
+    let goto = goto_of(tools, p);
     let bounds = Bounds {
         unwind: unwind + 1,
         max_word_length: max_len,
