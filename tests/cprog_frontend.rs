@@ -200,7 +200,7 @@ fn function_pointers_and_gotos_are_warned_about() {
     assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
     assert!(
         p.warnings[0].ends_with(
-            "function_pointer.c:15: call of `handler` in `main`, which is not declared as a function (a function pointer?): its events are not known before CBMC runs"
+            "function_pointer.c:15: call through the function pointer `handler` in `main`: its events are not known before CBMC runs"
         ),
         "{}",
         p.warnings[0]
@@ -982,4 +982,36 @@ fn the_error_pre_check_follows_pointers_recursion_and_conditions() {
             error_pre_check_is_sound(&tools, &p, 2, 10, &what);
         }
     }
+}
+
+/// A variable hides the function of its name: a file-scope `static` pointer in one file
+/// called `f` while another file defines `f()`, or a local initialised with `g`. The call
+/// goes through the pointer, so the pre-check admits the events of `g`, whose address the
+/// initialiser takes, and not those of the hidden `f`.
+#[test]
+fn pointers_named_like_functions_are_calls_through_pointers() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.c");
+    let b = dir.path().join("b.c");
+    std::fs::write(
+        &a,
+        "void g(void) {}\nstatic void (*f)(void) = g;\nint main(void) { f(); return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(&b, "void f(void) {}\n").unwrap();
+    let (_out, p) = run(&FrontEndConfig::new(vec![a, b]));
+    let pre = syntax_automaton(&p, 3, 4);
+    let accepted: Vec<String> = words_up_to(&pre, 3, 100)
+        .unwrap()
+        .iter()
+        .map(|w| p.alphabet.format_word(w))
+        .collect();
+    assert_eq!(accepted, ["end", "g end", "g g end"]);
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("call through the function pointer `f`")),
+        "{:?}",
+        p.warnings
+    );
 }

@@ -1017,4 +1017,42 @@ mod tests {
         );
         assert!(text.ends_with(", ...)"), "{text}");
     }
+
+    /// The check of the pre-check in the prefetch run: a pre-check that rejects the word of
+    /// an execution is found out, dropped with a note, and learning still gets the language.
+    #[test]
+    fn a_pre_check_that_misses_an_execution_is_dropped() {
+        use crate::cbmc::learning::learn_with_teacher;
+        use crate::cprog::{FrontEndConfig, instrument};
+        use crate::learn::GuessPolicy;
+
+        let tools = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = tempfile::tempdir().unwrap();
+        let config = FrontEndConfig::new(vec![root.join("tests/programs/fig12_base.c")]);
+        let program = instrument(&config, dir.path()).unwrap();
+        let bounds = LearnBounds {
+            unwind: 2,
+            max_word_length: 8,
+        };
+        let options = TeacherOptions::default();
+        let mut teacher = CbmcTeacher::new(&program, tools, root.to_path_buf(), bounds, options);
+        let word = |names: &str| -> Word {
+            names
+                .split(' ')
+                .map(|n| program.alphabet.letter(n).unwrap())
+                .collect()
+        };
+        // A wrong pre-check: it admits `funcA end`, not the real `funcA funcB end`.
+        teacher.allowed = words_dfa(&program.alphabet, &[word("funcA end")]);
+        teacher.prefetch().unwrap();
+        assert_eq!(teacher.precheck_missed(), Some(&word("funcA funcB end")));
+        let note = teacher.precheck_note().unwrap();
+        assert!(note.contains("rejected [funcA funcB end]"), "{note}");
+        assert!(!teacher.complete);
+        let learned = learn_with_teacher(&mut teacher, &program, GuessPolicy::Constant(true))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let accepted = analysis::words_up_to(&learned.dfa, 8, 100).unwrap();
+        assert_eq!(accepted, [word("funcA funcB end")]);
+    }
 }

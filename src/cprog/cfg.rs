@@ -555,7 +555,11 @@ impl<'a, 't> Builder<'a, 't> {
         let Some(function) = function else {
             return from;
         };
-        if function.kind() != "identifier" {
+        let pointer = function.kind() != "identifier"
+            || self
+                .index
+                .calls_variable(self.unit, node, text(function, self.src), self.src);
+        if pointer {
             let mut parts = vec![function];
             parts.extend(arguments);
             let at = self.any_order(&parts, from);

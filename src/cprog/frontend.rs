@@ -92,6 +92,8 @@ pub(crate) struct Index<'t> {
     by_name: HashMap<String, Vec<usize>>,
     declared: Vec<HashSet<String>>,
     typedefs: Vec<HashSet<String>>,
+    /// The file-scope variables of each unit.
+    variables: Vec<HashSet<String>>,
 }
 
 impl<'t> Index<'t> {
@@ -121,6 +123,13 @@ impl<'t> Index<'t> {
         function.kind() == "parenthesized_expression"
             && inner.kind() == "identifier"
             && self.typedefs[unit].contains(text(inner, src))
+    }
+
+    /// Whether a call of the identifier `name` goes through a variable in scope (a local,
+    /// a parameter, a file-scope variable of the unit) that hides the function of that
+    /// name: a call through a pointer, whatever function `name` also names.
+    pub(crate) fn calls_variable(&self, unit: usize, call: Node, name: &str, src: &str) -> bool {
+        self.variables[unit].contains(name) || syntax::names_local_variable(call, name, src)
     }
 
     pub(crate) fn is_declared(&self, unit: usize, name: &str) -> bool {
@@ -446,10 +455,16 @@ fn build_index(units: &[Unit]) -> Index<'_> {
     let mut defs = Vec::new();
     let mut declared = Vec::new();
     let mut typedefs = Vec::new();
+    let mut variables = Vec::new();
     for (u, unit) in units.iter().enumerate() {
         let src = unit.src();
         let mut names = HashSet::new();
+        let mut unit_variables = HashSet::new();
         for top in named_children(unit.tree.root_node()) {
+            if top.kind() == "declaration" {
+                let declares = syntax::declared_variables(top, src);
+                unit_variables.extend(declares.into_iter().map(str::to_string));
+            }
             if top.kind() != "function_definition" {
                 continue;
             }
@@ -502,6 +517,7 @@ fn build_index(units: &[Unit]) -> Index<'_> {
         collect_declared(unit.tree.root_node(), src, &mut names, &mut types);
         declared.push(names);
         typedefs.push(types);
+        variables.push(unit_variables);
     }
     let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
     for (d, def) in defs.iter().enumerate() {
@@ -512,6 +528,7 @@ fn build_index(units: &[Unit]) -> Index<'_> {
         by_name,
         declared,
         typedefs,
+        variables,
     }
 }
 
@@ -606,9 +623,10 @@ fn is_value_use(ident: Node) -> bool {
     };
     let is_field = |field: &str| parent.child_by_field_name(field) == Some(ident);
     match parent.kind() {
+        // Before the other declarators: `= g` initialises a pointer with g's address.
+        "init_declarator" => is_field("value"),
         k if k.ends_with("declarator") => false,
         "parameter_declaration" | "declaration" | "enumerator" | "type_definition" => false,
-        "init_declarator" => is_field("value"),
         "call_expression" => !is_field("function"),
         "parenthesized_expression" => {
             // `(f)(x)` calls f; climb the parentheses to see.
@@ -907,7 +925,11 @@ impl SiteWalker<'_, '_> {
         let Some(function) = node.child_by_field_name("function").map(strip_parens) else {
             return;
         };
-        if function.kind() != "identifier" {
+        let pointer = function.kind() != "identifier"
+            || self
+                .index
+                .calls_variable(self.unit_index, node, text(function, src), src);
+        if pointer {
             self.warn(
                 node,
                 format!(

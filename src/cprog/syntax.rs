@@ -105,6 +105,84 @@ fn unwrap_declarator(mut node: Node) -> Node {
     node
 }
 
+/// Whether `name`, called at `call`, is a variable of the enclosing function (a parameter,
+/// or a local of a block around the call) rather than the function of that name: after
+/// `void (*f)(void) = g;`, `f()` calls `g`. A declaration later in the block counts too,
+/// which only makes a direct call one through a pointer.
+pub(crate) fn names_local_variable(call: Node, name: &str, src: &str) -> bool {
+    let mut node = call;
+    while let Some(parent) = node.parent() {
+        match parent.kind() {
+            "compound_statement" | "for_statement" => {
+                let declares = named_children(parent).into_iter().any(|c| {
+                    c.kind() == "declaration" && declared_variables(c, src).contains(&name)
+                });
+                if declares {
+                    return true;
+                }
+            }
+            "function_definition" => {
+                let parameters = parent
+                    .child_by_field_name("declarator")
+                    .and_then(function_declarator)
+                    .and_then(|(f, _)| f.child_by_field_name("parameters"));
+                // Every named parameter is a variable, one of function type too (it is
+                // adjusted to a pointer).
+                return parameters.is_some_and(|list| {
+                    named_children(list).into_iter().any(|p| {
+                        p.child_by_field_name("declarator")
+                            .and_then(|d| declared_name(d, src))
+                            .is_some_and(|(n, _)| n == name)
+                    })
+                });
+            }
+            _ => {}
+        }
+        node = parent;
+    }
+    false
+}
+
+/// The names a declaration declares as variables (not functions): `int x, *p;` declares
+/// `x` and `p`, `void (*f)(void);` declares `f`, `int *g(void);` declares none.
+pub(crate) fn declared_variables<'s>(declaration: Node, src: &'s str) -> Vec<&'s str> {
+    let mut cursor = declaration.walk();
+    declaration
+        .children_by_field_name("declarator", &mut cursor)
+        .filter_map(|d| declared_name(d, src))
+        .filter(|&(_, variable)| variable)
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// The identifier a declarator declares, and whether it is a variable: it is one unless
+/// the declarator nearest the name is a function declarator (`f(void)` in `int *f(void)`
+/// declares a function; `(*f)(void)` a pointer to one).
+fn declared_name<'s>(declarator: Node, src: &'s str) -> Option<(&'s str, bool)> {
+    let mut node = declarator;
+    let mut variable = true;
+    loop {
+        match node.kind() {
+            "identifier" => return Some((text(node, src), variable)),
+            "function_declarator" => {
+                variable = false;
+                node = node.child_by_field_name("declarator")?;
+            }
+            "pointer_declarator" | "array_declarator" => {
+                variable = true;
+                node = node.child_by_field_name("declarator")?;
+            }
+            "init_declarator" => node = node.child_by_field_name("declarator")?,
+            "parenthesized_declarator" | "attributed_declarator" => {
+                node = named_children(node)
+                    .into_iter()
+                    .find(|c| c.kind().ends_with("declarator") || c.kind() == "identifier")?;
+            }
+            _ => return None,
+        }
+    }
+}
+
 /// The value of an integer literal used as a loop condition, when it is one: `while (1)`
 /// has no exit through its condition and `do { } while (0)` no back edge.
 pub(crate) fn constant_condition(condition: Node, src: &str) -> Option<bool> {
@@ -158,5 +236,52 @@ mod tests {
             .map(|w| constant_condition(w.child_by_field_name("condition").unwrap(), src))
             .collect();
         assert_eq!(values, [Some(true), Some(false), None]);
+    }
+
+    fn calls(src: &str) -> Vec<(String, bool)> {
+        fn walk(node: Node, src: &str, out: &mut Vec<(String, bool)>) {
+            if node.kind() == "call_expression" {
+                let f = node.child_by_field_name("function").unwrap();
+                let name = text(f, src).to_string();
+                let local = names_local_variable(node, &name, src);
+                out.push((name, local));
+            }
+            for c in named_children(node) {
+                walk(c, src, out);
+            }
+        }
+        let tree = parse(src);
+        let mut out = Vec::new();
+        walk(tree.root_node(), src, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_local_or_parameter_pointer_hides_the_function_of_its_name() {
+        let src = "void f(void) {}\nvoid g(void) {}\nint *h(void);\n\
+                   void run(void (*cb)(void), void f(void)) { cb(); f(); }\n\
+                   int main(void) {\n  g();\n  { void (*g)(void) = f; g(); }\n  \
+                   void h(void); h();\n  for (void (*k)(void) = f; k; ) k();\n  return 0;\n}\n";
+        let found = calls(src);
+        let local = |n: &str| -> Vec<bool> {
+            found
+                .iter()
+                .filter(|(m, _)| m == n)
+                .map(|&(_, l)| l)
+                .collect()
+        };
+        assert_eq!(local("cb"), [true]);
+        assert_eq!(local("f"), [true]); // the parameter `void f(void)` is a pointer
+        assert_eq!(local("g"), [false, true]); // before the block, and inside it
+        assert_eq!(local("h"), [false]); // a block-scope function declaration
+        assert_eq!(local("k"), [true]);
+    }
+
+    #[test]
+    fn declarations_name_their_variables_not_their_functions() {
+        let src = "int x, *p, (*fp)(void), *g(void), arr[3];";
+        let tree = parse(src);
+        let decl = named_children(tree.root_node())[0];
+        assert_eq!(declared_variables(decl, src), ["x", "p", "fp", "arr"]);
     }
 }

@@ -1,6 +1,5 @@
-/* A local function pointer named like a defined function: the front end resolves the call
-   `f()` to the function f, but it calls g. The control-flow pre-check is wrong here, and
-   the teacher must notice. */
+/* A local function pointer named like a defined function: `f()` calls g, through the
+   pointer, not the function f. */
 
 void f(void) {}
 
