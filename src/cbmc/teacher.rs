@@ -781,6 +781,24 @@ impl<'p> CbmcTeacher<'p> {
         (answers, ask)
     }
 
+    /// Answers the words at positions `ask` with CBMC, in batches.
+    fn answer_with_cbmc(
+        &mut self,
+        words: &[Word],
+        answers: &mut [Option<bool>],
+        ask: &[usize],
+    ) -> Result<(), CbmcTeacherError> {
+        if ask.is_empty() {
+            return Ok(());
+        }
+        let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
+        let replies = self.cbmc_membership(&batch)?;
+        for (&i, reply) in ask.iter().zip(replies) {
+            answers[i] = Some(reply);
+        }
+        Ok(())
+    }
+
     /// Lazy learning's check of its guesses and the conjecture they support in one CBMC run
     /// ([`GotoProgram::conjecture_and_membership`]), when both need CBMC; otherwise one
     /// after the other, as the learner would have asked them.
@@ -793,8 +811,8 @@ impl<'p> CbmcTeacher<'p> {
         let (mut answers, ask) = self.answers_without_cbmc(words);
         let together =
             !ask.is_empty() && !self.options.baseline && self.equivalence_needs_cbmc(hypothesis);
-        let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
         let feedback = if together {
+            let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
             self.stats.conjectures += 1;
             self.stats.conjectures_to_cbmc += 1;
             self.stats.words_to_cbmc += batch.len() as u64;
@@ -815,12 +833,7 @@ impl<'p> CbmcTeacher<'p> {
             }
             Some(feedback)
         } else {
-            if !batch.is_empty() {
-                let replies = self.cbmc_membership(&batch)?;
-                for (&i, reply) in ask.iter().zip(replies) {
-                    answers[i] = Some(reply);
-                }
-            }
+            self.answer_with_cbmc(words, &mut answers, &ask)?;
             None
         };
         let answers: Vec<bool> = answers
@@ -849,13 +862,7 @@ impl<'p> CbmcTeacher<'p> {
 impl Teacher for CbmcTeacher<'_> {
     fn membership(&mut self, words: &[Word]) -> Result<Vec<Answer>, TeacherError> {
         let (mut answers, ask) = self.answers_without_cbmc(words);
-        if !ask.is_empty() {
-            let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
-            let replies = self.cbmc_membership(&batch)?;
-            for (&i, reply) in ask.iter().zip(replies) {
-                answers[i] = Some(reply);
-            }
-        }
+        self.answer_with_cbmc(words, &mut answers, &ask)?;
         Ok(answers
             .into_iter()
             .map(|a| Answer::from(a.expect("every word answered")))
