@@ -210,6 +210,16 @@ impl CbmcTeacherError {
     }
 }
 
+/// An equivalence query answered without CBMC ([`CbmcTeacher::shortcut`]).
+enum Shortcut {
+    /// A word the hypothesis gets wrong.
+    Refuted(Word),
+    /// Every word the pre-check admits is known: the hypothesis is the language.
+    Complete(Exactness),
+    /// This hypothesis was accepted at these bounds before.
+    AcceptedBefore(Exactness),
+}
+
 /// A word's answers, in CBMC unwinding values; see [`StoredAnswer`].
 #[derive(Clone, Copy, Debug, Default)]
 struct Known {
@@ -664,58 +674,58 @@ impl<'p> CbmcTeacher<'p> {
         Ok(None)
     }
 
-    /// The answer to an equivalence query when no CBMC run is needed for it, cheapest
-    /// first: an accepted word outside the syntax automaton (in the baseline: of the wrong
-    /// shape or too long), a known answer the hypothesis contradicts, a complete batch, a
-    /// conjecture accepted at these bounds before.
-    fn equivalence_without_cbmc(&mut self, hypothesis: &Dfa) -> Option<Equivalence> {
+    /// How an equivalence query can be answered without CBMC, if it can, cheapest first: an
+    /// accepted word outside the syntax automaton (in the baseline: of the wrong shape or
+    /// too long), a known answer the hypothesis contradicts, a complete batch, a conjecture
+    /// accepted at these bounds before. Changes nothing.
+    fn shortcut(&self, hypothesis: &Dfa) -> Option<Shortcut> {
         if let Some(word) = analysis::shortest_accepted(&ops::difference(hypothesis, &self.allowed))
+            .or_else(|| self.known_disagreement(hypothesis))
         {
-            self.stats.conjectures_refuted_without_cbmc += 1;
-            return Some(Equivalence::Counterexample(word));
-        }
-        if let Some(word) = self.known_disagreement(hypothesis) {
-            self.stats.conjectures_refuted_without_cbmc += 1;
-            return Some(Equivalence::Counterexample(word));
+            return Some(Shortcut::Refuted(word));
         }
         if self.complete {
             // The hypothesis accepts only words the pre-check admits and agrees with CBMC
             // on every one of them: it is the language within the bounds.
-            self.stats.conjectures_decided_by_answers += 1;
             let max_word_length = self.bounds.max_word_length;
             let accepted = analysis::count_up_to(hypothesis, max_word_length).unwrap_or(0);
-            self.exactness = Some(Exactness {
+            return Some(Shortcut::Complete(Exactness {
                 max_word_length,
                 exact_up_to: max_word_length,
                 checked_words: u64::try_from(accepted).unwrap_or(u64::MAX),
                 unchecked_words: 0,
-            });
-            return Some(Equivalence::Equal);
+            }));
         }
         let cbmc_bounds = self.bounds.cbmc();
         let digest = dfa_digest(hypothesis);
-        let accepted = self.accepted.iter().find(|a| {
-            a.unwind == cbmc_bounds.unwind
-                && a.max_word_length == cbmc_bounds.max_word_length
-                && a.dfa == digest
-        })?;
-        self.exactness = Some(accepted.exactness.clone());
-        self.stats.conjectures_known += 1;
-        Some(Equivalence::Equal)
-    }
-
-    /// Whether [`CbmcTeacher::equivalence_without_cbmc`] has no answer; changes nothing.
-    fn equivalence_needs_cbmc(&self, hypothesis: &Dfa) -> bool {
-        let cbmc_bounds = self.bounds.cbmc();
-        let digest = dfa_digest(hypothesis);
-        analysis::is_empty(&ops::difference(hypothesis, &self.allowed))
-            && self.known_disagreement(hypothesis).is_none()
-            && !self.complete
-            && !self.accepted.iter().any(|a| {
+        self.accepted
+            .iter()
+            .find(|a| {
                 a.unwind == cbmc_bounds.unwind
                     && a.max_word_length == cbmc_bounds.max_word_length
                     && a.dfa == digest
             })
+            .map(|a| Shortcut::AcceptedBefore(a.exactness.clone()))
+    }
+
+    /// The answer of [`CbmcTeacher::shortcut`], counted.
+    fn equivalence_without_cbmc(&mut self, hypothesis: &Dfa) -> Option<Equivalence> {
+        let answer = match self.shortcut(hypothesis)? {
+            Shortcut::Refuted(word) => {
+                self.stats.conjectures_refuted_without_cbmc += 1;
+                return Some(Equivalence::Counterexample(word));
+            }
+            Shortcut::Complete(exactness) => {
+                self.stats.conjectures_decided_by_answers += 1;
+                exactness
+            }
+            Shortcut::AcceptedBefore(exactness) => {
+                self.stats.conjectures_known += 1;
+                exactness
+            }
+        };
+        self.exactness = Some(answer);
+        Some(Equivalence::Equal)
     }
 
     /// After the conjecture query: its feedback, or else the exactness pass's; the
@@ -810,7 +820,7 @@ impl<'p> CbmcTeacher<'p> {
     ) -> Result<(Vec<bool>, Option<Equivalence>), CbmcTeacherError> {
         let (mut answers, ask) = self.answers_without_cbmc(words);
         let together =
-            !ask.is_empty() && !self.options.baseline && self.equivalence_needs_cbmc(hypothesis);
+            !ask.is_empty() && !self.options.baseline && self.shortcut(hypothesis).is_none();
         let feedback = if together {
             let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
             self.stats.conjectures += 1;
