@@ -146,7 +146,7 @@ pub enum AutomatonCommand {
         #[arg(long, value_name = "N")]
         max_length: usize,
         /// Refuse (and say how many there are) when more words than this would be printed.
-        #[arg(long, default_value_t = mergelens::commands::automaton::DEFAULT_WORD_LIMIT)]
+        #[arg(long, default_value_t = crate::commands::automaton::DEFAULT_WORD_LIMIT)]
         limit: u64,
         #[command(flatten)]
         out: OutputArgs,
@@ -219,8 +219,8 @@ pub struct LearnTargetCli {
 }
 
 impl LearnTargetCli {
-    pub fn into_args(self) -> mergelens::commands::learn_target::LearnTargetArgs {
-        use mergelens::commands::learn_target::{LazyMode, LearnTargetArgs};
+    pub fn into_args(self) -> crate::commands::learn_target::LearnTargetArgs {
+        use crate::commands::learn_target::{LazyMode, LearnTargetArgs};
         use mergelens::learn::CexProcessing;
         LearnTargetArgs {
             target: self.target,
@@ -278,7 +278,7 @@ pub struct ProgramCli {
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
-    #[arg(long, value_name = "S", default_value_t = mergelens::commands::program::DEFAULT_QUERY_TIMEOUT_SECS)]
+    #[arg(long, value_name = "S", default_value_t = crate::commands::program::DEFAULT_QUERY_TIMEOUT_SECS)]
     pub query_timeout: f64,
     /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
     #[arg(long, value_name = "PATH")]
@@ -304,8 +304,8 @@ pub struct ProgramCli {
 }
 
 impl ProgramCli {
-    pub fn into_args(self) -> mergelens::commands::program::ProgramArgs {
-        use mergelens::commands::program::{CacheChoice, ProgramArgs};
+    pub fn into_args(self) -> crate::commands::program::ProgramArgs {
+        use crate::commands::program::{CacheChoice, ProgramArgs};
         use mergelens::cprog::EventKind;
         ProgramArgs {
             files: self.files,
@@ -341,16 +341,16 @@ pub struct LearnCli {
     #[command(flatten)]
     pub program: ProgramCli,
     /// Loop bodies run at most B times (CBMC gets --unwind B+1; see the README).
-    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_UNWIND, conflicts_with = "auto_bounds")]
+    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_UNWIND, conflicts_with = "auto_bounds")]
     pub unwind: u32,
     /// Words have at most N letters, `end` included (with --auto-bounds: the largest N tried).
-    #[arg(long, value_name = "N", default_value_t = mergelens::commands::learn::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    #[arg(long, value_name = "N", default_value_t = mergelens::bounds::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub max_word_length: u64,
     /// Search the bounds (Fig. 17 of the paper): B from 1 to --max-unwind, N up to --max-word-length.
     #[arg(long)]
     pub auto_bounds: bool,
     /// The largest B --auto-bounds tries.
-    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_MAX_UNWIND, requires = "auto_bounds")]
+    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_MAX_UNWIND, requires = "auto_bounds")]
     pub max_unwind: u32,
     #[arg(long, value_enum, default_value_t = LearnFormatArg::Json)]
     pub format: LearnFormatArg,
@@ -363,9 +363,9 @@ pub struct LearnCli {
 }
 
 impl LearnCli {
-    pub fn into_args(self) -> mergelens::commands::learn::LearnArgs {
+    pub fn into_args(self) -> crate::commands::learn::LearnArgs {
+        use crate::commands::learn::{BoundsChoice, LearnArgs, LearnFormat};
         use mergelens::cbmc::LearnBounds;
-        use mergelens::commands::learn::{BoundsChoice, LearnArgs, LearnFormat};
         let max_word_length = self.max_word_length as usize;
         LearnArgs {
             program: self.program.into_args(),
@@ -403,10 +403,10 @@ pub struct ExplainCli {
     #[arg(long, value_name = "FILE:LINE")]
     pub line: Option<String>,
     /// Loop bodies run at most B times (CBMC gets --unwind B+1).
-    #[arg(long, value_name = "B", default_value_t = mergelens::commands::learn::DEFAULT_UNWIND)]
+    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_UNWIND)]
     pub unwind: u32,
     /// Words have at most N letters, `assert` included.
-    #[arg(long, value_name = "N", default_value_t = mergelens::commands::learn::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    #[arg(long, value_name = "N", default_value_t = mergelens::bounds::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub max_word_length: u64,
     #[arg(long, value_enum, default_value_t = ExplainFormatArg::Json)]
     pub format: ExplainFormatArg,
@@ -433,10 +433,9 @@ pub enum ExplainFormatArg {
 impl ExplainCli {
     pub fn into_args(
         self,
-    ) -> Result<mergelens::commands::explain::ExplainArgs, mergelens::commands::explain::ExplainError>
-    {
+    ) -> Result<crate::commands::explain::ExplainArgs, crate::commands::explain::ExplainError> {
+        use crate::commands::explain::{ExplainArgs, ExplainFormat, TargetChoice};
         use mergelens::cbmc::LearnBounds;
-        use mergelens::commands::explain::{ExplainArgs, ExplainFormat, TargetChoice};
         let target = match (self.assertion, self.line) {
             (Some(id), _) => TargetChoice::Property(id),
             (None, Some(spec)) => {
@@ -444,7 +443,7 @@ impl ExplainCli {
                     .rsplit_once(':')
                     .and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?)))
                     .filter(|(f, _)| !f.is_empty())
-                    .ok_or_else(|| mergelens::commands::explain::ExplainError::Usage {
+                    .ok_or_else(|| crate::commands::explain::ExplainError::Usage {
                         message: format!("--line {spec}: expected FILE:LINE, e.g. queue.c:42"),
                     })?;
                 TargetChoice::Line {
@@ -636,8 +635,8 @@ impl ReviewLearnFlags {
         }
     }
 
-    pub fn doc_format(&self) -> Option<mergelens::commands::review::DocFormat> {
-        use mergelens::commands::review::DocFormat;
+    pub fn doc_format(&self) -> Option<crate::commands::review::DocFormat> {
+        use crate::commands::review::DocFormat;
         self.format.map(|f| match f {
             DocFormatArg::Json => DocFormat::Json,
             DocFormatArg::Md => DocFormat::Markdown,
@@ -670,12 +669,12 @@ pub struct ReviewCli {
 }
 
 impl ReviewCli {
-    pub fn into_args(self) -> mergelens::commands::review::ReviewArgs {
+    pub fn into_args(self) -> crate::commands::review::ReviewArgs {
         let (ours, theirs) = match (self.ours, self.theirs) {
             (Some(one), None) => (None, Some(one)),
             other => other,
         };
-        mergelens::commands::review::ReviewArgs {
+        crate::commands::review::ReviewArgs {
             ours,
             theirs,
             hook: self.hook,
@@ -699,8 +698,8 @@ pub struct DiffCli {
 }
 
 impl DiffCli {
-    pub fn into_args(self) -> mergelens::commands::diff::DiffArgs {
-        mergelens::commands::diff::DiffArgs {
+    pub fn into_args(self) -> crate::commands::diff::DiffArgs {
+        crate::commands::diff::DiffArgs {
             flags: self.learn.overrides(None, None),
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),

@@ -22,17 +22,12 @@ use std::time::Duration;
 use serde::Deserialize;
 use thiserror::Error;
 
+use crate::bounds::{DEFAULT_MAX_UNWIND, DEFAULT_MAX_WORD_LENGTH, DEFAULT_UNWIND};
 use crate::cprog::EventKind;
 
 /// The configuration file's name, at the repository root.
 pub const FILE_NAME: &str = ".mergelens.toml";
 
-/// `--unwind` unless configured (as `mergelens learn`).
-pub const DEFAULT_UNWIND: u32 = 2;
-/// `--max-word-length` unless configured.
-pub const DEFAULT_MAX_WORD_LENGTH: usize = 10;
-/// `--max-unwind` of `--auto-bounds`.
-pub const DEFAULT_MAX_UNWIND: u32 = 4;
 /// `--query-timeout` unless configured, in seconds.
 pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
 

@@ -1,4 +1,4 @@
-//! The documented exit codes of the `mergelens` binary.
+//! The documented exit codes of the `mergelens` binary: the only place that names them.
 //!
 //! | code | meaning |
 //! |---:|---|
@@ -9,10 +9,9 @@
 //! | 4 | a run failed for another reason (a CBMC timeout or crash, a write failed, a limit was hit) |
 //! | 5 | a tool mergelens needs is missing or too old (CBMC: run `scripts/install-cbmc.sh`) |
 
-use crate::automaton::AutomatonError;
-use crate::cbmc::{CbmcError, CbmcRunError, CbmcTeacherError};
-use crate::cprog::FrontEndError;
-use crate::report::ReportError;
+use mergelens::FailureKind;
+
+use crate::commands::{explain::ExplainError, review::UsageError};
 
 pub const SUCCESS: u8 = 0;
 pub const DIFFERENT: u8 = 1;
@@ -22,54 +21,20 @@ pub const CONFLICT: u8 = 3;
 pub const FAILED: u8 = 4;
 pub const MISSING_TOOL: u8 = 5;
 
-/// The exit code for an error, from the most specific error in its chain.
+/// The exit code for an error, from the most specific error in its chain that knows its
+/// kind: the commands' own usage errors, then the library's ([`mergelens::failure_kind`]).
 pub fn code_for(error: &anyhow::Error) -> u8 {
     for cause in error.chain() {
-        if let Some(e) = cause.downcast_ref::<crate::git::GitError>() {
-            return if e.is_bad_input() { BAD_INPUT } else { FAILED };
-        }
-        if cause.downcast_ref::<crate::config::ConfigError>().is_some()
-            || cause
-                .downcast_ref::<crate::commands::review::UsageError>()
-                .is_some()
-            || cause
-                .downcast_ref::<crate::commands::explain::ExplainError>()
-                .is_some()
+        if cause.downcast_ref::<UsageError>().is_some()
+            || cause.downcast_ref::<ExplainError>().is_some()
         {
             return BAD_INPUT;
         }
-        if let Some(code) = cause
-            .downcast_ref::<crate::review::ReviewError>()
-            .and_then(crate::review::ReviewError::own_exit_code)
-        {
-            return code;
-        }
-        if let Some(e) = cause.downcast_ref::<AutomatonError>() {
-            return match e {
-                AutomatonError::Write { .. } => FAILED,
-                _ => BAD_INPUT,
-            };
-        }
-        if let Some(e) = cause.downcast_ref::<ReportError>() {
-            return if e.is_bad_input() { BAD_INPUT } else { FAILED };
-        }
-        if cause.downcast_ref::<CbmcError>().is_some() {
-            return MISSING_TOOL;
-        }
-        // The program is to blame for what the front end, goto-cc or CBMC reject; a query
-        // that timed out or crashed is a failure of the run.
-        if cause.downcast_ref::<FrontEndError>().is_some() {
-            return BAD_INPUT;
-        }
-        if let Some(e) = cause.downcast_ref::<CbmcTeacherError>() {
-            return if e.is_bad_input() { BAD_INPUT } else { FAILED };
-        }
-        if let Some(e) = cause.downcast_ref::<CbmcRunError>() {
-            return match e {
-                CbmcRunError::Compile { .. }
-                | CbmcRunError::GotoCc { .. }
-                | CbmcRunError::Cbmc { .. } => BAD_INPUT,
-                _ => FAILED,
+        if let Some(kind) = mergelens::failure_kind(cause) {
+            return match kind {
+                FailureKind::BadInput => BAD_INPUT,
+                FailureKind::MissingTool => MISSING_TOOL,
+                FailureKind::Failed => FAILED,
             };
         }
     }

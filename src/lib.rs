@@ -1,22 +1,64 @@
 //! mergelens: see what a git merge does to a C program's behaviour.
 //!
-//! The library follows the data flow of a review:
-//!
-//! * [`automaton`]: deterministic finite automata over named letters, their algebra
-//!   (products, complement, minimisation, trimming), analyses and file formats;
-//! * [`cbmc`]: finding and checking the CBMC bounded model checker;
-//! * [`commands`]: the orchestration behind each command of the binary; [`exit`]: its exit codes.
-//!
 //! The method is Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
-//! Software Errors* (JAIR 2020): L* learning whose queries a bounded model checker answers.
+//! Software Errors* (JAIR 2020): Angluin's L* with lazy learning, whose membership and
+//! equivalence queries the CBMC bounded model checker answers on an instrumented copy of the
+//! program. A review learns the automaton of four versions of a program (the merge base,
+//! both branches, the merge result) and shows what the merge does that neither branch meant.
+//!
+//! The modules follow the data flow of a review, and each imports only from those above it
+//! in this list:
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
+//! | [`bounds`] | the default loop and word-length bounds every analysis shares |
+//! | [`learn`] | L* (Angluin 1987) with lazy learning, counterexample processing (Rivest-Schapire), the query cache, the simulated teacher |
+//! | [`cprog`] | the C front end: preprocessing, parsing (tree-sitter), the alphabet of events, instrumentation, pre-check automata |
+//! | [`cbmc`] | finding and running CBMC; the teacher whose queries CBMC answers; the answer store; the bounds search of `--auto-bounds` |
+//! | [`git`] | repositories, revisions, in-memory merges, checkouts into temporary directories, hook installation |
+//! | [`document`] | the documents reports are made from (`mergelens-review/1`, the report keys of `mergelens-dfa/1`) and the languages they carry: plain data over [`automaton`] |
+//! | [`config`] | `.mergelens.toml`, `compile_commands.json`, and the settings of a review |
+//! | [`review`] | versions → automata → unexpected and lost behaviour, the verdict; `diff` between two revisions |
+//! | [`report`] | the HTML page and the Markdown comment people read, from a [`document`] |
+//! | [`failure`] | what kind of failure an error is (bad input, a missing tool, a failed run), for a front end's exit code |
+//!
+//! The binary (`src/main.rs`) adds the command line (`cli`), the orchestration of each
+//! command (`commands`) and the exit codes (`exit`); none of them is part of this library.
+//!
+//! # Example
+//!
+//! ```
+//! use mergelens::automaton::{Alphabet, Dfa, ops};
+//!
+//! // The merge's automaton accepts `f end` and `f g end`; the branch's only `f end`.
+//! let alphabet = Alphabet::from_names(["f", "g", "end"]);
+//! let [f, g, end] = [0, 1, 2].map(|i| alphabet.letters().nth(i).unwrap());
+//! let mut merged = Dfa::with_states(alphabet.clone(), 3);
+//! merged.set_transition(0, f, 1);
+//! merged.set_transition(1, g, 1);
+//! merged.set_transition(1, end, 2);
+//! merged.set_accepting(2, true);
+//! let mut branch = Dfa::with_states(alphabet, 3);
+//! branch.set_transition(0, f, 1);
+//! branch.set_transition(1, end, 2);
+//! branch.set_accepting(2, true);
+//!
+//! // What the merge does beyond the branch: `f g end`, `f g g end`, ...
+//! let added = ops::difference(&merged, &branch);
+//! assert!(added.accepts(&[f, g, end]) && !added.accepts(&[f, end]));
+//! ```
 
 pub mod automaton;
+pub mod bounds;
 pub mod cbmc;
-pub mod commands;
 pub mod config;
 pub mod cprog;
-pub mod exit;
+pub mod document;
+pub mod failure;
 pub mod git;
 pub mod learn;
 pub mod report;
 pub mod review;
+
+pub use failure::{FailureKind, failure_kind};

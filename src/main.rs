@@ -1,14 +1,17 @@
 //! The `mergelens` binary: parse the command line, run the command, print the error chain,
-//! and exit with a code documented in `mergelens::exit`.
+//! and exit with a code documented in `exit`. The command line (`cli`), the orchestration of
+//! each command (`commands`) and the exit codes (`exit`) are the binary's own; everything
+//! they call is the `mergelens` library.
 
 mod cli;
+mod commands;
+mod exit;
 
 use std::process::ExitCode;
 
 use clap::Parser;
+use commands::{Outcome, automaton::Operation};
 use mergelens::automaton::ops::BoolOp;
-use mergelens::commands::{self, Outcome, automaton::Operation};
-use mergelens::exit;
 
 use mergelens::report::Format;
 

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use mergelens::commands::report::{ReportArgs, run};
 use mergelens::report::{self, Document, Format, MARKDOWN_LIMIT, Options, ReportError};
 use serde_json::{Value, json};
 
@@ -729,23 +728,31 @@ fn unknown_keys_are_ignored() {
 #[test]
 fn the_command_writes_html_and_markdown() {
     let dir = tempfile::tempdir().unwrap();
-    for (format, name) in [(Format::Html, "r.html"), (Format::Markdown, "r.md")] {
+    let mergelens = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mergelens"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let input = fixture("review.json");
+    for (format, name) in [("html", "r.html"), ("md", "r.md")] {
         let output = dir.path().join(name);
-        run(&ReportArgs {
-            input: fixture("review.json"),
+        let out = mergelens(&[
+            "report",
+            input.to_str().unwrap(),
+            "--format",
             format,
-            output: Some(output.clone()),
-            html_report: None,
-        })
-        .unwrap();
+            "-o",
+            output.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{out:?}");
         let text = std::fs::read_to_string(&output).unwrap();
         assert!(text.contains("Unexpected behaviour"), "{name}");
     }
-    let error = run(&ReportArgs {
-        input: dir.path().join("missing.json"),
-        ..ReportArgs::default()
-    })
-    .unwrap_err();
-    let error = error.downcast_ref::<ReportError>().unwrap();
-    assert!(error.is_bad_input() && error.to_string().contains("cannot read"));
+    let missing = dir.path().join("missing.json");
+    let out = mergelens(&["report", missing.to_str().unwrap()]);
+    // Bad input: exit code 2 and one line saying what is wrong.
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("cannot read"), "{message}");
 }

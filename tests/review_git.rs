@@ -10,7 +10,7 @@ use std::process::Output;
 mod common;
 
 use common::{Repo, conflicting, fig12, text};
-use mergelens::commands::demo::{BASE, OURS, PROGRAM, THEIRS};
+use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
 use serde_json::Value;
 
 fn words(value: &Value) -> Vec<String> {

@@ -15,7 +15,7 @@ use crate::learn::{
 
 /// What one learning run produced.
 #[derive(Clone, Debug)]
-pub(crate) struct LearnedRun {
+pub struct LearnedRun {
     /// The learner's final conjecture, not yet minimised.
     pub dfa: Dfa,
     pub stats: LearnStats,
@@ -26,7 +26,7 @@ pub(crate) struct LearnedRun {
 
 /// Why learning failed.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum LearningError {
+pub enum LearningError {
     /// CBMC could not answer a query; the error names the query and the bounds.
     #[error(transparent)]
     Teacher(CbmcTeacherError),
@@ -37,7 +37,7 @@ pub(crate) enum LearningError {
 
 /// Learns `program`'s language at the teacher's bounds with the `guess` policy, starting
 /// from the answers the teacher already knows at those bounds.
-pub(crate) fn learn_with_teacher(
+pub fn learn_with_teacher(
     teacher: &mut CbmcTeacher<'_>,
     program: &InstrumentedProgram,
     guess: GuessPolicy,

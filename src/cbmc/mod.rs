@@ -36,7 +36,7 @@ mod error;
 mod harness;
 mod json;
 mod language;
-pub(crate) mod learning;
+pub mod learning;
 mod locate;
 mod program;
 mod properties;

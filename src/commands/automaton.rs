@@ -3,9 +3,9 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use crate::automaton::analysis::{self, Side};
-use crate::automaton::ops::{self, BoolOp};
-use crate::automaton::{Dfa, Marks, dot, json, svg};
+use mergelens::automaton::analysis::{self, Side};
+use mergelens::automaton::ops::{self, BoolOp};
+use mergelens::automaton::{Dfa, Marks, dot, json, svg};
 
 use super::{Outcome, write_output};
 

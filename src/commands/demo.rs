@@ -17,11 +17,12 @@ use git2::{Repository, Signature};
 
 use super::Outcome;
 use super::review::{DocFormat, render};
-use crate::config::Settings;
-use crate::git::GitRepo;
-use crate::report::Document;
-use crate::report::model::Difference;
-use crate::review::{self, LearnContext};
+use mergelens::config::Settings;
+use mergelens::document::Difference;
+use mergelens::git::GitRepo;
+use mergelens::report::Document;
+use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
+use mergelens::review::{self, LearnContext};
 
 /// The options of `mergelens demo`.
 #[derive(Clone, Debug)]
@@ -32,69 +33,6 @@ pub struct DemoArgs {
     /// Keep the throwaway repository (its path is printed).
     pub keep: bool,
 }
-
-/// The base: `main` calls funcA, then funcB.
-pub const BASE: &str =
-    "/* A request server: the merge base of Fig. 12 (Chockler et al., JAIR 2020). */
-
-void funcA(void) {}
-
-void funcB(void) {}
-
-int main(void)
-{
-    funcA();
-    /* serve the request */
-    funcB();
-}
-";
-
-/// Branch A (ours, on `main`): serving moves into funcZ.
-pub const OURS: &str =
-    "/* A request server: the merge base of Fig. 12 (Chockler et al., JAIR 2020). */
-
-void funcA(void) {}
-
-void funcB(void) {}
-
-void funcZ(void);
-
-int main(void)
-{
-    funcA();
-    funcZ();
-}
-
-void funcZ(void)
-{
-    /* serve the request */
-    funcB();
-}
-";
-
-/// Branch B (theirs, `feature`): some requests are served by funcC.
-pub const THEIRS: &str =
-    "/* A request server: the merge base of Fig. 12 (Chockler et al., JAIR 2020). */
-int nondet_int(void);
-void funcC(void) {}
-
-void funcA(void) {}
-
-void funcB(void) {}
-
-int main(void)
-{
-    funcA();
-    /* serve the request */
-    if (nondet_int())
-        funcB();
-    else
-        funcC();
-}
-";
-
-/// The path of the program in the demo repository.
-pub const PROGRAM: &str = "src/server.c";
 
 /// Builds the demo repository in `dir`: the base, `main` (ours) checked out, `feature`
 /// (theirs) beside it.

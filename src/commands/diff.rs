@@ -1,7 +1,7 @@
 //! `mergelens diff REV1 REV2`: the behaviour added (in REV2 only) and removed (in REV1 only)
 //! between two commits or release tags, and their symmetric difference, per entry function.
 //!
-//! Key types: [`DiffArgs`] and [`run`]; [`crate::review::diff_revisions`] does the work, with
+//! Key types: [`DiffArgs`] and [`run`]; [`mergelens::review::diff_revisions`] does the work, with
 //! the automata of Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
 //! Software Errors* (JAIR 2020), compared as in Sec. 5 (Fig. 13-14). The report is kept in
 //! `.git/mergelens/last-diff.json` and `.html`; exit code 1 when some behaviour changed.
@@ -10,11 +10,11 @@ use std::path::PathBuf;
 
 use super::Outcome;
 use super::review::{DocFormat, context, load_settings, save_last, write_requested};
-use crate::config::Overrides;
-use crate::git::GitRepo;
-use crate::report::Document;
-use crate::report::model::{Difference, Version};
-use crate::review;
+use mergelens::config::Overrides;
+use mergelens::document::{Difference, Version};
+use mergelens::git::GitRepo;
+use mergelens::report::Document;
+use mergelens::review;
 
 /// The options of `mergelens diff`.
 #[derive(Clone, Debug, Default)]

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::cbmc::Toolchain;
+use mergelens::cbmc::Toolchain;
 
 /// Locates CBMC the way every command does and reports what it found.
 pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {

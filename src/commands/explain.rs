@@ -28,15 +28,15 @@ use serde::Serialize;
 
 use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
-use crate::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops};
-use crate::cbmc::cache_store::Exactness;
-use crate::cbmc::{
+use mergelens::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops};
+use mergelens::cbmc::cache_store::Exactness;
+use mergelens::cbmc::{
     Bounds, CbmcCounters, CbmcTeacher, GotoProgram, LearnBounds, ProgramProperty, PropertyQuery,
     TeacherStats, Toolchain, program_properties,
 };
-use crate::cprog::{self, AssertionTarget, InstrumentedProgram};
-use crate::learn::LearnStats;
-use crate::report::{self, Format, Options};
+use mergelens::cprog::{self, AssertionTarget, InstrumentedProgram};
+use mergelens::learn::LearnStats;
+use mergelens::report::{self, Format, Options};
 
 /// The cache mode of error explanation: answers about failing runs, never mixed with the
 /// program-explanation answers of `mergelens learn`.
@@ -79,23 +79,6 @@ pub struct ExplainArgs {
     pub stats: Option<PathBuf>,
     /// Where the concrete traces of the example words go.
     pub traces: Option<PathBuf>,
-}
-
-impl ExplainArgs {
-    pub fn new(files: Vec<PathBuf>) -> ExplainArgs {
-        ExplainArgs {
-            program: ProgramArgs::new(files),
-            target: TargetChoice::Failing,
-            bounds: LearnBounds {
-                unwind: super::learn::DEFAULT_UNWIND,
-                max_word_length: super::learn::DEFAULT_MAX_WORD_LENGTH,
-            },
-            format: ExplainFormat::Json,
-            output: None,
-            stats: None,
-            traces: None,
-        }
-    }
 }
 
 /// Why no target could be chosen; all are bad input (exit code 2).
@@ -607,7 +590,7 @@ fn relative(path: &Path, base: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::automaton::Alphabet;
+    use mergelens::automaton::Alphabet;
 
     #[test]
     fn shortest_words_come_in_length_then_letter_order() {

@@ -1,11 +1,11 @@
 //! `mergelens hook install|uninstall`: put the review in place as the repository's
 //! `pre-merge-commit` (and `pre-commit`) hook, chaining to a hook already there, or take it
-//! away and restore what it replaced; see [`crate::git::hooks`].
+//! away and restore what it replaced; see [`mergelens::git::hooks`].
 
 use anyhow::Context;
 
 use super::Outcome;
-use crate::git::{GitRepo, hooks};
+use mergelens::git::{GitRepo, hooks};
 
 /// Which way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

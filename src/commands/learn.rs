@@ -3,11 +3,11 @@
 //! Key types: [`LearnArgs`] (the command's options: the [`ProgramArgs`] it shares with
 //! `mergelens explain`, [`BoundsChoice`] and [`LearnFormat`]) and [`run`].
 //!
-//! The pipeline: the C front end instruments the files ([`crate::cprog::instrument`]); the
-//! CBMC teacher ([`crate::cbmc::CbmcTeacher`]) answers the queries of lazy L*
-//! ([`crate::learn`], guessing "yes" as the paper's program explanation does: Chockler,
+//! The pipeline: the C front end instruments the files ([`mergelens::cprog::instrument`]); the
+//! CBMC teacher ([`mergelens::cbmc::CbmcTeacher`]) answers the queries of lazy L*
+//! ([`mergelens::learn`], guessing "yes" as the paper's program explanation does: Chockler,
 //! Kesseli, Kroening and Strichman, *Learning the Language of Software Errors*, JAIR 2020,
-//! Sec. 5-6); the persistent store ([`crate::cbmc::cache_store`]) keeps its answers between
+//! Sec. 5-6); the persistent store ([`mergelens::cbmc::cache_store`]) keeps its answers between
 //! runs. `--auto-bounds` searches the bounds as Fig. 17 does, with one change (see
 //! `auto_bounds`). The result is minimal and trimmed, with the Sec. 7.2 marks (dominating
 //! letters, doomed states) in its drawings and in the `learned` object of its JSON.
@@ -28,18 +28,11 @@ use serde::Serialize;
 
 use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
-use crate::automaton::{Dfa, Marks, analysis, dot, json, ops};
-use crate::cbmc::cache_store::{Exactness, MODE_EXPLAIN};
-use crate::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherStats};
-use crate::cprog::{self, InstrumentedProgram};
-use crate::learn::LearnStats;
-
-/// `--unwind` unless given: loop bodies run at most twice.
-pub const DEFAULT_UNWIND: u32 = 2;
-/// `--max-word-length` unless given (`end` included).
-pub const DEFAULT_MAX_WORD_LENGTH: usize = 10;
-/// `--max-unwind` of `--auto-bounds`, as in the paper's Sec. 7.1.
-pub const DEFAULT_MAX_UNWIND: u32 = 4;
+use mergelens::automaton::{Dfa, Marks, analysis, dot, json, ops};
+use mergelens::cbmc::cache_store::{Exactness, MODE_EXPLAIN};
+use mergelens::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherStats};
+use mergelens::cprog::{self, InstrumentedProgram};
+use mergelens::learn::LearnStats;
 
 /// The output format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,22 +64,6 @@ pub struct LearnArgs {
     pub format: LearnFormat,
     pub output: Option<PathBuf>,
     pub stats: Option<PathBuf>,
-}
-
-impl LearnArgs {
-    /// These files with every default.
-    pub fn new(files: Vec<PathBuf>) -> LearnArgs {
-        LearnArgs {
-            program: ProgramArgs::new(files),
-            bounds: BoundsChoice::Fixed(LearnBounds {
-                unwind: DEFAULT_UNWIND,
-                max_word_length: DEFAULT_MAX_WORD_LENGTH,
-            }),
-            format: LearnFormat::Json,
-            output: None,
-            stats: None,
-        }
-    }
 }
 
 /// One learning run at fixed bounds.
@@ -442,7 +419,7 @@ struct LearnedDoc<'a> {
     /// Every accepted word of at most this many letters is the word of an execution.
     exact_up_to: usize,
     dominating: Vec<&'a str>,
-    doomed: &'a [crate::automaton::StateId],
+    doomed: &'a [mergelens::automaton::StateId],
 }
 
 /// The `--stats` document: the learner's statistics (summed over the runs of a bounds

@@ -7,8 +7,8 @@ use std::str::FromStr;
 
 use anyhow::Context;
 
-use crate::automaton::json;
-use crate::learn::{CexProcessing, DfaTeacher, GuessPolicy, LearnConfig, Learner, QueryCache};
+use mergelens::automaton::json;
+use mergelens::learn::{CexProcessing, DfaTeacher, GuessPolicy, LearnConfig, Learner, QueryCache};
 
 use super::write_output;
 
@@ -41,7 +41,7 @@ impl fmt::Display for LazyMode {
 }
 
 impl FromStr for LazyMode {
-    type Err = crate::learn::ParseError;
+    type Err = mergelens::learn::ParseError;
 
     fn from_str(s: &str) -> Result<LazyMode, Self::Err> {
         Ok(match s.parse::<GuessPolicy>()? {
@@ -64,9 +64,9 @@ pub struct LearnTargetArgs {
     /// Share of guesses to spoil, in `[0, 1]`; needs `--lazy yes` or `--lazy no`.
     pub wrong_guess_rate: f64,
     pub seed: u64,
-    /// Suggested default: [`crate::learn::DEFAULT_MAX_STATES`].
+    /// Suggested default: [`mergelens::learn::DEFAULT_MAX_STATES`].
     pub max_states: usize,
-    /// Suggested default: [`crate::learn::DEFAULT_MAX_EQUIVALENCE_QUERIES`].
+    /// Suggested default: [`mergelens::learn::DEFAULT_MAX_EQUIVALENCE_QUERIES`].
     pub max_equivalence_queries: usize,
     /// Where the learned automaton goes; standard output when `None`.
     pub output: Option<PathBuf>,
@@ -109,7 +109,7 @@ pub fn run(args: &LearnTargetArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::automaton::{Alphabet, Dfa};
+    use mergelens::automaton::{Alphabet, Dfa};
 
     fn args(dir: &std::path::Path, target: &Dfa) -> LearnTargetArgs {
         let path = dir.join("target.json");
@@ -141,7 +141,7 @@ mod tests {
         let args = args(dir.path(), &b_then_a());
         run(&args).unwrap();
         let learned = json::read(args.output.as_ref().unwrap()).unwrap();
-        assert_eq!(learned, crate::automaton::ops::minimize(&b_then_a()));
+        assert_eq!(learned, mergelens::automaton::ops::minimize(&b_then_a()));
         let stats: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(args.stats.as_ref().unwrap()).unwrap())
                 .unwrap();

@@ -1,5 +1,5 @@
 //! The orchestration behind each command of the binary: read inputs, call the library,
-//! write outputs. Errors are `anyhow` with context here, and only here; [`crate::exit`]
+//! write outputs. Errors are `anyhow` with context here, and only here; `crate::exit`
 //! turns them into exit codes.
 
 pub mod automaton;
@@ -19,7 +19,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::automaton::AutomatonError;
+use mergelens::automaton::AutomatonError;
 
 /// How a command that compares things ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

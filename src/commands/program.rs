@@ -12,12 +12,12 @@ use std::time::Duration;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::automaton::{Dfa, Marks, svg};
-use crate::cbmc::cache_store::AnswerStore;
-use crate::cbmc::learning::{LearnedRun, LearningError, learn_with_teacher};
-use crate::cbmc::{CbmcTeacher, TeacherOptions, Toolchain};
-use crate::cprog::{EventKind, FrontEndConfig, InstrumentedProgram};
-use crate::learn::{GuessPolicy, LearnError};
+use mergelens::automaton::{Dfa, Marks, svg};
+use mergelens::cbmc::cache_store::AnswerStore;
+use mergelens::cbmc::learning::{LearnedRun, LearningError, learn_with_teacher};
+use mergelens::cbmc::{CbmcTeacher, TeacherOptions, Toolchain};
+use mergelens::cprog::{EventKind, FrontEndConfig, InstrumentedProgram};
+use mergelens::learn::{GuessPolicy, LearnError};
 
 /// `--query-timeout` unless given, in seconds.
 pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
@@ -56,25 +56,6 @@ pub struct ProgramArgs {
 }
 
 impl ProgramArgs {
-    /// These files with every default.
-    pub fn new(files: Vec<PathBuf>) -> ProgramArgs {
-        ProgramArgs {
-            files,
-            entry: "main".to_string(),
-            events: EventKind::default(),
-            only: None,
-            exclude: Vec::new(),
-            include_dirs: Vec::new(),
-            defines: Vec::new(),
-            query_timeout: Some(Duration::from_secs_f64(DEFAULT_QUERY_TIMEOUT_SECS)),
-            cbmc: None,
-            exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
-            lazy: true,
-            cache: CacheChoice::Default,
-            baseline: false,
-        }
-    }
-
     pub(crate) fn front_end_config(&self) -> FrontEndConfig {
         let mut config = FrontEndConfig::new(self.files.clone());
         config.entry = self.entry.clone();

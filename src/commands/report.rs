@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::report::{self, Format, Options};
+use mergelens::report::{self, Format, Options};
 
 use super::write_output;
 

@@ -1,7 +1,7 @@
 //! `mergelens review [OURS] [THEIRS]` and `mergelens review --hook`: what a merge does to the
 //! program's behaviour, before it is committed.
 //!
-//! Key types: [`ReviewArgs`] (with [`DocFormat`]) and [`run`]; [`crate::review`] does the
+//! Key types: [`ReviewArgs`] (with [`DocFormat`]) and [`run`]; [`mergelens::review`] does the
 //! work (Chockler, Kesseli, Kroening and Strichman, *Learning the Language of Software
 //! Errors*, JAIR 2020, Sec. 5, Fig. 12-14).
 //!
@@ -19,11 +19,11 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{Outcome, write_output};
-use crate::config::{FileConfig, OnError, Overrides, Settings};
-use crate::git::{GitRepo, Merged};
-use crate::report::model::{Difference, Review, Verdict};
-use crate::report::{self, Document, Format};
-use crate::review::{self, LearnContext, ReviewReport};
+use mergelens::config::{FileConfig, OnError, Overrides, Settings};
+use mergelens::document::{Difference, Review, Verdict};
+use mergelens::git::{GitRepo, Merged};
+use mergelens::report::{self, Document, Format};
+use mergelens::review::{self, LearnContext, ReviewReport};
 
 /// The document format of `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -57,7 +57,7 @@ impl LearnStats {
         serde_json::to_string(self).expect("statistics always serialise")
     }
 
-    pub(crate) fn finish_accuracy(&mut self) {
+    pub fn finish_accuracy(&mut self) {
         let checked = self.guesses_confirmed + self.guesses_wrong;
         self.guess_accuracy = (checked > 0).then(|| self.guesses_confirmed as f64 / checked as f64);
     }

@@ -5,15 +5,14 @@
 use std::collections::{BTreeSet, HashSet};
 
 use crate::automaton::ops;
-use crate::automaton::{Dfa, Letter, StateId, Word, analysis};
+use crate::automaton::{Dfa, Letter, StateId, analysis};
 
-use super::model::Difference;
+use crate::document::Difference;
 
-/// The expected merge E of the paper's Sec. 5 ([`crate::review::compare::expected_merge`]:
-/// one definition for the review that writes documents and the report that reads them).
-pub(crate) fn expected_merge(base: &Dfa, ours: &Dfa, theirs: &Dfa) -> Dfa {
-    crate::review::compare::expected_merge(base, ours, theirs)
-}
+/// The expected merge E and example words have one definition, in
+/// [`crate::document::languages`], for the review that writes documents and the report that
+/// reads them.
+pub(crate) use crate::document::languages::{example_words, expected_merge};
 
 /// A language shown in a report, with what the reader sees of it.
 #[derive(Clone, Debug)]
@@ -70,12 +69,6 @@ pub(crate) fn names(dfa: &Dfa, word: &[Letter]) -> Vec<String> {
         .into_iter()
         .map(str::to_string)
         .collect()
-}
-
-/// Up to `count` accepted words, shortest first; see
-/// [`crate::review::compare::example_words`].
-pub(crate) fn example_words(dfa: &Dfa, bound: usize, count: usize) -> Vec<Word> {
-    crate::review::compare::example_words(dfa, bound, count)
 }
 
 /// The transitions of `dfa` that the run of `word` takes, when `dfa` accepts the word.

@@ -3,9 +3,9 @@
 //! Key types:
 //!
 //! * [`Document`]: what a report is made from, read by [`parse`] or [`read`] from one of
-//!   three formats, told apart by their `format` key: a [`model::Review`]
-//!   (`mergelens-review/1`, what a merge does), a [`model::DiffDocument`] (`mergelens-diff/1`,
-//!   what changed between two revisions) or a [`model::AutomatonDocument`]
+//!   three formats, told apart by their `format` key: a [`crate::document::Review`]
+//!   (`mergelens-review/1`, what a merge does), a [`crate::document::DiffDocument`] (`mergelens-diff/1`,
+//!   what changed between two revisions) or a [`crate::document::AutomatonDocument`]
 //!   (`mergelens-dfa/1` with optional report keys: a learned or explained automaton).
 //!   `docs/formats.md` documents them.
 //! * [`Format`] and [`Options`]: what [`render`] makes.
@@ -20,15 +20,15 @@ mod compute;
 mod error;
 mod html;
 mod markdown;
-pub mod model;
+
 mod view;
 
 use std::path::Path;
 
-pub use error::ReportError;
-use model::{
+use crate::document::{
     AutomatonDocument, AutomatonMeta, DIFF_FORMAT, DIFF_KIND, DiffDocument, REVIEW_FORMAT, Review,
 };
+pub use error::ReportError;
 
 use crate::automaton::json;
 use view::Draw;

@@ -17,7 +17,7 @@ use similar::TextDiff;
 use crate::automaton::{Alphabet, Dfa, Marks, analysis, ops, svg};
 
 use super::compute::{self, Language};
-use super::model::{
+use crate::document::{
     AutomatonDocument, AutomatonKind, Bounds, DiffDocument, Difference, FunctionLocation,
     LearningStats, Review, Revision, SourceChange, Verdict, Version,
 };

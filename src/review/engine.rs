@@ -26,8 +26,8 @@ use crate::cbmc::learning::LearningError;
 use crate::cbmc::{LearnBounds, TeacherOptions};
 use crate::config::{BoundsSetting, Settings};
 use crate::cprog::{self, FrontEndConfig, FrontEndError, FunctionOrigin, InstrumentedProgram};
+use crate::document::{FunctionLocation, LearningStats, Version};
 use crate::learn::GuessPolicy;
-use crate::report::model::{FunctionLocation, LearningStats, Version};
 
 /// One checked-out version.
 #[derive(Clone, Debug)]
@@ -143,11 +143,14 @@ pub(crate) fn learn_entry(
         if let Some(note) = &result.precheck_note {
             notes.push(format!("{} ({entry}): {note}", p.version));
         }
-        automata.insert(p.version, super::compare::over(&result.dfa, &alphabet));
+        automata.insert(
+            p.version,
+            crate::document::languages::over(&result.dfa, &alphabet),
+        );
         stats.insert(p.version, result.stats);
     }
     for &version in &absent {
-        automata.insert(version, super::compare::empty(&alphabet));
+        automata.insert(version, crate::document::languages::empty(&alphabet));
     }
     let functions = prepared
         .iter()

@@ -5,10 +5,10 @@
 //!
 //! * [`review_merge`]: the versions of a merge ([`crate::git::MergeVersions`]: the base O,
 //!   ours A, theirs B and the merge result M) → a [`ReviewReport`] holding the
-//!   `mergelens-review/1` document ([`crate::report::model::Review`]): per entry function,
+//!   `mergelens-review/1` document ([`crate::document::Review`]): per entry function,
 //!   the four automata over one alphabet, `merge_minus_ours` = L(M) \ L(A) and
 //!   `merge_minus_theirs` = L(M) \ L(B) (the paper's Fig. 13-14), the expected merge E
-//!   ([`compare::expected_merge`]), `unexpected` = L(M) \ E and `lost` = E \ L(M), and the
+//!   ([`crate::document::languages::expected_merge`]), `unexpected` = L(M) \ E and `lost` = E \ L(M), and the
 //!   verdict: clean, unexpected, or conflict when git could not merge the files (then O, A
 //!   and B are learned and A △ B shown instead of conflict markers).
 //!   Each entry also carries the source changes (`source`) of the functions its
@@ -25,8 +25,8 @@
 //! introduced that neither developer meant. The expected merge E turns the paper's two
 //! differences into one answer: what the merge does beyond each branch's own change.
 
-pub mod compare;
 mod engine;
+pub mod fig12;
 mod learn;
 mod source;
 mod store;
@@ -40,13 +40,14 @@ use crate::automaton::analysis;
 use crate::cbmc::{CbmcError, CbmcTeacherError, Toolchain};
 use crate::config::{ConfigError, Settings};
 use crate::cprog::FrontEndError;
-use crate::git::{CommitInfo, GitError, GitRepo, MergeVersions, Merged, Snapshot};
-use crate::learn::LearnError;
-use crate::report::model::{
+use crate::document::languages::{self as compare, MergeLanguages};
+use crate::document::{
     Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, REVIEW_FORMAT, Review,
     ReviewAutomata, ReviewEntry, ReviewVersions, Revision, Verdict, Version,
 };
-use compare::MergeLanguages;
+use crate::failure::FailureKind;
+use crate::git::{CommitInfo, GitError, GitRepo, MergeVersions, Merged, Snapshot};
+use crate::learn::LearnError;
 use engine::VersionInput;
 
 /// Why a review or diff could not be made.
@@ -94,22 +95,21 @@ pub enum ReviewError {
 }
 
 impl ReviewError {
-    /// The exit code of the errors that are this module's own; `None` for those that wrap
-    /// another subsystem's error, whose own code applies (see [`crate::exit::code_for`]).
-    pub fn own_exit_code(&self) -> Option<u8> {
-        use crate::exit::{BAD_INPUT, FAILED};
+    /// The kind of the errors that are this module's own; `None` for those that wrap
+    /// another subsystem's error, whose own kind applies (see [`crate::failure_kind`]).
+    pub fn kind(&self) -> Option<FailureKind> {
         match self {
             ReviewError::NoSources { .. }
             | ReviewError::EntryNowhere { .. }
-            | ReviewError::FrontEnd { .. } => Some(BAD_INPUT),
+            | ReviewError::FrontEnd { .. } => Some(FailureKind::BadInput),
             // The sources are boxed (they are large), which hides their types from the
-            // chain's downcasts: decide here as `crate::exit` does for them.
+            // chain's downcasts: decide here as `crate::failure_kind` does for them.
             ReviewError::Teacher { source, .. } => Some(if source.is_bad_input() {
-                BAD_INPUT
+                FailureKind::BadInput
             } else {
-                FAILED
+                FailureKind::Failed
             }),
-            ReviewError::Io { .. } | ReviewError::Learn { .. } => Some(FAILED),
+            ReviewError::Io { .. } | ReviewError::Learn { .. } => Some(FailureKind::Failed),
             ReviewError::Git(_) | ReviewError::Config(_) | ReviewError::Cbmc(_) => None,
         }
     }
@@ -406,7 +406,7 @@ pub fn review_merge(
             merged: merged_revision,
         },
         bounds: Bounds {
-            unwind: unwind.unwrap_or(crate::config::DEFAULT_UNWIND),
+            unwind: unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND),
             max_word_length: bound as u32,
             notes,
         },
@@ -490,7 +490,7 @@ pub fn diff_revisions(
                 new: revision(to),
             },
             bounds: Bounds {
-                unwind: unwind.unwrap_or(crate::config::DEFAULT_UNWIND),
+                unwind: unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND),
                 max_word_length: bound as u32,
                 notes,
             },

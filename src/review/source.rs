@@ -16,7 +16,7 @@ use similar::TextDiff;
 
 use crate::automaton::analysis;
 use crate::cprog;
-use crate::report::model::{Difference, SourceChange, Version};
+use crate::document::{Difference, SourceChange, Version};
 
 /// Longer functions are left out: their diff would drown the report.
 const LONGEST_FUNCTION: u32 = 2_000;
@@ -167,7 +167,7 @@ impl SourceFiles {
 mod tests {
     use super::*;
     use crate::automaton::{Alphabet, Dfa};
-    use crate::report::model::Automaton;
+    use crate::document::Automaton;
 
     fn span(
         dir: &std::path::Path,

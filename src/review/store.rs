@@ -14,7 +14,7 @@ use crate::automaton::Dfa;
 use crate::cbmc::LearnBounds;
 use crate::cbmc::cache_store::StoreKey;
 use crate::cprog::InstrumentedProgram;
-use crate::report::model::{Automaton, LearningStats};
+use crate::document::{Automaton, LearningStats};
 
 const FORMAT: &str = "mergelens-automaton-cache/1";
 

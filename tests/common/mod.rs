@@ -119,7 +119,7 @@ impl Repo {
 
 /// The merge of the paper's Fig. 12, the demo's programs: `main` is ours, `feature` theirs.
 pub fn fig12() -> Repo {
-    use mergelens::commands::demo::{BASE, OURS, PROGRAM, THEIRS};
+    use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
     let repo = Repo::new();
     repo.commit(PROGRAM, BASE, "base");
     repo.git(&["branch", "feature"]);

@@ -1,9 +1,9 @@
 //! What a merge did, as languages: the paper's differences (Fig. 13-14), the expected merge
 //! E, and the unexpected and lost behaviour E reveals; and the languages of a diff.
 
+use super::{Automaton, Difference};
 use crate::automaton::ops::{self, BoolOp};
 use crate::automaton::{Alphabet, Dfa, Word, analysis};
-use crate::report::model::{Automaton, Difference};
 
 /// How many example words a language carries.
 pub const EXAMPLES: usize = 5;

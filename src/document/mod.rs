@@ -16,6 +16,11 @@
 //! add information without breaking older readers; a change that old readers would
 //! misunderstand gets a new format tag instead. Automata are embedded as `mergelens-dfa/1`
 //! objects through [`Automaton`], which validates them while the document is read.
+//!
+//! [`languages`] computes the languages a document carries (the expected merge, the
+//! differences, example words): one definition for the review that writes a document and the
+//! report that fills in what a document left out. This module is a leaf over
+//! [`crate::automaton`]: rendering a document needs neither CBMC nor git.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -24,6 +29,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::automaton::{Dfa, json};
+
+pub mod languages;
 
 pub const REVIEW_FORMAT: &str = "mergelens-review/1";
 /// The format tag diffs had before they shared `mergelens-review/1` (with `"kind": "diff"`);
@@ -384,8 +391,8 @@ impl Default for Bounds {
     /// The defaults of `mergelens learn`, for documents that do not say.
     fn default() -> Bounds {
         Bounds {
-            unwind: crate::config::DEFAULT_UNWIND,
-            max_word_length: crate::config::DEFAULT_MAX_WORD_LENGTH as u32,
+            unwind: crate::bounds::DEFAULT_UNWIND,
+            max_word_length: crate::bounds::DEFAULT_MAX_WORD_LENGTH as u32,
             notes: Vec::new(),
         }
     }
