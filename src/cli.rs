@@ -370,10 +370,10 @@ impl LearnCli {
         LearnArgs {
             program: self.program.into_args(),
             bounds: if self.auto_bounds {
-                BoundsChoice::Auto {
+                BoundsChoice::Auto(mergelens::cbmc::bounds_search::BoundsLimits {
                     max_unwind: self.max_unwind,
                     max_word_length,
-                }
+                })
             } else {
                 BoundsChoice::Fixed(LearnBounds {
                     unwind: self.unwind,
@@ -403,11 +403,17 @@ pub struct ExplainCli {
     #[arg(long, value_name = "FILE:LINE")]
     pub line: Option<String>,
     /// Loop bodies run at most B times (CBMC gets --unwind B+1).
-    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_UNWIND)]
+    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_UNWIND, conflicts_with = "auto_bounds")]
     pub unwind: u32,
-    /// Words have at most N letters, `assert` included.
+    /// Words have at most N letters, `assert` included (with --auto-bounds: the largest N tried).
     #[arg(long, value_name = "N", default_value_t = mergelens::bounds::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub max_word_length: u64,
+    /// Search the bounds as `learn --auto-bounds` does: B from 1 to --max-unwind, N up to --max-word-length.
+    #[arg(long)]
+    pub auto_bounds: bool,
+    /// The largest B --auto-bounds tries.
+    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_MAX_UNWIND, requires = "auto_bounds")]
+    pub max_unwind: u32,
     #[arg(long, value_enum, default_value_t = ExplainFormatArg::Json)]
     pub format: ExplainFormatArg,
     /// Write the automaton to FILE instead of standard output.
@@ -457,9 +463,14 @@ impl ExplainCli {
             program: self.program.into_args(),
             target,
             bounds: LearnBounds {
-                unwind: self.unwind,
+                unwind: if self.auto_bounds {
+                    self.max_unwind
+                } else {
+                    self.unwind
+                },
                 max_word_length: self.max_word_length as usize,
             },
+            auto_bounds: self.auto_bounds,
             format: match self.format {
                 ExplainFormatArg::Json => ExplainFormat::Json,
                 ExplainFormatArg::Dot => ExplainFormat::Dot,

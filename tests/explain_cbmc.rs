@@ -95,6 +95,38 @@ fn every_explain_case_learns_its_expected_language() {
 }
 
 #[test]
+fn auto_bounds_raise_the_unwinding_until_the_failure_appears_and_stops_changing() {
+    // The assertion fails only in the third iteration: at unwinding 1 the language is
+    // empty, which must not pass for converged.
+    let output = explain(&[
+        "tests/programs/explain_loop_k.c",
+        "--auto-bounds",
+        "--max-unwind",
+        "5",
+        "--max-word-length",
+        "6",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let d = json::from_value(value.clone(), "explain output").unwrap();
+    assert_eq!(
+        words(&d, 6),
+        BTreeSet::from(["step step step assert".to_string()])
+    );
+    // It stopped because the automaton stopped changing, before the largest unwinding.
+    assert!(
+        value["bounds"]["unwind"].as_u64().unwrap() < 5,
+        "{}",
+        value["bounds"]
+    );
+    assert!(
+        !stderr(&output).contains("still changed"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
 fn the_json_output_carries_the_explain_metadata() {
     let output = explain(&["tests/programs/explain_fig8.c"]);
     assert!(output.status.success(), "{}", stderr(&output));

@@ -31,6 +31,7 @@
 //! assertion and the end letter is `assert`, so every query and harness here is unchanged.
 //! CBMC's answers are read from `--json-ui` output, never from its human-readable text.
 
+pub mod bounds_search;
 pub mod cache_store;
 mod error;
 mod harness;

@@ -26,9 +26,11 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
+use super::learn::add_stats;
 use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops};
+use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use mergelens::cbmc::cache_store::Exactness;
 use mergelens::cbmc::{
     Bounds, CbmcCounters, CbmcTeacher, GotoProgram, LearnBounds, ProgramProperty, PropertyQuery,
@@ -73,7 +75,11 @@ pub enum TargetChoice {
 pub struct ExplainArgs {
     pub program: ProgramArgs,
     pub target: TargetChoice,
+    /// The bounds; with `auto_bounds`, the largest ones the search tries (the target is
+    /// chosen at these).
     pub bounds: LearnBounds,
+    /// `--auto-bounds`: search the bounds as `mergelens learn` does ([`search_bounds`]).
+    pub auto_bounds: bool,
     pub format: ExplainFormat,
     pub output: Option<PathBuf>,
     pub stats: Option<PathBuf>,
@@ -184,18 +190,37 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         .map(|a| format!("{}:{}: {}", a.file.display(), a.line, a.text))
         .collect();
     let assertion = targets.join("; ");
-    let (dfa, mut stats, teacher_stats, exactness) = if cannot_fail {
-        // Target selection already ran CBMC at these bounds and the assertion held: the
-        // language is empty, whatever the word-length bound, and nothing is left to learn.
-        let empty = Dfa::new(program.alphabet.clone());
-        (empty, LearnStats::default(), TeacherStats::default(), None)
+    let Explained {
+        dfa,
+        mut stats,
+        teacher: teacher_stats,
+        exactness,
+        bounds,
+        converged,
+    } = if cannot_fail {
+        // Target selection already ran CBMC at these bounds (with --auto-bounds, the
+        // largest) and the assertion held: the language is empty, whatever the word-length
+        // bound, and nothing is left to learn.
+        Explained {
+            dfa: Dfa::new(program.alphabet.clone()),
+            stats: LearnStats::default(),
+            teacher: TeacherStats::default(),
+            exactness: None,
+            bounds: args.bounds,
+            converged: args.auto_bounds.then_some(true),
+        }
     } else {
         learn_language(args, &tools, &work_dir, &program, &counters)?
     };
     let dfa = ops::minimize(&dfa);
     let marks = Marks::analyse(&dfa);
-    let examples = shortest_words(&dfa, args.bounds.max_word_length, EXAMPLE_WORDS);
-    let bounds = args.bounds;
+    let examples = shortest_words(&dfa, bounds.max_word_length, EXAMPLE_WORDS);
+    if converged == Some(false) {
+        eprintln!(
+            "mergelens: note: the automaton still changed at --unwind {} --max-word-length {}, the largest bounds --auto-bounds tried",
+            bounds.unwind, bounds.max_word_length
+        );
+    }
     if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
         eprintln!(
             "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
@@ -203,10 +228,9 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         );
     }
 
-    let traces = match &args.traces {
-        Some(dir) => write_traces(dir, args, &tools, &work_dir, &program, &examples, &counters)?,
-        None => BTreeMap::new(),
-    };
+    let traces = write_traces(
+        args, bounds, &tools, &work_dir, &program, &examples, &counters,
+    )?;
 
     let word_text = |w: &Word| {
         w.iter()
@@ -340,13 +364,25 @@ fn summary(
 /// The target line (and which assertion on it) and, when known, its CBMC property id.
 /// Learns the error language of `program` with lazy L* guessing "no", reusing and updating
 /// the answer store.
+/// What learning the failure language produced.
+struct Explained {
+    dfa: Dfa,
+    stats: LearnStats,
+    teacher: TeacherStats,
+    exactness: Option<Exactness>,
+    /// Where the automaton was learned (with `--auto-bounds`, where the search stopped).
+    bounds: LearnBounds,
+    /// With `--auto-bounds`: whether the automaton stopped changing before the limits.
+    converged: Option<bool>,
+}
+
 fn learn_language(
     args: &ExplainArgs,
     tools: &Toolchain,
     work_dir: &Path,
     program: &InstrumentedProgram,
     counters: &Arc<CbmcCounters>,
-) -> anyhow::Result<(Dfa, LearnStats, TeacherStats, Option<Exactness>)> {
+) -> anyhow::Result<Explained> {
     let store = args.program.answer_store(program, MODE_ERROR, tools);
     let mut teacher = CbmcTeacher::new(
         program,
@@ -358,20 +394,45 @@ fn learn_language(
     .with_counters(Arc::clone(counters));
     load_answers(store.as_ref(), &mut teacher);
     // Sec. 6: most paths do not fail the assertion, so "no" is the likely answer.
-    let learned = learn(&mut teacher, program, args.program.guess(false), || {
-        format!(
-            "explaining the assertion at --unwind {} --max-word-length {}",
-            args.bounds.unwind, args.bounds.max_word_length
+    let learn_at = |teacher: &mut CbmcTeacher<'_>, bounds: LearnBounds| {
+        teacher.set_bounds(bounds);
+        learn(teacher, program, args.program.guess(false), || {
+            format!(
+                "explaining the assertion at --unwind {} --max-word-length {}",
+                bounds.unwind, bounds.max_word_length
+            )
+        })
+    };
+    let learned = if args.auto_bounds {
+        let limits = BoundsLimits {
+            max_unwind: args.bounds.unwind,
+            max_word_length: args.bounds.max_word_length,
+        };
+        let mut total = LearnStats::default();
+        search_bounds(
+            limits,
+            |b| shortest_word(program, b),
+            |bounds| {
+                let run = learn_at(&mut teacher, bounds)?;
+                add_stats(&mut total, &run.stats);
+                Ok::<_, anyhow::Error>(run.dfa)
+            },
+            |dfa| vec![dfa],
         )
-    });
+        .map(|search| (search.learned, total, search.bounds, Some(search.converged)))
+    } else {
+        learn_at(&mut teacher, args.bounds).map(|run| (run.dfa, run.stats, args.bounds, None))
+    };
     save_answers(store.as_ref(), &teacher);
-    let learned = learned?;
-    Ok((
-        learned.dfa,
-        learned.stats,
-        teacher.stats(),
-        teacher.exactness().cloned(),
-    ))
+    let (dfa, stats, bounds, converged) = learned?;
+    Ok(Explained {
+        dfa,
+        stats,
+        teacher: teacher.stats(),
+        exactness: teacher.exactness().cloned(),
+        bounds,
+        converged,
+    })
 }
 
 /// The assertion to explain, as [`choose_target`] found it.
@@ -512,11 +573,12 @@ pub(crate) fn shortest_words(d: &Dfa, max_len: usize, limit: usize) -> Vec<Word>
 /// Example words (letters separated by spaces) to the files of their traces.
 type TraceLinks = BTreeMap<String, String>;
 
-/// Stores one concrete trace per example word in `dir` and maps each word (letters
-/// separated by spaces) to its file, relative to the output's directory when there is one.
+/// Stores one concrete trace per example word in `--traces DIR` (none without it) and maps
+/// each word (letters separated by spaces) to its file, relative to the output's directory
+/// when there is one.
 fn write_traces(
-    dir: &Path,
     args: &ExplainArgs,
+    bounds: LearnBounds,
     tools: &Toolchain,
     work_dir: &Path,
     program: &InstrumentedProgram,
@@ -524,6 +586,9 @@ fn write_traces(
     counters: &Arc<CbmcCounters>,
 ) -> anyhow::Result<TraceLinks> {
     let mut links = BTreeMap::new();
+    let Some(dir) = &args.traces else {
+        return Ok(links);
+    };
     if examples.is_empty() {
         return Ok(links);
     }
@@ -539,7 +604,7 @@ fn write_traces(
     .with_entry(program.entry.clone())
     .with_recursive_functions(program.recursive_functions())
     .with_counters(Arc::clone(counters));
-    let bounds: Bounds = args.bounds.cbmc();
+    let bounds: Bounds = bounds.cbmc();
     let base = args
         .output
         .as_deref()

@@ -28,7 +28,8 @@ use serde::Serialize;
 
 use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
-use mergelens::automaton::{Dfa, Marks, analysis, dot, json, ops};
+use mergelens::automaton::{Dfa, Marks, dot, json, ops};
+use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use mergelens::cbmc::cache_store::{Exactness, MODE_EXPLAIN};
 use mergelens::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherStats};
 use mergelens::cprog::{self, InstrumentedProgram};
@@ -49,11 +50,8 @@ pub enum LearnFormat {
 pub enum BoundsChoice {
     Fixed(LearnBounds),
     /// Fig. 17: the unwinding from 1 to `max_unwind`, the word length from the syntax
-    /// automaton's shortest word up to `max_word_length`.
-    Auto {
-        max_unwind: u32,
-        max_word_length: usize,
-    },
+    /// automaton's shortest word up to `max_word_length` ([`search_bounds`]).
+    Auto(BoundsLimits),
 }
 
 /// The options of `mergelens learn`.
@@ -97,11 +95,9 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     let cbmc_version = tools.version.to_string();
     let first = match args.bounds {
         BoundsChoice::Fixed(b) => b,
-        BoundsChoice::Auto {
-            max_word_length, ..
-        } => LearnBounds {
+        BoundsChoice::Auto(limits) => LearnBounds {
             unwind: 1,
-            max_word_length,
+            max_word_length: limits.max_word_length,
         },
     };
     let counters = Arc::new(CbmcCounters::new());
@@ -133,17 +129,9 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
                 converged: None,
             })
         }
-        BoundsChoice::Auto {
-            max_unwind,
-            max_word_length,
-        } => auto_bounds(
-            &mut teacher,
-            &program,
-            args,
-            max_unwind,
-            max_word_length,
-            progress.as_ref(),
-        ),
+        BoundsChoice::Auto(limits) => {
+            auto_bounds(&mut teacher, &program, args, limits, progress.as_ref())
+        }
     };
     if let Some(bar) = &progress {
         bar.finish_and_clear();
@@ -257,93 +245,43 @@ fn learn_at(
     ))
 }
 
-/// Fig. 17 of the paper, with one change. For each unwinding `b` from 1 to `max_unwind`,
-/// the word length `n` grows from the syntax automaton's shortest word until the automaton
-/// is the same at `n` and `n + 1` (for a fixed `b` the language stops growing with `n`, as
-/// Sec. 7.1 observes). The paper then stops; here the automaton that `b` converged to is
-/// compared with the one `b - 1` converged to, and the search stops when those are equal
-/// and have no back edges ([`analysis::back_edges`]). The paper's test, met at the first
-/// `b` whose `n` converges, would never raise `b`: its automata generalise beyond the
-/// bounds, these are exact within them. Each `b` starts at the length where the previous
-/// one converged, since a larger unwinding only adds words.
-///
-/// Answers carry over between bounds inside the teacher (Sec. 7.1), so each step after the
-/// first costs little more than one conjecture query.
+/// `--auto-bounds` ([`search_bounds`], the one search of every command). Answers carry over
+/// between bounds inside the teacher (Sec. 7.1), so each step after the first costs little
+/// more than one conjecture query.
 fn auto_bounds(
     teacher: &mut CbmcTeacher<'_>,
     program: &InstrumentedProgram,
     args: &LearnArgs,
-    max_unwind: u32,
-    max_word_length: usize,
+    limits: BoundsLimits,
     progress: Option<&ProgressBar>,
 ) -> anyhow::Result<Learned> {
     let mut total = LearnStats::default();
-    let mut runs = Vec::new();
-    let mut previous_b: Option<Dfa> = None;
-    let mut start_n = 1;
-    let mut last: Option<Run> = None;
-    for b in 1..=max_unwind.max(1) {
-        let shortest = analysis::shortest_accepted(&cprog::syntax_automaton(
-            program,
-            LearnBounds {
-                unwind: b,
-                max_word_length,
-            }
-            .cbmc()
-            .unwind,
-            usize::MAX,
-        ))
-        .map_or(1, |w| w.len());
-        let mut n = shortest.max(start_n).clamp(1, max_word_length);
-        let mut previous_n: Option<Dfa> = None;
-        let n_converged = loop {
-            let bounds = LearnBounds {
-                unwind: b,
-                max_word_length: n,
-            };
+    let search = search_bounds(
+        limits,
+        |b| shortest_word(program, b),
+        |bounds| {
             if let Some(bar) = progress {
-                bar.set_prefix(format!("--unwind {b} --max-word-length {n}"));
+                bar.set_prefix(format!(
+                    "--unwind {} --max-word-length {}",
+                    bounds.unwind, bounds.max_word_length
+                ));
             }
             let (run, stats) = learn_at(teacher, program, bounds, args)?;
             add_stats(&mut total, &stats);
-            runs.push(bounds);
-            let stable =
-                previous_n.as_ref() == Some(&run.dfa) && analysis::back_edges(&run.dfa).is_empty();
-            previous_n = Some(run.dfa.clone());
-            last = Some(run);
-            if stable {
-                break true;
-            }
-            if n >= max_word_length {
-                break false;
-            }
-            n += 1;
-        };
-        let current = previous_n.expect("at least one run per unwinding");
-        if n_converged
-            && previous_b.as_ref() == Some(&current)
-            && analysis::back_edges(&current).is_empty()
-        {
-            return Ok(Learned {
-                run: last.expect("learned"),
-                stats: total,
-                runs,
-                converged: Some(true),
-            });
-        }
-        start_n = if n_converged { n - 1 } else { n };
-        previous_b = Some(current);
-    }
+            Ok::<_, anyhow::Error>(run)
+        },
+        |run| vec![&run.dfa],
+    )?;
     Ok(Learned {
-        run: last.expect("learned at least once"),
+        run: search.learned,
         stats: total,
-        runs,
-        converged: Some(false),
+        runs: search.runs,
+        converged: Some(search.converged),
     })
 }
 
 /// Adds a run's statistics to the total of a bounds search; sizes are the last run's.
-fn add_stats(total: &mut LearnStats, run: &LearnStats) {
+pub(crate) fn add_stats(total: &mut LearnStats, run: &LearnStats) {
     total.cex.clone_from(&run.cex);
     total.guess.clone_from(&run.guess);
     total.letters = run.letters;

@@ -21,7 +21,8 @@ use rayon::prelude::*;
 use super::learn::{LearnJob, LearnedProgram, learn_program};
 use super::source::FunctionSpan;
 use super::{LearnContext, ReviewError, store};
-use crate::automaton::{Alphabet, Dfa, analysis};
+use crate::automaton::{Alphabet, Dfa};
+use crate::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use crate::cbmc::learning::LearningError;
 use crate::cbmc::{LearnBounds, TeacherOptions};
 use crate::config::{BoundsSetting, Settings};
@@ -113,7 +114,7 @@ pub(crate) fn learn_entry(
         }
     }
 
-    let learned = match settings.bounds {
+    let (results, bounds) = match settings.bounds {
         BoundsSetting::Fixed {
             unwind,
             max_word_length,
@@ -127,9 +128,21 @@ pub(crate) fn learn_entry(
         BoundsSetting::Auto {
             max_unwind,
             max_word_length,
-        } => auto_bounds(&prepared, max_unwind, max_word_length, settings, ctx)?,
+        } => {
+            let limits = BoundsLimits {
+                max_unwind,
+                max_word_length,
+            };
+            let (results, bounds, converged) = auto_bounds(&prepared, limits, settings, ctx)?;
+            if !converged {
+                notes.push(format!(
+                    "{entry}: the automata still changed at --unwind {} --max-word-length {}, the largest bounds --auto-bounds tried",
+                    bounds.unwind, bounds.max_word_length
+                ));
+            }
+            (results, bounds)
+        }
     };
-    let (results, bounds) = learned;
 
     let mut automata = BTreeMap::new();
     let mut stats = BTreeMap::new();
@@ -449,35 +462,26 @@ fn learn_one(
     })
 }
 
-/// `--auto-bounds` for a review: every version at the same bounds, the unwinding raised from
-/// 1 until no version's automaton changes any more and none has a back edge (the test of
-/// Fig. 17, applied to all versions at once so that they stay comparable), or until
-/// `max_unwind`.
+/// `--auto-bounds` for a review ([`search_bounds`], the one search of every command): every
+/// version at the same bounds, so that they stay comparable, raised until no version's
+/// automaton changes any more and none has a back edge, or until the limits.
 fn auto_bounds(
     prepared: &[Prepared],
-    max_unwind: u32,
-    max_word_length: usize,
+    limits: BoundsLimits,
     settings: &Settings,
     ctx: &LearnContext,
-) -> Result<(Vec<VersionResult>, LearnBounds), ReviewError> {
-    let mut previous: Option<Vec<VersionResult>> = None;
-    let mut bounds = LearnBounds {
-        unwind: 1,
-        max_word_length,
-    };
-    for b in 1..=max_unwind.max(1) {
-        bounds.unwind = b;
-        let results = learn_all(prepared, bounds, settings, ctx)?;
-        let stable = previous.as_ref().is_some_and(|prev| {
-            prev.iter().zip(&results).all(|(p, r)| p.dfa == r.dfa)
-                && results
-                    .iter()
-                    .all(|r| analysis::back_edges(&r.dfa).is_empty())
-        });
-        if stable {
-            return Ok((results, bounds));
-        }
-        previous = Some(results);
-    }
-    Ok((previous.expect("at least one unwinding"), bounds))
+) -> Result<(Vec<VersionResult>, LearnBounds, bool), ReviewError> {
+    let search = search_bounds(
+        limits,
+        |b| {
+            prepared
+                .iter()
+                .map(|p| shortest_word(&p.program, b))
+                .min()
+                .unwrap_or(1)
+        },
+        |bounds| learn_all(prepared, bounds, settings, ctx),
+        |results| results.iter().map(|r| &r.dfa).collect(),
+    )?;
+    Ok((search.learned, search.bounds, search.converged))
 }
