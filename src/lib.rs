@@ -13,6 +13,7 @@
 //! |---|---|
 //! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
 //! | [`bounds`] | the default loop and word-length bounds every analysis shares |
+//! | [`failure`] | [`FailureKind`]: whose fault a failure is (bad input, a missing tool, a failed run); [`failure_kind`] reads it off any error of the library, for a front end's exit code |
 //! | [`learn`] | L* (Angluin 1987) with lazy learning, counterexample processing (Rivest-Schapire), the query cache, the simulated teacher |
 //! | [`cprog`] | the C front end: preprocessing, parsing (tree-sitter), the alphabet of events, instrumentation, pre-check automata |
 //! | [`cbmc`] | finding and running CBMC; the teacher whose queries CBMC answers; the answer store; the bounds search of `--auto-bounds` |
@@ -21,7 +22,6 @@
 //! | [`config`] | `.mergelens.toml`, `compile_commands.json`, and the settings of a review |
 //! | [`review`] | versions → automata → unexpected and lost behaviour, the verdict; `diff` between two revisions |
 //! | [`report`] | the HTML page and the Markdown comment people read, from a [`document`] |
-//! | [`failure`] | what kind of failure an error is (bad input, a missing tool, a failed run), for a front end's exit code |
 //!
 //! The binary (`src/main.rs`) adds the command line (`cli`), the orchestration of each
 //! command (`commands`) and the exit codes (`exit`); none of them is part of this library.
@@ -61,4 +61,54 @@ pub mod learn;
 pub mod report;
 pub mod review;
 
-pub use failure::{FailureKind, failure_kind};
+pub use failure::FailureKind;
+
+use std::error::Error;
+
+use automaton::AutomatonError;
+use cbmc::{CbmcError, CbmcRunError, CbmcTeacherError};
+use config::ConfigError;
+use cprog::FrontEndError;
+use git::GitError;
+use report::ReportError;
+use review::ReviewError;
+
+/// The kind of `error` when it is one of the library's errors that knows it; `None` for
+/// errors that do not (the caller looks further down the chain).
+pub fn failure_kind(error: &(dyn Error + 'static)) -> Option<FailureKind> {
+    use FailureKind::{BadInput, Failed, MissingTool};
+    let judged = |bad_input: bool| if bad_input { BadInput } else { Failed };
+    if let Some(e) = error.downcast_ref::<GitError>() {
+        return Some(judged(e.is_bad_input()));
+    }
+    if error.downcast_ref::<ConfigError>().is_some() {
+        return Some(BadInput);
+    }
+    if let Some(e) = error.downcast_ref::<ReviewError>() {
+        return e.kind();
+    }
+    if let Some(e) = error.downcast_ref::<AutomatonError>() {
+        return Some(judged(!matches!(e, AutomatonError::Write { .. })));
+    }
+    if let Some(e) = error.downcast_ref::<ReportError>() {
+        return Some(judged(e.is_bad_input()));
+    }
+    if error.downcast_ref::<CbmcError>().is_some() {
+        return Some(MissingTool);
+    }
+    // The program is to blame for what the front end, goto-cc or CBMC reject; a query that
+    // timed out or crashed is a failure of the run.
+    if error.downcast_ref::<FrontEndError>().is_some() {
+        return Some(BadInput);
+    }
+    if let Some(e) = error.downcast_ref::<CbmcTeacherError>() {
+        return Some(judged(e.is_bad_input()));
+    }
+    if let Some(e) = error.downcast_ref::<CbmcRunError>() {
+        return Some(judged(matches!(
+            e,
+            CbmcRunError::Compile { .. } | CbmcRunError::GotoCc { .. } | CbmcRunError::Cbmc { .. }
+        )));
+    }
+    None
+}

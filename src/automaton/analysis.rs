@@ -18,8 +18,9 @@
 //! letter index (for two automata, by index in the union of their alphabets).
 
 use super::dfa::NO_STATE;
-use super::ops::{PairMap, letter_map, pair_key, step};
-use super::{AutomatonError, Dfa, Letter, StateId, Word};
+use super::dfa::{Dfa, Letter, StateId, Word};
+use super::error::AutomatonError;
+use super::pairs::{PairMap, letter_map, pair_key, step};
 
 /// The states reachable from the initial state.
 pub(crate) fn reachable_states(d: &Dfa) -> Vec<bool> {

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::Dfa;
+use super::dfa::Dfa;
 use super::marks::{Marks, drawn_edges};
 
 /// Writes `dfa` as a DOT digraph named `name`.

@@ -13,7 +13,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Alphabet, AutomatonError, Dfa};
+use super::dfa::{Alphabet, Dfa};
+use super::error::AutomatonError;
 
 pub const FORMAT: &str = "mergelens-dfa/1";
 

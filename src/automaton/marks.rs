@@ -2,7 +2,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::{Dfa, Letter, StateId, analysis};
+use super::analysis;
+use super::dfa::{Dfa, Letter, StateId};
 
 /// The highlights of a drawing: dominating letters and doomed states (the paper's Sec. 7.2
 /// post-processing) and edges a caller wants coloured (for example the edges of a version's

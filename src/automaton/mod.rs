@@ -22,6 +22,7 @@ mod error;
 pub mod json;
 mod marks;
 pub mod ops;
+mod pairs;
 pub mod svg;
 
 pub use dfa::{Alphabet, Dfa, Letter, StateId, Word};

@@ -13,7 +13,7 @@ use layout::std_shapes::render::get_shape_size;
 use layout::std_shapes::shapes::{Arrow, Element, ShapeKind};
 use layout::topo::layout::VisualGraph;
 
-use super::Dfa;
+use super::dfa::Dfa;
 use super::marks::{Marks, drawn_edges};
 
 /// Beyond this many states or drawn edges a layered layout becomes unreadable (and slow), so

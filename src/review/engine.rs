@@ -18,9 +18,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::context::LearnContext;
+use super::error::ReviewError;
 use super::learn::{LearnJob, LearnedProgram, learn_program};
 use super::source::FunctionSpan;
-use super::{LearnContext, ReviewError, store};
+use super::store;
 use crate::automaton::{Alphabet, Dfa};
 use crate::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use crate::cbmc::learning::LearningError;

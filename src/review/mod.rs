@@ -25,161 +25,25 @@
 //! introduced that neither developer meant. The expected merge E turns the paper's two
 //! differences into one answer: what the merge does beyond each branch's own change.
 
+mod context;
 mod engine;
+mod error;
 pub mod fig12;
 mod learn;
 mod source;
 mod store;
 
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-
-use thiserror::Error;
-
 use crate::automaton::analysis;
-use crate::cbmc::{CbmcError, CbmcTeacherError, Toolchain};
-use crate::config::{ConfigError, Settings};
-use crate::cprog::FrontEndError;
+use crate::config::Settings;
 use crate::document::languages::{self as compare, MergeLanguages};
 use crate::document::{
     Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, REVIEW_FORMAT, Review,
     ReviewAutomata, ReviewEntry, ReviewVersions, Revision, Verdict, Version,
 };
-use crate::failure::FailureKind;
-use crate::git::{CommitInfo, GitError, GitRepo, MergeVersions, Merged, Snapshot};
-use crate::learn::LearnError;
+use crate::git::{CommitInfo, GitRepo, MergeVersions, Merged, Snapshot};
+pub use context::LearnContext;
 use engine::VersionInput;
-
-/// Why a review or diff could not be made.
-#[derive(Debug, Error)]
-pub enum ReviewError {
-    #[error("{0}")]
-    Git(#[from] GitError),
-    #[error("{0}")]
-    Config(#[from] ConfigError),
-    #[error("{0}")]
-    Cbmc(#[from] CbmcError),
-    #[error(
-        "no C files to analyse in any version (looked for {what}); name them with `files` in .mergelens.toml or --files"
-    )]
-    NoSources { what: String },
-    #[error("the entry function `{entry}` is defined in no version; name another with --entry")]
-    EntryNowhere { entry: String },
-    #[error("{version} ({entry}): {source}")]
-    FrontEnd {
-        version: Version,
-        entry: String,
-        #[source]
-        source: Box<FrontEndError>,
-    },
-    #[error("{version} ({entry}): {source}")]
-    Teacher {
-        version: Version,
-        entry: String,
-        #[source]
-        source: Box<CbmcTeacherError>,
-    },
-    #[error("{version} ({entry}): learning failed: {source}")]
-    Learn {
-        version: Version,
-        entry: String,
-        #[source]
-        source: Box<LearnError>,
-    },
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-}
-
-impl ReviewError {
-    /// The kind of the errors that are this module's own; `None` for those that wrap
-    /// another subsystem's error, whose own kind applies (see [`crate::failure_kind`]).
-    pub fn kind(&self) -> Option<FailureKind> {
-        match self {
-            ReviewError::NoSources { .. }
-            | ReviewError::EntryNowhere { .. }
-            | ReviewError::FrontEnd { .. } => Some(FailureKind::BadInput),
-            // The sources are boxed (they are large), which hides their types from the
-            // chain's downcasts: decide here as `crate::failure_kind` does for them.
-            ReviewError::Teacher { source, .. } => Some(if source.is_bad_input() {
-                FailureKind::BadInput
-            } else {
-                FailureKind::Failed
-            }),
-            ReviewError::Io { .. } | ReviewError::Learn { .. } => Some(FailureKind::Failed),
-            ReviewError::Git(_) | ReviewError::Config(_) | ReviewError::Cbmc(_) => None,
-        }
-    }
-}
-
-type Progress = Box<dyn Fn(&str) + Send + Sync>;
-
-/// What learning needs besides the versions, shared by every version and entry.
-pub struct LearnContext {
-    pub(crate) tools: Toolchain,
-    pub(crate) pool: rayon::ThreadPool,
-    pub(crate) automata: Option<store::AutomatonStore>,
-    /// The answer store's directory (as `mergelens learn` uses it).
-    pub(crate) answers: Option<PathBuf>,
-    progress: Option<Progress>,
-    warnings: Mutex<Vec<String>>,
-}
-
-impl LearnContext {
-    /// Finds CBMC and builds the pool. `mergelens_dir` (`.git/mergelens/`) holds the caches;
-    /// `None` learns everything afresh and keeps nothing.
-    pub fn new(
-        settings: &Settings,
-        mergelens_dir: Option<&Path>,
-    ) -> Result<LearnContext, ReviewError> {
-        let tools = Toolchain::locate(settings.cbmc.as_deref())?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(settings.jobs.max(1))
-            .thread_name(|i| format!("mergelens-learn-{i}"))
-            .build()
-            .map_err(|e| ReviewError::Io {
-                path: PathBuf::from("rayon"),
-                source: std::io::Error::other(e),
-            })?;
-        Ok(LearnContext {
-            tools,
-            pool,
-            automata: mergelens_dir.map(|d| store::AutomatonStore::new(d.join("automata"))),
-            answers: mergelens_dir.map(|d| d.join("cache")),
-            progress: None,
-            warnings: Mutex::new(Vec::new()),
-        })
-    }
-
-    /// Calls `report` with a line about each version's learning (for a progress bar).
-    pub fn with_progress(mut self, report: impl Fn(&str) + Send + Sync + 'static) -> LearnContext {
-        self.progress = Some(Box::new(report));
-        self
-    }
-
-    pub(crate) fn progress(&self, line: &str) {
-        if let Some(report) = &self.progress {
-            report(line);
-        }
-    }
-
-    pub(crate) fn warn(&self, line: &str) {
-        if let Ok(mut w) = self.warnings.lock() {
-            w.push(line.to_string());
-        }
-    }
-
-    /// Warnings collected so far (a cache that could not be written, say).
-    pub fn take_warnings(&self) -> Vec<String> {
-        self.warnings
-            .lock()
-            .map(|mut w| std::mem::take(&mut *w))
-            .unwrap_or_default()
-    }
-}
+pub use error::ReviewError;
 
 /// A finished review.
 #[derive(Clone, Debug)]

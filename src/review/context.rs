@@ -1,0 +1,77 @@
+//! [`LearnContext`]: what learning needs besides the versions, shared by every version and
+//! entry of a review: CBMC, the rayon pool (`--jobs`), the caches under `.git/mergelens/`,
+//! progress reporting and the warnings collected on the way.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::error::ReviewError;
+use super::store;
+use crate::cbmc::Toolchain;
+use crate::config::Settings;
+
+type Progress = Box<dyn Fn(&str) + Send + Sync>;
+
+/// What learning needs besides the versions, shared by every version and entry.
+pub struct LearnContext {
+    pub(crate) tools: Toolchain,
+    pub(crate) pool: rayon::ThreadPool,
+    pub(crate) automata: Option<store::AutomatonStore>,
+    /// The answer store's directory (as `mergelens learn` uses it).
+    pub(crate) answers: Option<PathBuf>,
+    progress: Option<Progress>,
+    warnings: Mutex<Vec<String>>,
+}
+
+impl LearnContext {
+    /// Finds CBMC and builds the pool. `mergelens_dir` (`.git/mergelens/`) holds the caches;
+    /// `None` learns everything afresh and keeps nothing.
+    pub fn new(
+        settings: &Settings,
+        mergelens_dir: Option<&Path>,
+    ) -> Result<LearnContext, ReviewError> {
+        let tools = Toolchain::locate(settings.cbmc.as_deref())?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(settings.jobs.max(1))
+            .thread_name(|i| format!("mergelens-learn-{i}"))
+            .build()
+            .map_err(|e| ReviewError::Io {
+                path: PathBuf::from("rayon"),
+                source: std::io::Error::other(e),
+            })?;
+        Ok(LearnContext {
+            tools,
+            pool,
+            automata: mergelens_dir.map(|d| store::AutomatonStore::new(d.join("automata"))),
+            answers: mergelens_dir.map(|d| d.join("cache")),
+            progress: None,
+            warnings: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Calls `report` with a line about each version's learning (for a progress bar).
+    pub fn with_progress(mut self, report: impl Fn(&str) + Send + Sync + 'static) -> LearnContext {
+        self.progress = Some(Box::new(report));
+        self
+    }
+
+    pub(crate) fn progress(&self, line: &str) {
+        if let Some(report) = &self.progress {
+            report(line);
+        }
+    }
+
+    pub(crate) fn warn(&self, line: &str) {
+        if let Ok(mut w) = self.warnings.lock() {
+            w.push(line.to_string());
+        }
+    }
+
+    /// Warnings collected so far (a cache that could not be written, say).
+    pub fn take_warnings(&self) -> Vec<String> {
+        self.warnings
+            .lock()
+            .map(|mut w| std::mem::take(&mut *w))
+            .unwrap_or_default()
+    }
+}

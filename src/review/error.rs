@@ -1,0 +1,79 @@
+//! [`ReviewError`]: why a review or diff could not be made, naming the version and entry, and
+//! what kind of failure that is.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::cbmc::{CbmcError, CbmcTeacherError};
+use crate::config::ConfigError;
+use crate::cprog::FrontEndError;
+use crate::document::Version;
+use crate::failure::FailureKind;
+use crate::git::GitError;
+use crate::learn::LearnError;
+
+/// Why a review or diff could not be made.
+#[derive(Debug, Error)]
+pub enum ReviewError {
+    #[error("{0}")]
+    Git(#[from] GitError),
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    #[error("{0}")]
+    Cbmc(#[from] CbmcError),
+    #[error(
+        "no C files to analyse in any version (looked for {what}); name them with `files` in .mergelens.toml or --files"
+    )]
+    NoSources { what: String },
+    #[error("the entry function `{entry}` is defined in no version; name another with --entry")]
+    EntryNowhere { entry: String },
+    #[error("{version} ({entry}): {source}")]
+    FrontEnd {
+        version: Version,
+        entry: String,
+        #[source]
+        source: Box<FrontEndError>,
+    },
+    #[error("{version} ({entry}): {source}")]
+    Teacher {
+        version: Version,
+        entry: String,
+        #[source]
+        source: Box<CbmcTeacherError>,
+    },
+    #[error("{version} ({entry}): learning failed: {source}")]
+    Learn {
+        version: Version,
+        entry: String,
+        #[source]
+        source: Box<LearnError>,
+    },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl ReviewError {
+    /// The kind of the errors that are this module's own; `None` for those that wrap
+    /// another subsystem's error, whose own kind applies (see [`crate::failure_kind`]).
+    pub fn kind(&self) -> Option<FailureKind> {
+        match self {
+            ReviewError::NoSources { .. }
+            | ReviewError::EntryNowhere { .. }
+            | ReviewError::FrontEnd { .. } => Some(FailureKind::BadInput),
+            // The sources are boxed (they are large), which hides their types from the
+            // chain's downcasts: decide here as `crate::failure_kind` does for them.
+            ReviewError::Teacher { source, .. } => Some(if source.is_bad_input() {
+                FailureKind::BadInput
+            } else {
+                FailureKind::Failed
+            }),
+            ReviewError::Io { .. } | ReviewError::Learn { .. } => Some(FailureKind::Failed),
+            ReviewError::Git(_) | ReviewError::Config(_) | ReviewError::Cbmc(_) => None,
+        }
+    }
+}
