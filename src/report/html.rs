@@ -4,7 +4,7 @@
 
 use askama::Template;
 
-use super::ReportError;
+use super::error::ReportError;
 use super::view::{AutomatonPage, Page};
 
 #[derive(Template)]

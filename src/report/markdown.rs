@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use super::Options;
+use super::options::Options;
 use super::view::{
     AutomatonPage, Banner, EntryView, Figure, Finding, Page, RevisionView, WordView,
 };

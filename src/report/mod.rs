@@ -20,6 +20,7 @@ mod compute;
 mod error;
 mod html;
 mod markdown;
+mod options;
 
 mod view;
 
@@ -29,6 +30,7 @@ use crate::document::{
     AutomatonDocument, AutomatonMeta, DIFF_FORMAT, DIFF_KIND, DiffDocument, REVIEW_FORMAT, Review,
 };
 pub use error::ReportError;
+pub use options::{Format, Options};
 
 use crate::automaton::json;
 use view::Draw;
@@ -44,23 +46,6 @@ pub enum Document {
     Review(Box<Review>),
     Diff(Box<DiffDocument>),
     Automaton(Box<AutomatonDocument>),
-}
-
-/// How a report is written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    /// One self-contained page: styles, script and drawings inline, no network request.
-    #[default]
-    Html,
-    /// GitHub-flavoured Markdown of at most [`MARKDOWN_LIMIT`] bytes.
-    Markdown,
-}
-
-/// Options of [`render`].
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// Where the HTML report is (a link or a path), for the Markdown report to point to.
-    pub html_report: Option<String>,
 }
 
 /// Reads a document; `origin` names the input (a path, "stdin") in error messages.
