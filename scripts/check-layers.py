@@ -23,7 +23,7 @@ MAX_LINES = 900
 # The library's top-level modules, lowest first. Modules on one line are one layer: they
 # may not use each other.
 LAYERS = [
-    ["automaton", "bounds", "failure"],
+    ["automaton", "bounds", "failure", "fingerprint"],
     ["document", "learn"],
     ["cprog"],
     ["cbmc"],

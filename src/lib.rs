@@ -13,6 +13,7 @@
 //! |---|---|
 //! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
 //! | [`bounds`] | the default loop and word-length bounds every analysis shares |
+//! | `fingerprint` | the one content hash (SHA-256) of every cache key, and C text hashed by its tokens |
 //! | [`failure`] | [`FailureKind`]: whose fault a failure is (bad input, a missing tool, a failed run); [`failure_kind`] reads it off any error of the library, for a front end's exit code |
 //! | [`learn`] | L* (Angluin 1987) with lazy learning, counterexample processing (Rivest-Schapire), the query cache, the simulated teacher |
 //! | [`cprog`] | the C front end: preprocessing, parsing (tree-sitter), the alphabet of events, instrumentation, pre-check automata |
@@ -56,6 +57,7 @@ pub mod config;
 pub mod cprog;
 pub mod document;
 pub mod failure;
+mod fingerprint;
 pub mod git;
 pub mod learn;
 pub mod report;

@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::locate::Version;
+use crate::fingerprint::Fingerprint;
 use crate::automaton::{Alphabet, Dfa, Word, json, ops};
 use crate::cprog::InstrumentedProgram;
 
@@ -56,7 +57,7 @@ pub struct StoreKey<'a> {
 impl StoreKey<'_> {
     /// A hex digest of every field.
     pub fn digest(&self) -> String {
-        let mut h = Fnv128::new();
+        let mut h = Fingerprint::new();
         h.field(STORE_FORMAT);
         h.field(self.fingerprint);
         h.field(self.entry);
@@ -308,38 +309,9 @@ impl AnswerStore {
 /// A digest of an automaton's language: equal for equal languages over the same alphabet,
 /// since [`ops::minimize`] numbers its result canonically.
 pub fn dfa_digest(d: &Dfa) -> String {
-    let mut h = Fnv128::new();
+    let mut h = Fingerprint::new();
     h.field(&json::to_string(&ops::minimize(d)));
     h.hex()
-}
-
-/// 128-bit FNV-1a: stable across runs, platforms and Rust versions, which `std`'s hashers
-/// are not, and file names must be.
-struct Fnv128(u128);
-
-impl Fnv128 {
-    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
-
-    fn new() -> Fnv128 {
-        Fnv128(Self::OFFSET)
-    }
-
-    /// A field of a record, length first, so that ("ab", "c") and ("a", "bc") differ.
-    fn field(&mut self, text: &str) {
-        for b in (text.len() as u64)
-            .to_le_bytes()
-            .iter()
-            .chain(text.as_bytes())
-        {
-            self.0 ^= u128::from(*b);
-            self.0 = self.0.wrapping_mul(Self::PRIME);
-        }
-    }
-
-    fn hex(&self) -> String {
-        format!("{:032x}", self.0)
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use tree_sitter::{Node, Tree};
 
 use super::cfg::{self, ProgramModel};
 use super::edit::{self, Edit, Side};
-use super::hash::Fnv128;
+use crate::fingerprint::Fingerprint;
 use super::preprocess::{self, FileOrigin, MARKER_FN, Preprocessed};
 use super::syntax::{self, children, flat_text, named_children, strip_parens, text};
 use super::{
@@ -372,7 +372,7 @@ pub(crate) fn run(
     let mut fingerprint = fingerprint(config, &units, &alphabet);
     if let Some(target) = target {
         // Another target is another language.
-        let mut h = Fnv128::new();
+        let mut h = Fingerprint::new();
         h.field(&fingerprint);
         h.field("error-mode");
         for a in assertions.iter().filter(|a| a.target) {
@@ -1333,7 +1333,7 @@ fn is_line_marker(line: &str) -> bool {
 /// now, and the letters of call events, which name their lines, are hashed with the
 /// alphabet), so a commit that only edits comments or formatting keeps the fingerprint.
 fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> String {
-    let mut h = Fnv128::new();
+    let mut h = Fingerprint::new();
     h.field("mergelens-cprog/2");
     h.field(&config.entry);
     h.field(config.events.as_str());

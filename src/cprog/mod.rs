@@ -48,7 +48,6 @@ mod cfg;
 mod edit;
 mod error;
 mod frontend;
-mod hash;
 mod precheck;
 mod preprocess;
 mod syntax;

@@ -1,22 +1,22 @@
-//! A 128-bit FNV-1a hash for fingerprints: stable across runs, platforms and Rust versions
-//! (unlike `std`'s hashers), and small enough to need no dependency; and
-//! [`Fnv128::tokens`], which hashes C text by its tokens, so that layout does not count.
+//! [`Fingerprint`]: the one content hash of mergelens, SHA-256, for the keys of every cache
+//! and store (a version's preprocessed sources, an answer store, a learned automaton). The
+//! inputs come from branches anyone can push: with a non-cryptographic hash a crafted
+//! collision would make a review silently reuse another version's automaton, so the hash
+//! must resist collisions, and be stable across runs, platforms and Rust versions (which
+//! `std`'s hashers are not). [`Fingerprint::tokens`] hashes C text by its tokens, so that
+//! layout does not count.
 
-const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
-const PRIME: u128 = 0x0000000001000000000000000000013B;
+use sha2::{Digest, Sha256};
 
-pub(crate) struct Fnv128(u128);
+pub(crate) struct Fingerprint(Sha256);
 
-impl Fnv128 {
-    pub(crate) fn new() -> Fnv128 {
-        Fnv128(OFFSET)
+impl Fingerprint {
+    pub(crate) fn new() -> Fingerprint {
+        Fingerprint(Sha256::new())
     }
 
     pub(crate) fn bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u128::from(b);
-            self.0 = self.0.wrapping_mul(PRIME);
-        }
+        self.0.update(bytes);
     }
 
     /// A field of a record: the length goes first so that ("ab", "c") and ("a", "bc")
@@ -63,8 +63,13 @@ impl Fnv128 {
         }
     }
 
-    pub(crate) fn hex(&self) -> String {
-        format!("{:032x}", self.0)
+    /// The digest as 64 lowercase hex digits.
+    pub(crate) fn hex(self) -> String {
+        self.0
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 }
 
@@ -82,28 +87,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn matches_the_published_fnv1a_128_vectors() {
-        let mut h = Fnv128::new();
+    fn matches_the_published_sha256_vectors() {
+        let mut h = Fingerprint::new();
         h.bytes(b"");
-        assert_eq!(h.hex(), "6c62272e07bb014262b821756295c58d");
-        let mut h = Fnv128::new();
-        h.bytes(b"a");
-        assert_eq!(h.hex(), "d228cb696f1a8caf78912b704e4a8964");
+        assert_eq!(
+            h.hex(),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        let mut h = Fingerprint::new();
+        h.bytes(b"abc");
+        assert_eq!(
+            h.hex(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 
     #[test]
     fn fields_are_delimited() {
-        let mut a = Fnv128::new();
+        let mut a = Fingerprint::new();
         a.field("ab");
         a.field("c");
-        let mut b = Fnv128::new();
+        let mut b = Fingerprint::new();
         b.field("a");
         b.field("bc");
         assert_ne!(a.hex(), b.hex());
     }
 
     fn token_hash(text: &str) -> String {
-        let mut h = Fnv128::new();
+        let mut h = Fingerprint::new();
         h.tokens(text);
         h.hex()
     }
