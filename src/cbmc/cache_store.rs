@@ -32,9 +32,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::locate::Version;
-use crate::fingerprint::Fingerprint;
 use crate::automaton::{Alphabet, Dfa, Word, json, ops};
 use crate::cprog::InstrumentedProgram;
+use crate::fingerprint::Fingerprint;
 
 /// The format tag of store files.
 pub const STORE_FORMAT: &str = "mergelens-cache/1";

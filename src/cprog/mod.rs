@@ -356,7 +356,7 @@ pub fn instrument_error(
 /// are ordinary code; the entry's return and `exit`/`abort` end a path without accepting.
 /// Where control can go anywhere (non-local jumps, threads, a recursive entry or one used
 /// as a value) or the automaton grows too large, it is only the shape of the words,
-/// `(events)* assert`. The construction is documented in `src/cprog/precheck.rs`.
+/// `(events)* assert`. The construction is documented in `src/cprog/precheck/` (error mode in `error_mode.rs`).
 pub fn syntax_automaton(program: &InstrumentedProgram, unwind: u32, max_word_length: usize) -> Dfa {
     let d = if program.error_mode {
         precheck::build_error(&program.model, &program.alphabet, program.end, unwind)

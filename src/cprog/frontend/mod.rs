@@ -1,0 +1,420 @@
+//! The pipeline behind [`super::instrument`]: preprocess, parse, find functions and event
+//! sites, choose the alphabet, write the instrumented copies, build the control-flow model.
+//!
+//! This module is the driver: [`run`] goes through the steps in order, checks the syntax,
+//! chooses the alphabet (`only`/`exclude`, the reserved end letter) and fingerprints what is
+//! learned, so that the order of the steps reads in one place. The steps themselves live
+//! beside it: `index` finds every function definition and what each unit declares, `sites`
+//! walks the bodies for event sites and turns them into edits, and `assertions` is error
+//! mode's part (the assertion calls and the target among them).
+
+mod assertions;
+mod index;
+mod sites;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use tree_sitter::Node;
+
+use super::cfg::{self, ProgramModel};
+use super::edit;
+use super::preprocess::{self, FileOrigin};
+use super::syntax::{self, children};
+use super::{
+    ASSERT_LETTER, AssertionTarget, END_LETTER, Event, FrontEndConfig, FrontEndError, FunctionInfo,
+    FunctionOrigin, InstrumentedProgram,
+};
+use crate::automaton::{Alphabet, Letter};
+use crate::fingerprint::Fingerprint;
+use assertions::choose_target;
+pub(crate) use index::{FnDef, Index, Unit};
+use index::{address_taken, build_index, find_entry};
+pub(crate) use sites::SiteKey;
+use sites::{Findings, SiteWalker, return_typedef, site_edits};
+
+/// The header of every instrumented file: the hooks of the query harnesses (Chockler et al.,
+/// JAIR 2020, Fig. 7, 9, 11), which another part of mergelens defines.
+pub(crate) const HOOKS: &str = "void __mergelens_event(unsigned int letter); void __mergelens_end(void); void __mergelens_exit(void);\n";
+
+/// Calls that end the program: the paper's exit points, where the trap of Fig. 11 goes.
+pub(crate) const EXITS: [&str; 3] = ["exit", "_Exit", "abort"];
+
+const HEADER: &str = include_str!("../../../include/mergelens.h");
+
+pub(crate) fn run(
+    config: &FrontEndConfig,
+    target: Option<&AssertionTarget>,
+    out_dir: &Path,
+) -> Result<InstrumentedProgram, FrontEndError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| FrontEndError::Io { path, source }
+    };
+    if config.files.is_empty() {
+        return Err(FrontEndError::MissingEntry {
+            entry: config.entry.clone(),
+            defined: Vec::new(),
+        });
+    }
+    let header_dir = out_dir.join("include");
+    std::fs::create_dir_all(&header_dir).map_err(io(&header_dir))?;
+    let header = header_dir.join("mergelens.h");
+    std::fs::write(&header, HEADER).map_err(io(&header))?;
+    let flags = preprocess::compiler_flags(&config.include_dirs, &config.defines, &header_dir);
+    let analysed: Vec<PathBuf> = config
+        .files
+        .iter()
+        .map(|f| f.canonicalize().map_err(io(f)))
+        .collect::<Result<_, _>>()?;
+
+    let mut units = Vec::new();
+    for file in &config.files {
+        let pre = preprocess::preprocess(file, &flags, &analysed)?;
+        let tree = syntax::parse(&pre.parse_text);
+        let unit = Unit {
+            input: file.clone(),
+            pre,
+            tree,
+        };
+        check_syntax(&unit, &flags)?;
+        units.push(unit);
+    }
+
+    let index = build_index(&units);
+    let entry = find_entry(&index, &config.entry)?;
+    let mut findings = Findings {
+        edits: vec![Vec::new(); units.len()],
+        ..Findings::default()
+    };
+    for (d, def) in index.defs.iter().enumerate() {
+        if def.origin == FileOrigin::System {
+            continue;
+        }
+        let unit = &units[def.unit];
+        let mut walker = SiteWalker {
+            unit_index: def.unit,
+            unit,
+            index: &index,
+            config,
+            function: &def.name,
+            analysed: def.origin == FileOrigin::Analysed,
+            is_entry: d == entry,
+            entry,
+            returns_void: return_typedef(def, unit.src()).is_none(),
+            error_mode: target.is_some(),
+            findings: &mut findings,
+            error: None,
+        };
+        walker.function(def)?;
+    }
+    let taken = address_taken(&units, &index);
+    if taken.contains(&entry) {
+        findings.warnings.push(format!(
+            "the entry function `{}` is used as a value: the pre-check accepts any word ending in `end`",
+            config.entry
+        ));
+    }
+
+    let assertions = match target {
+        Some(target) => choose_target(target, &mut findings)?,
+        None => Vec::new(),
+    };
+    let end_name = if target.is_some() {
+        ASSERT_LETTER
+    } else {
+        END_LETTER
+    };
+    let Chosen {
+        alphabet,
+        letters,
+        events,
+    } = choose_alphabet(config, end_name, &mut findings)?;
+    let end = alphabet
+        .letter(end_name)
+        .expect("the end letter is always interned");
+
+    let mut paths = Vec::new();
+    let mut used_names = HashSet::new();
+    for (u, unit) in units.iter().enumerate() {
+        let mut edits = std::mem::take(&mut findings.edits[u]);
+        site_edits(&findings.sites, u, &letters, &mut edits);
+        let instrumented = format!("{HOOKS}{}", edit::apply(&unit.pre.text, edits));
+        let path = out_dir.join(output_name(&unit.input, u, &mut used_names));
+        std::fs::write(&path, preprocess::encode(&instrumented)).map_err(io(&path))?;
+        paths.push(path);
+    }
+
+    // Error mode: where each assertion call is and what the instrumentation made of it.
+    let assertion_calls: HashMap<(usize, usize), cfg::AssertionCall> = findings
+        .assertions
+        .iter()
+        .map(|a| {
+            let call = cfg::AssertionCall {
+                target: a.site.target,
+                condition: a.condition.is_some(),
+            };
+            ((a.unit, a.node), call)
+        })
+        .collect();
+    let model: ProgramModel = cfg::build(
+        &units,
+        &index,
+        &letters,
+        &assertion_calls,
+        entry,
+        &taken,
+        findings.jumps,
+    );
+    let functions = index
+        .defs
+        .iter()
+        .map(|d| FunctionInfo {
+            name: d.name.clone(),
+            file: PathBuf::from(&d.file),
+            line: d.line,
+            end_line: d.end_line,
+            parameters: d.parameters.clone(),
+            origin: match d.origin {
+                FileOrigin::Analysed => FunctionOrigin::Analysed,
+                FileOrigin::Header => FunctionOrigin::Header,
+                FileOrigin::System => FunctionOrigin::SystemHeader,
+            },
+        })
+        .collect();
+    let mut fingerprint = fingerprint(config, &units, &alphabet);
+    if let Some(target) = target {
+        // Another target is another language.
+        let mut h = Fingerprint::new();
+        h.field(&fingerprint);
+        h.field("error-mode");
+        for a in assertions.iter().filter(|a| a.target) {
+            h.field(&format!("{}:{}:{}", a.function, a.line, a.text));
+        }
+        h.field(&format!("{:?}", target.index));
+        fingerprint = h.hex();
+    }
+    Ok(InstrumentedProgram {
+        path: paths[index.defs[entry].unit].clone(),
+        paths,
+        alphabet,
+        end,
+        entry: config.entry.clone(),
+        events,
+        functions,
+        warnings: findings.warnings,
+        assertions,
+        fingerprint,
+        model,
+        error_mode: target.is_some(),
+    })
+}
+
+/// Reports the first syntax error in the user's code. tree-sitter finds it; gcc, when it
+/// agrees, says it in the words the user knows from compiling. Errors inside system headers
+/// are tree-sitter's limits (e.g. `_Complex`), not the user's, and are left alone; so are
+/// errors in the user's headers that gcc accepts, since no event comes from there.
+fn check_syntax(unit: &Unit, flags: &[OsString]) -> Result<(), FrontEndError> {
+    let mut errors = Vec::new();
+    collect_errors(unit.tree.root_node(), unit, &mut errors);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    if let Some((file, line, column, message)) = preprocess::gcc_syntax_error(&unit.input, flags) {
+        return Err(FrontEndError::SyntaxError {
+            file,
+            line,
+            column,
+            message,
+        });
+    }
+    let Some(node) = errors
+        .into_iter()
+        .find(|&n| unit.locate(n).2 == FileOrigin::Analysed)
+    else {
+        return Ok(());
+    };
+    let (file, line, _) = unit.locate(node);
+    let row = node.start_position().row;
+    let line_text = unit.src().lines().nth(row).unwrap_or("").trim();
+    let near: String = line_text.chars().take(60).collect();
+    Err(FrontEndError::SyntaxError {
+        file: file.into(),
+        line,
+        column: node.start_position().column as u32 + 1,
+        message: format!(
+            "mergelens's C parser (tree-sitter) cannot read `{near}`, which gcc accepts; pre-C99 code (a function without a return type) is not supported"
+        ),
+    })
+}
+
+/// The ERROR and MISSING nodes outside system headers, in source order.
+fn collect_errors<'t>(node: Node<'t>, unit: &Unit, out: &mut Vec<Node<'t>>) {
+    if !node.has_error() {
+        return;
+    }
+    if node.is_error() || node.is_missing() {
+        if unit.locate(node).2 != FileOrigin::System {
+            out.push(node);
+        }
+        return;
+    }
+    for child in children(node) {
+        collect_errors(child, unit, out);
+    }
+}
+
+struct Chosen {
+    alphabet: Alphabet,
+    letters: HashMap<SiteKey, Letter>,
+    events: Vec<Event>,
+}
+
+/// Applies `only`/`exclude`, names the letters in order of first occurrence, and appends
+/// `end_name` (`end`, or `assert` in error mode).
+fn choose_alphabet(
+    config: &FrontEndConfig,
+    end_name: &str,
+    findings: &mut Findings,
+) -> Result<Chosen, FrontEndError> {
+    let all: BTreeSet<&str> = findings.sites.iter().map(|s| s.name.as_str()).collect();
+    let mut unmatched = Vec::new();
+    if let Some(only) = &config.only {
+        unmatched.extend(
+            only.iter()
+                .filter(|n| !all.contains(n.as_str()))
+                .map(|n| ("--only", n)),
+        );
+    }
+    unmatched.extend(
+        config
+            .exclude
+            .iter()
+            .filter(|n| !all.contains(n.as_str()))
+            .map(|n| ("--exclude", n)),
+    );
+    for (option, name) in unmatched {
+        findings.warnings.push(format!(
+            "{option} {name}: no event of the program has this name"
+        ));
+    }
+    let keep = |name: &str| {
+        config.only.as_ref().is_none_or(|o| o.contains(name)) && !config.exclude.contains(name)
+    };
+    let mut alphabet = Alphabet::new();
+    let mut letters = HashMap::new();
+    let mut events = Vec::new();
+    for site in &findings.sites {
+        if !keep(&site.name) {
+            continue;
+        }
+        if site.name == end_name {
+            return Err(FrontEndError::ReservedLetter {
+                name: site.name.clone(),
+                file: site.file.clone().into(),
+                line: site.line,
+            });
+        }
+        let letter = alphabet.intern(&site.name);
+        letters.insert(site.key, letter);
+        events.push(Event {
+            letter,
+            kind: site.key.2,
+            file: site.file.clone().into(),
+            line: site.line,
+            function: site.function.clone(),
+        });
+    }
+    if alphabet.is_empty() {
+        return Err(FrontEndError::EmptyAlphabet);
+    }
+    alphabet.intern(end_name);
+    Ok(Chosen {
+        alphabet,
+        letters,
+        events,
+    })
+}
+
+/// `stem.mergelens.i`: already preprocessed (`.i`), so neither gcc nor goto-cc runs the
+/// preprocessor a second time over it.
+fn output_name(input: &Path, index: usize, used: &mut HashSet<String>) -> String {
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "program".to_string());
+    let mut name = format!("{stem}.mergelens.i");
+    if !used.insert(name.clone()) {
+        name = format!("{stem}.{index}.mergelens.i");
+        used.insert(name.clone());
+    }
+    name
+}
+
+/// `# 12 "file" 1 3` or `#line 12`.
+fn is_line_marker(line: &str) -> bool {
+    let rest = line.trim_start().strip_prefix('#').map(str::trim_start);
+    rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) || r.starts_with("line"))
+}
+
+/// The tokens of the preprocessed program, and the settings that change what is learned.
+/// Not the file names, which differ between checkouts of one version, nor the layout: line
+/// numbers and whitespace change no execution (`__LINE__` and `assert`'s line are tokens by
+/// now, and the letters of call events, which name their lines, are hashed with the
+/// alphabet), so a commit that only edits comments or formatting keeps the fingerprint.
+fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> String {
+    let mut h = Fingerprint::new();
+    h.field("mergelens-cprog/2");
+    h.field(&config.entry);
+    h.field(config.events.as_str());
+    match &config.only {
+        Some(only) => {
+            h.field("only");
+            only.iter().for_each(|n| h.field(n));
+        }
+        None => h.field("all"),
+    }
+    h.field("exclude");
+    config.exclude.iter().for_each(|n| h.field(n));
+    for unit in units {
+        h.field("unit");
+        // Line markers (`# 12 "file" 1 3`) only say where text came from; other directives
+        // the preprocessor leaves (`#pragma`) are code and stay.
+        let code: Vec<&str> = unit
+            .pre
+            .text
+            .lines()
+            .filter(|line| !is_line_marker(line))
+            .collect();
+        h.tokens(&code.join("\n"));
+    }
+    h.field("alphabet");
+    alphabet.names().for_each(|n| h.field(n));
+    h.hex()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cprog::{FrontEndConfig, instrument};
+
+    #[test]
+    fn functions_span_from_their_name_to_their_closing_brace() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("span.c");
+        std::fs::write(
+            &source,
+            "#define EMPTY\nvoid one(void) {}\nstatic int\ntwo(int x)\n{\n  EMPTY\n  return x;\n}\nint main(void)\n{\n  one();\n  return two(1);\n}\n",
+        )
+        .unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let p = instrument(&FrontEndConfig::new(vec![source]), out.path()).unwrap();
+        let span = |name: &str| {
+            let f = p.functions.iter().find(|f| f.name == name).unwrap();
+            (f.line, f.end_line)
+        };
+        assert_eq!(span("one"), (2, 2));
+        assert_eq!(span("two"), (4, 8));
+        assert_eq!(span("main"), (9, 13));
+    }
+}

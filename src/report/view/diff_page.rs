@@ -1,0 +1,175 @@
+//! The diff page ([`diff_page`], `mergelens-diff/1`): what changed in behaviour between two
+//! revisions (release tags), per entry the added and removed call sequences, both versions'
+//! figures and the source changes. Apart from the review page because two versions and no
+//! verdict make a simpler page.
+
+use std::collections::BTreeSet;
+
+use super::parts::{
+    ADDED, Labels, Links, REMOVED, SYMDIFF, entry_alphabet, figure, finding, split_changes,
+    version_caption,
+};
+use super::{
+    Banner, Draw, EXAMPLES, EntryView, Page, add_count, bounds_view, counted, default_tool,
+    display_rev, names_list, revision_view, stats_table, words_total,
+};
+use crate::automaton::{Marks, ops};
+use crate::document::{DiffDocument, Version};
+use crate::report::compute::{self, Language};
+
+/// The diff (release tags) report's view.
+pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
+    let bound = doc.bounds.max_word_length;
+    let n = bound as usize;
+    let mut entries = Vec::new();
+    let (mut added_total, mut removed_total) = (Some(0u128), Some(0u128));
+    let mut changed = Vec::new();
+    for (e, entry) in doc.entries.iter().enumerate() {
+        let id = format!("e{e}");
+        let old = ops::minimize(&entry.automata.old.0);
+        let new = ops::minimize(&entry.automata.new.0);
+        let added = Language::new(
+            entry.added.as_ref(),
+            || ops::difference(&new, &old),
+            n,
+            EXAMPLES,
+        );
+        let removed = Language::new(
+            entry.removed.as_ref(),
+            || ops::difference(&old, &new),
+            n,
+            EXAMPLES,
+        );
+        let symdiff = Language::new(
+            entry.symdiff.as_ref(),
+            || ops::symmetric_difference(&old, &new),
+            n,
+            EXAMPLES,
+        );
+        let alphabet = entry_alphabet(&entry.alphabet, &[&old, &new]);
+        let columns = [Version::Old, Version::New];
+        let links = Links::new(
+            &id,
+            &alphabet,
+            &columns,
+            &entry.functions,
+            &entry.source_changes,
+        );
+        let side = |w: &[String]| {
+            let v = if new.accepts_names(w) {
+                Version::New
+            } else {
+                Version::Old
+            };
+            links.word(w, v)
+        };
+        if !added.is_empty() || !removed.is_empty() {
+            changed.push(entry.entry.clone());
+        }
+        added_total = add_count(added_total, &added);
+        removed_total = add_count(removed_total, &removed);
+        let findings = vec![
+            finding(&id, &ADDED, &added, bound, draw, |w| {
+                links.word(w, Version::New)
+            }),
+            finding(&id, &REMOVED, &removed, bound, draw, |w| {
+                links.word(w, Version::Old)
+            }),
+        ];
+        let comparisons = vec![finding(&id, &SYMDIFF, &symdiff, bound, draw, side)];
+        let mut relevant = BTreeSet::from([entry.entry.clone()]);
+        relevant.extend(compute::useful_letters(&symdiff.dfa));
+        let shown: Vec<Vec<String>> = added
+            .examples
+            .iter()
+            .chain(&removed.examples)
+            .cloned()
+            .collect();
+        let versions = [
+            ("Old", Version::Old, &doc.versions.old, &old),
+            ("New", Version::New, &doc.versions.new, &new),
+        ]
+        .into_iter()
+        .map(|(role, version, rev, dfa)| {
+            let marks = Marks {
+                highlighted: compute::runs_through(dfa, &shown),
+                ..Marks::default()
+            };
+            figure(
+                Labels {
+                    id: format!("{id}-{version}"),
+                    caption: version_caption(role, Some(rev)),
+                    legend: "Red: the runs of the added and removed examples it makes.".to_string(),
+                },
+                dfa,
+                &marks,
+                n,
+                draw,
+                |w| links.word(w, version),
+            )
+        })
+        .collect();
+        let (changes, other_changes) = split_changes(&id, &entry.source_changes, &relevant);
+        entries.push(EntryView {
+            id,
+            name: entry.entry.clone(),
+            findings,
+            comparisons,
+            versions,
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            functions: links.rows,
+            changes,
+            other_changes,
+            stats: stats_table(&entry.stats),
+        });
+    }
+    let (old, new) = (&doc.versions.old, &doc.versions.new);
+    let banner = if changed.is_empty() {
+        Banner {
+            kind: "clean",
+            headline: "Same behaviour".to_string(),
+            detail: format!(
+                "Up to {bound} calls, {} makes exactly the call sequences {} made.",
+                display_rev(new),
+                display_rev(old)
+            ),
+            counts: Vec::new(),
+        }
+    } else {
+        Banner {
+            kind: "changed",
+            headline: "Behaviour changed".to_string(),
+            detail: format!(
+                "{} differs from {} in {}.",
+                display_rev(new),
+                display_rev(old),
+                names_list(&changed)
+            ),
+            counts: Vec::new(),
+        }
+    };
+    let banner = Banner {
+        counts: vec![
+            counted(doc.entries.len(), "entry", "entries"),
+            words_total(added_total, "added", bound),
+            words_total(removed_total, "removed", bound),
+        ],
+        ..banner
+    };
+    Page {
+        kind: "diff",
+        title: format!(
+            "Behaviour from {} to {}",
+            display_rev(old),
+            display_rev(new)
+        ),
+        repository: doc.repository.clone(),
+        banner,
+        revisions: vec![revision_view("old", old), revision_view("new", new)],
+        conflicts: Vec::new(),
+        warnings: Vec::new(),
+        entries,
+        bounds: bounds_view(&doc.bounds, true),
+        tool: doc.tool.clone().unwrap_or_else(default_tool),
+    }
+}

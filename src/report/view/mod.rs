@@ -1,0 +1,486 @@
+//! What a page shows, worked out once for both renderings (HTML and Markdown), so that the
+//! two always agree and the templates stay free of logic.
+//!
+//! * [`Page`]: a review (`mergelens-review/1`) or a diff (`mergelens-diff/1`): a [`Banner`],
+//!   the revisions, and per entry an [`EntryView`] with [`Finding`]s (the differences that
+//!   matter, with example words), the versions' [`Figure`]s, the functions and their source
+//!   changes, and learning statistics.
+//! * [`AutomatonPage`]: one learned or explained automaton with its analyses.
+//!
+//! Every letter of a word is a [`LetterView`] that links to where the function is defined in
+//! the version the word comes from.
+//!
+//! The work is split by page: [`review_page`], [`diff_page`] and [`automaton_page`] each
+//! build one kind of page from its document; `parts` holds what they share (letter links,
+//! figures, findings, source changes). This module keeps the view types the templates read
+//! and the small helpers every page uses.
+
+mod automaton_page;
+mod diff_page;
+mod parts;
+mod review_page;
+
+use std::collections::BTreeMap;
+
+use super::compute::Language;
+use crate::automaton::Dfa;
+use crate::document::{Bounds, LearningStats, Revision, Version};
+
+pub(crate) use automaton_page::automaton_page;
+pub(crate) use diff_page::diff_page;
+pub(crate) use review_page::review_page;
+
+/// Example words shown per language.
+pub(crate) const EXAMPLES: usize = 5;
+/// Words listed instead of a drawing too large to draw.
+pub(crate) const FALLBACK_WORDS: usize = 20;
+
+/// One letter of a word, linked to the function's definition when the document says where.
+#[derive(Clone, Debug)]
+pub(crate) struct LetterView {
+    pub name: String,
+    pub href: Option<String>,
+    pub title: String,
+    /// The `end` marker, which is not a function.
+    pub end: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct WordView {
+    pub letters: Vec<LetterView>,
+    /// A stored trace of this word, as a safe relative link.
+    pub trace: Option<String>,
+}
+
+impl WordView {
+    /// The word as a call sequence: `funcA → funcZ → end`; the empty word is `ε`.
+    pub fn calls(&self) -> String {
+        if self.letters.is_empty() {
+            return "ε (the empty word)".to_string();
+        }
+        let names: Vec<&str> = self.letters.iter().map(|l| l.name.as_str()).collect();
+        names.join(" → ")
+    }
+}
+
+/// A drawing of an automaton, or the word list that replaces one too large to draw.
+#[derive(Clone, Debug)]
+pub(crate) struct Figure {
+    pub id: String,
+    pub caption: String,
+    pub legend: String,
+    /// The SVG, with ids made unique in the page; `None` when too large (see `words`).
+    pub svg: Option<String>,
+    pub dfa: Dfa,
+    pub empty: bool,
+    pub words: Vec<WordView>,
+    pub note: String,
+}
+
+impl Figure {
+    pub fn states(&self) -> usize {
+        self.dfa.num_states()
+    }
+
+    pub fn transitions(&self) -> usize {
+        self.dfa.num_transitions()
+    }
+}
+
+/// A language the reader must look at: what the merge added unexpectedly, lost, ...
+#[derive(Clone, Debug)]
+pub(crate) struct Finding {
+    pub id: String,
+    /// Its kind, also a CSS class: `unexpected`, `lost`, `added`, `removed`, `compare`.
+    pub key: &'static str,
+    pub title: String,
+    /// The set, in symbols: `L(M) \ L(E)`.
+    pub formula: String,
+    pub meaning: String,
+    /// How many words up to the bound, in words.
+    pub count: String,
+    pub empty: bool,
+    pub examples: Vec<WordView>,
+    pub figure: Figure,
+    /// Set when the document left this language out and the report computed it.
+    pub computed: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct FunctionCell {
+    pub id: String,
+    pub location: String,
+    pub change: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct FunctionRow {
+    pub name: String,
+    pub cells: Vec<FunctionCell>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct DiffLine {
+    /// `add`, `del`, `hunk`, `head` or `ctx`.
+    pub class: &'static str,
+    pub text: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ChangeView {
+    pub id: String,
+    pub function: String,
+    pub file: String,
+    pub from: String,
+    pub to: String,
+    pub lines: Vec<DiffLine>,
+}
+
+impl ChangeView {
+    pub fn unified(&self) -> String {
+        let mut text = String::new();
+        for line in &self.lines {
+            text.push_str(&line.text);
+            text.push('\n');
+        }
+        text
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct StatsTable {
+    pub columns: Vec<&'static str>,
+    pub rows: Vec<StatsRow>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct StatsRow {
+    pub version: String,
+    pub cells: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct EntryView {
+    pub id: String,
+    pub name: String,
+    pub findings: Vec<Finding>,
+    /// The comparisons behind the findings (the paper's Fig. 13-14).
+    pub comparisons: Vec<Finding>,
+    pub versions: Vec<Figure>,
+    pub columns: Vec<String>,
+    pub functions: Vec<FunctionRow>,
+    /// Changes of the functions the differences are about (and of the entry itself).
+    pub changes: Vec<ChangeView>,
+    pub other_changes: Vec<ChangeView>,
+    pub stats: Option<StatsTable>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Count {
+    pub label: String,
+    pub value: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Banner {
+    /// Also a CSS class: `clean`, `unexpected`, `lost`, `conflict`, `changed`, `info`.
+    pub kind: &'static str,
+    pub headline: String,
+    pub detail: String,
+    pub counts: Vec<Count>,
+}
+
+impl Banner {
+    /// A symbol that carries the verdict where colour does not (Markdown, grey print).
+    pub fn icon(&self) -> &'static str {
+        match self.kind {
+            "clean" => "✅",
+            "conflict" => "⛔",
+            "info" => "ℹ️",
+            _ => "⚠️",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct RevisionView {
+    pub role: String,
+    pub rev: String,
+    pub short: String,
+    pub label: String,
+    pub summary: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct BoundsView {
+    pub unwind: u32,
+    pub max_word_length: u32,
+    pub guarantee: String,
+    pub notes: Vec<String>,
+}
+
+/// A review or diff report.
+#[derive(Clone, Debug)]
+pub(crate) struct Page {
+    /// `review` or `diff`.
+    pub kind: &'static str,
+    pub title: String,
+    pub repository: Option<String>,
+    pub banner: Banner,
+    pub revisions: Vec<RevisionView>,
+    pub conflicts: Vec<String>,
+    /// Where the document contradicts itself (its verdict and its automata disagree).
+    pub warnings: Vec<String>,
+    pub entries: Vec<EntryView>,
+    pub bounds: BoundsView,
+    pub tool: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct TraceView {
+    pub word: WordView,
+    pub href: Option<String>,
+    pub path: String,
+}
+
+/// A learn or explain report of one automaton.
+#[derive(Clone, Debug)]
+pub(crate) struct AutomatonPage {
+    pub title: String,
+    pub banner: Banner,
+    pub facts: Vec<Count>,
+    pub figure: Figure,
+    pub dominating: Vec<String>,
+    pub doomed: Vec<String>,
+    pub shortest_title: String,
+    pub shortest: Vec<WordView>,
+    pub traces: Vec<TraceView>,
+    pub stats: Option<StatsTable>,
+    pub bounds: Option<BoundsView>,
+    pub explain: bool,
+    pub tool: String,
+}
+
+fn default_tool() -> String {
+    format!("mergelens {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Theorem 4.1 of the paper in plain words; `comparing` adds what it means for differences.
+fn bounds_view(bounds: &Bounds, comparing: bool) -> BoundsView {
+    let (b, n) = (bounds.unwind, bounds.max_word_length);
+    let mut guarantee = format!(
+        "Every call sequence of at most {n} letters (counting end), over executions in which \
+         every loop runs at most {b} iterations, is classified exactly: an automaton accepts \
+         such a sequence if and only if its program can make it."
+    );
+    if comparing {
+        guarantee.push_str(
+            " So every difference shown here up to that length is a real difference between \
+             the programs within the loop bound.",
+        );
+    }
+    guarantee.push_str(
+        " Longer sequences, and executions that need more loop iterations, are the learner's \
+         generalisation and were not checked.",
+    );
+    BoundsView {
+        unwind: b,
+        max_word_length: n,
+        guarantee,
+        notes: bounds.notes.clone(),
+    }
+}
+
+fn count_text(count: Option<u128>, bound: u32) -> String {
+    match count {
+        Some(0) => format!("no words up to length {bound}"),
+        Some(1) => format!("1 word up to length {bound}"),
+        Some(c) => format!("{c} words up to length {bound}"),
+        None => format!("more words up to length {bound} than can be counted"),
+    }
+}
+
+fn short_rev(rev: &str) -> String {
+    rev.chars().take(12).collect()
+}
+
+fn revision_view(role: &str, rev: &Revision) -> RevisionView {
+    RevisionView {
+        role: role.to_string(),
+        rev: rev.rev.clone(),
+        short: short_rev(&rev.rev),
+        label: rev.label.clone().unwrap_or_default(),
+        summary: rev.summary.clone().unwrap_or_default(),
+    }
+}
+
+/// Whether `href` can only name a local file: no scheme but `file:`, no network path.
+/// Everything else (`javascript:`, `https:`, `//host`) is shown as text, never linked.
+pub(crate) fn safe_local_href(href: &str) -> bool {
+    if href.is_empty() || href.starts_with("//") || href.starts_with("\\\\") {
+        return false;
+    }
+    let end = href.find(['/', '?', '#']).unwrap_or(href.len());
+    match href[..end].find(':') {
+        None => true,
+        Some(colon) => {
+            href[..colon].eq_ignore_ascii_case("file") && !href[colon + 1..].starts_with("////")
+        }
+    }
+}
+
+/// Makes the ids of one SVG unique in the page (layout-rs names its markers and paths the
+/// same in every drawing, and a reference resolves to the first id in the document, which may
+/// sit in a collapsed section), and drops the XML prolog, which HTML does not allow there.
+/// Every id and local reference is prefixed in one pass: the drawing only refers to itself.
+pub(crate) fn embed_svg(svg: &str, prefix: &str) -> String {
+    const MARKS: [&str; 3] = [" id=\"", "url(#", "href=\"#"];
+    let mut rest = &svg[svg.find("<svg").unwrap_or(0)..];
+    let mut out = String::with_capacity(rest.len() + rest.len() / 8);
+    while let Some((at, mark)) = MARKS
+        .iter()
+        .filter_map(|m| rest.find(m).map(|at| (at, *m)))
+        .min_by_key(|&(at, _)| at)
+    {
+        out.push_str(&rest[..at + mark.len()]);
+        out.push_str(prefix);
+        out.push('-');
+        rest = &rest[at + mark.len()..];
+    }
+    out.push_str(rest);
+    out.replacen("<svg", "<svg class=\"graph\" role=\"img\"", 1)
+}
+
+/// Whether figures are drawn: Markdown lists transitions instead, and laying out a large
+/// automaton costs time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Draw {
+    Yes,
+    No,
+}
+
+fn stats_table(stats: &BTreeMap<Version, LearningStats>) -> Option<StatsTable> {
+    if stats.is_empty() {
+        return None;
+    }
+    let int = |v: Option<u64>| v.map_or_else(|| "–".to_string(), |v| v.to_string());
+    let ratio = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |v| format!("{v:.2}"));
+    let rows = stats
+        .iter()
+        .map(|(version, s)| StatsRow {
+            version: version.to_string(),
+            cells: vec![
+                int(s.cbmc_runs),
+                int(s.membership_queries),
+                int(s.from_cache),
+                int(s.from_precheck),
+                int(s.from_guess),
+                int(s.from_teacher),
+                int(s.equivalence_queries),
+                ratio(s.guess_accuracy_p),
+                ratio(s.constant_guess_p),
+                int(s.states),
+                s.wall_seconds
+                    .map_or_else(|| "–".to_string(), |t| format!("{t:.1} s")),
+            ],
+        })
+        .collect();
+    Some(StatsTable {
+        columns: vec![
+            "CBMC runs",
+            "queries",
+            "from cache",
+            "from pre-check",
+            "from guess",
+            "from teacher",
+            "equivalence queries",
+            "guess accuracy p",
+            "constant guess p",
+            "states",
+            "time",
+        ],
+        rows,
+    })
+}
+
+fn add_count(total: Option<u128>, language: &Language) -> Option<u128> {
+    total.and_then(|t| language.count.and_then(|c| t.checked_add(c)))
+}
+
+/// `1 entry`, `2 entries`: the label of a count.
+fn counted(count: usize, one: &str, many: &str) -> Count {
+    Count {
+        label: if count == 1 { one } else { many }.to_string(),
+        value: count.to_string(),
+    }
+}
+
+/// A total of words up to the bound, `None` when some count was unknown.
+fn words_total(total: Option<u128>, what: &str, bound: u32) -> Count {
+    let noun = if total == Some(1) { "word" } else { "words" };
+    Count {
+        label: format!("{what} {noun} ≤ {bound} letters"),
+        value: total.map_or_else(|| "uncounted".to_string(), |t| t.to_string()),
+    }
+}
+
+fn display_rev(rev: &Revision) -> String {
+    match &rev.label {
+        Some(label) => label.clone(),
+        None => short_rev(&rev.rev),
+    }
+}
+fn names_list(names: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut text = names
+        .iter()
+        .take(SHOWN)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > SHOWN {
+        text.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_local_links_are_safe() {
+        for good in [
+            "traces/1.json",
+            "./t.json",
+            "../x/y.json",
+            "file:///tmp/t.json",
+            "a b.json",
+        ] {
+            assert!(safe_local_href(good), "{good}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "https://example.org/t.json",
+            "//host/t.json",
+            "\\\\host\\share",
+            "JavaScript:x",
+            "data:text/html,x",
+            "file:////host/share",
+            "",
+        ] {
+            assert!(!safe_local_href(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn embedded_svgs_get_unique_ids_and_no_prolog() {
+        let svg = r##"<?xml version="1.0"?><svg width="1"><defs><marker id="endarrow"/></defs><path id="arrow1" marker-end="url(#endarrow)"/><path id="arrow10"/><textPath href="#arrow1"/></svg>"##;
+        let out = embed_svg(svg, "f0");
+        assert!(out.starts_with("<svg class=\"graph\""));
+        assert!(out.contains("id=\"f0-endarrow\"") && out.contains("url(#f0-endarrow)"));
+        assert!(out.contains("id=\"f0-arrow1\"") && out.contains("href=\"#f0-arrow1\""));
+        assert!(out.contains("id=\"f0-arrow10\""));
+        assert!(!out.contains("f0-f0"));
+    }
+}
