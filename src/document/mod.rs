@@ -78,6 +78,34 @@ pub enum Verdict {
     Conflict,
 }
 
+impl Verdict {
+    /// The verdict of a review's findings, in order of severity: one rule for the review
+    /// that writes a document, the reader that tells `lost` apart again, and the report
+    /// that checks a document's verdict against its automata.
+    pub fn of(conflict: bool, unexpected: bool, lost: bool) -> Verdict {
+        if conflict {
+            Verdict::Conflict
+        } else if unexpected {
+            Verdict::Unexpected
+        } else if lost {
+            Verdict::Lost
+        } else {
+            Verdict::Clean
+        }
+    }
+
+    /// The verdict as people read it (`lost` included, which documents write as
+    /// `unexpected`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Clean => "clean",
+            Verdict::Unexpected => "unexpected",
+            Verdict::Lost => "lost",
+            Verdict::Conflict => "conflict",
+        }
+    }
+}
+
 /// The name of a program version inside a document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -442,8 +470,23 @@ impl From<ReviewWire> for Review {
             theirs: sha(revisions.theirs),
             merged: revisions.merged.map(sha),
         });
+        // `lost` is written as `unexpected`: the entries' languages tell them apart.
         let verdict = match w.verdict {
-            Verdict::Unexpected if only_lost(&w.entries) => Verdict::Lost,
+            Verdict::Unexpected => {
+                let given = |d: &Option<Difference>| {
+                    d.as_ref()
+                        .map(|d| !crate::automaton::analysis::is_empty(&d.automaton.0))
+                };
+                let unexpected = w
+                    .entries
+                    .iter()
+                    .any(|e| given(&e.unexpected) != Some(false));
+                let lost = w.entries.iter().any(|e| given(&e.lost) == Some(true));
+                match Verdict::of(false, unexpected, lost) {
+                    Verdict::Lost => Verdict::Lost,
+                    _ => Verdict::Unexpected,
+                }
+            }
             v => v,
         };
         Review {
@@ -457,18 +500,6 @@ impl From<ReviewWire> for Review {
             tool: w.tool,
         }
     }
-}
-
-/// Whether the entries' given languages show lost behaviour and no unexpected one.
-fn only_lost(entries: &[ReviewEntry]) -> bool {
-    let empty = |d: &Option<Difference>| {
-        d.as_ref()
-            .is_some_and(|d| crate::automaton::analysis::is_empty(&d.automaton.0))
-    };
-    entries.iter().all(|e| empty(&e.unexpected))
-        && entries
-            .iter()
-            .any(|e| e.lost.as_ref().is_some_and(|_| !empty(&e.lost)))
 }
 
 impl From<Review> for ReviewWire {

@@ -237,16 +237,7 @@ pub fn review_merge(
             stats: learned.stats,
         });
     }
-    let verdict = if !conflicts.is_empty() {
-        Verdict::Conflict
-    } else if unexpected {
-        Verdict::Unexpected
-    } else if lost {
-        // Written as "unexpected": the document's verdicts are clean, unexpected, conflict.
-        Verdict::Lost
-    } else {
-        Verdict::Clean
-    };
+    let verdict = Verdict::of(!conflicts.is_empty(), unexpected, lost);
     let merged_revision = merged_name.map(|name| Revision {
         label: Some(format!(
             "{} into {}",

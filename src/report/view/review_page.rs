@@ -185,21 +185,17 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
         });
     }
 
-    let derived = if !review.conflicts.is_empty() {
-        Verdict::Conflict
-    } else if !with_unexpected.is_empty() {
-        Verdict::Unexpected
-    } else if !with_lost.is_empty() {
-        Verdict::Lost
-    } else {
-        Verdict::Clean
-    };
+    let derived = Verdict::of(
+        !review.conflicts.is_empty(),
+        !with_unexpected.is_empty(),
+        !with_lost.is_empty(),
+    );
     let mut warnings = Vec::new();
     if derived != review.verdict && review.verdict != Verdict::Conflict {
         warnings.push(format!(
             "The document's verdict is \"{}\", but its automata say \"{}\"; the banner shows the document's verdict.",
-            verdict_name(review.verdict),
-            verdict_name(derived)
+            review.verdict.name(),
+            derived.name()
         ));
     }
     let banner = review_banner(
@@ -236,15 +232,6 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
         entries,
         bounds: bounds_view(&review.bounds, true),
         tool: review.tool.clone().unwrap_or_else(default_tool),
-    }
-}
-
-fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Clean => "clean",
-        Verdict::Unexpected => "unexpected",
-        Verdict::Lost => "lost",
-        Verdict::Conflict => "conflict",
     }
 }
 
