@@ -83,11 +83,11 @@ def strip(text: str) -> str:
 
 def expand_use(tree: str) -> list:
     """`a::{b, c::{d, e}}` -> [a::b, a::c::d, a::c::e]."""
+    tree = re.sub(r"\s+as\s+\w+", "", tree)
     tree = re.sub(r"\s+", "", tree)
-    tree = re.sub(r"\bas\w+", "", tree.replace("as", " as", 0))
     m = re.match(r"^(.*?)\{(.*)\}$", tree)
     if not m:
-        return [re.sub(r"as\w+$", "", tree)]
+        return [tree]
     prefix, inner = m.group(1), m.group(2)
     parts, depth, cur = [], 0, ""
     for ch in inner:

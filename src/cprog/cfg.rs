@@ -21,13 +21,32 @@
 
 use std::collections::HashMap;
 
+use serde::Serialize;
 use tree_sitter::Node;
 
-use super::SiteKind;
-use super::frontend::{EXITS, FnDef, Index, SiteKey, Unit};
+use super::frontend::index::{FnDef, Index, Unit};
 use super::preprocess::MARKER_FN;
 use super::syntax::{self, named_children, strip_parens, text};
 use crate::automaton::Letter;
+
+/// Where an event comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SiteKind {
+    FunctionEntry,
+    Call,
+    Then,
+    Else,
+    Case,
+    Loop,
+    Marker,
+}
+
+/// Calls that end the program: the paper's exit points, where the trap of Fig. 11 goes.
+pub(crate) const EXITS: [&str; 3] = ["exit", "_Exit", "abort"];
+
+/// A site that emits an event: the node (by tree-sitter id) and what about it.
+pub(crate) type SiteKey = (usize, usize, SiteKind);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Edge {

@@ -10,7 +10,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::FrontEndError;
+use super::error::FrontEndError;
 
 /// What the user's `MERGELENS_EVENT(x)` becomes in the preprocessed text: a call that
 /// survives preprocessing, so that the parser sees each marker where it was written.

@@ -8,30 +8,17 @@ use std::path::{Path, PathBuf};
 
 use tree_sitter::Node;
 
-use super::sites::{Findings, SiteWalker};
+use super::sites::{Findings, FoundAssertion, SiteWalker};
 use crate::cprog::edit::Edit;
+use crate::cprog::error::FrontEndError;
+use crate::cprog::program::{AssertionKind, AssertionSite, AssertionTarget};
 use crate::cprog::syntax::{flat_text, named_children};
-use crate::cprog::{AssertionKind, AssertionSite, AssertionTarget, FrontEndError};
 
 /// The failure branch glibc's `assert` expands to, CBMC's built-ins, and SV-COMP's error
 /// calls: the assertions error mode recognises.
 const ASSERT_FAILS: [&str; 2] = ["__assert_fail", "__assert_rtn"];
 const ASSERTS: [&str; 2] = ["__CPROVER_assert", "assert"];
 const REACH_ERRORS: [&str; 2] = ["__VERIFIER_error", "reach_error"];
-
-/// An assertion call; its edits wait until the target is known.
-pub(super) struct FoundAssertion {
-    pub(super) unit: usize,
-    /// The call's syntax node (by tree-sitter id): the control-flow model marks the same
-    /// node ([`crate::cprog::cfg::AssertionCall`]).
-    pub(super) node: usize,
-    pub(super) site: AssertionSite,
-    /// The call's byte range.
-    pub(super) call: (usize, usize),
-    /// The condition's byte range, for `assert(c)` and `__CPROVER_assert(c, d)`.
-    pub(super) condition: Option<(usize, usize)>,
-    pub(super) rank: u32,
-}
 
 impl FoundAssertion {
     /// Target: the call becomes `__mergelens_end()` when the condition is false (Fig. 8's

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use tree_sitter::{Node, Tree};
 
-use crate::cprog::FrontEndError;
+use crate::cprog::error::FrontEndError;
 use crate::cprog::preprocess::{FileOrigin, Preprocessed};
 use crate::cprog::syntax::{self, flat_text, named_children, strip_parens, text};
 

@@ -9,8 +9,8 @@
 //! mode's part (the assertion calls and the target among them).
 
 mod assertions;
-mod index;
-mod sites;
+pub(super) mod index;
+pub(super) mod sites;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ffi::OsString;
@@ -18,28 +18,25 @@ use std::path::{Path, PathBuf};
 
 use tree_sitter::Node;
 
+use super::cfg::SiteKey;
 use super::cfg::{self, ProgramModel};
 use super::edit;
+use super::error::FrontEndError;
 use super::preprocess::{self, FileOrigin};
-use super::syntax::{self, children};
-use super::{
-    ASSERT_LETTER, AssertionTarget, END_LETTER, Event, FrontEndConfig, FrontEndError, FunctionInfo,
+use super::program::{
+    ASSERT_LETTER, AssertionTarget, END_LETTER, Event, FrontEndConfig, FunctionInfo,
     FunctionOrigin, InstrumentedProgram,
 };
+use super::syntax::{self, children};
 use crate::automaton::{Alphabet, Letter};
 use crate::fingerprint::Fingerprint;
 use assertions::choose_target;
-pub(crate) use index::{FnDef, Index, Unit};
-use index::{address_taken, build_index, find_entry};
-pub(crate) use sites::SiteKey;
+use index::{Unit, address_taken, build_index, find_entry};
 use sites::{Findings, SiteWalker, return_typedef, site_edits};
 
 /// The header of every instrumented file: the hooks of the query harnesses (Chockler et al.,
 /// JAIR 2020, Fig. 7, 9, 11), which another part of mergelens defines.
 pub(crate) const HOOKS: &str = "void __mergelens_event(unsigned int letter); void __mergelens_end(void); void __mergelens_exit(void);\n";
-
-/// Calls that end the program: the paper's exit points, where the trap of Fig. 11 goes.
-pub(crate) const EXITS: [&str; 3] = ["exit", "_Exit", "abort"];
 
 const HEADER: &str = include_str!("../../../include/mergelens.h");
 

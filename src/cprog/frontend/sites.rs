@@ -11,12 +11,27 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::index::{FnDef, Index, Unit};
-use super::{EXITS, assertions::FoundAssertion};
 use crate::automaton::Letter;
+use crate::cprog::cfg::{EXITS, SiteKey, SiteKind};
 use crate::cprog::edit::{Edit, Side};
+use crate::cprog::error::FrontEndError;
 use crate::cprog::preprocess::{FileOrigin, MARKER_FN};
+use crate::cprog::program::{AssertionSite, EventKind, FrontEndConfig};
 use crate::cprog::syntax::{self, children, flat_text, named_children, strip_parens, text};
-use crate::cprog::{EventKind, FrontEndConfig, FrontEndError, SiteKind};
+
+/// An assertion call; its edits wait until the target is known.
+pub(super) struct FoundAssertion {
+    pub(super) unit: usize,
+    /// The call's syntax node (by tree-sitter id): the control-flow model marks the same
+    /// node ([`crate::cprog::cfg::AssertionCall`]).
+    pub(super) node: usize,
+    pub(super) site: AssertionSite,
+    /// The call's byte range.
+    pub(super) call: (usize, usize),
+    /// The condition's byte range, for `assert(c)` and `__CPROVER_assert(c, d)`.
+    pub(super) condition: Option<(usize, usize)>,
+    pub(super) rank: u32,
+}
 
 /// Non-local jumps, which no syntax-directed model follows.
 const JUMPS: [&str; 8] = [
@@ -32,9 +47,6 @@ const JUMPS: [&str; 8] = [
 
 /// Thread creation: the new thread's events interleave with the caller's anywhere after.
 const THREADS: [&str; 2] = ["pthread_create", "thrd_create"];
-
-/// A site that emits an event: the node (by tree-sitter id) and what about it.
-pub(crate) type SiteKey = (usize, usize, SiteKind);
 
 /// Where an event's instrumentation goes.
 #[derive(Clone, Copy, Debug)]

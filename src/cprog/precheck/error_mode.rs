@@ -22,7 +22,8 @@
 //! function at once (the descents), where program explanation only composes summaries.
 
 use super::nfa::{Nfa, determinise};
-use super::{Builder, Summary, call_graph, callback_letters, gives_up, reachable_from, shape};
+use super::summary::Summary;
+use super::{Builder, call_graph, callback_letters, gives_up, reachable_from, shape};
 use crate::automaton::{Alphabet, Dfa, Letter, ops};
 use crate::cprog::cfg::{Edge, ProgramModel};
 

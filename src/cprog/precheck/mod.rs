@@ -12,7 +12,7 @@
 //! result does not depend on how the teacher counts iterations. [`bound_length`] then drops
 //! the words longer than the teacher's word-length bound.
 //!
-//! Error mode ([`build_error`]) builds its language from the same summaries, in
+//! Error mode ([`error_mode::build_error`]) builds its language from the same summaries, in
 //! `error_mode` (its documentation explains the construction); the ε-NFA and the subset
 //! construction both use are in `nfa`.
 //!
@@ -24,15 +24,16 @@
 //! call, an automaton too large to build) the answer is "any word ending in `end`" (in error
 //! mode, the shape `(events)* assert`).
 
-mod error_mode;
+pub(super) mod error_mode;
 mod nfa;
+mod summary;
 
 use std::collections::{HashMap, VecDeque};
 
 use super::cfg::{Edge, ProgramModel};
 use crate::automaton::{Alphabet, Dfa, Letter, StateId, ops};
-pub(crate) use error_mode::build_error;
 use nfa::{Nfa, determinise};
+use summary::{Summary, sigma_star};
 
 /// Refinement rounds of a recursive component, at most (each costs one determinisation of
 /// every function in it).
@@ -121,27 +122,6 @@ fn gives_up(model: &ProgramModel, calls: &[Vec<usize>]) -> bool {
         .enumerate()
         .any(|(f, cs)| reachable[f] && cs.contains(&entry));
     model.jumps || entry_called || model.taken.contains(&entry)
-}
-
-/// A function's summary, over only the letters it can emit: the automata of programs with
-/// hundreds of letters (branch events) stay small to build and minimise.
-#[derive(Clone)]
-struct Summary {
-    /// Over the sub-alphabet of `letters`' names, in that order.
-    dfa: Dfa,
-    /// The global letter of each local one.
-    letters: Vec<Letter>,
-}
-
-impl Summary {
-    fn sigma_star(alphabet: &Alphabet, letters: &[Letter]) -> Summary {
-        let local = Alphabet::from_names(letters.iter().map(|&l| alphabet.name(l)));
-        let all: Vec<Letter> = local.letters().collect();
-        Summary {
-            dfa: sigma_star(&local, &all),
-            letters: letters.to_vec(),
-        }
-    }
 }
 
 struct Builder<'a> {
@@ -372,16 +352,6 @@ fn has_cycle(d: &Dfa) -> bool {
         }
     }
     removed < n
-}
-
-/// Any word over `letters`.
-fn sigma_star(alphabet: &Alphabet, letters: &[Letter]) -> Dfa {
-    let mut d = Dfa::with_states(alphabet.clone(), 1);
-    d.set_accepting(0, true);
-    for &l in letters {
-        d.set_transition(0, l, 0);
-    }
-    d
 }
 
 /// `L(d) · end`.

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use super::Summary;
+use super::summary::Summary;
 use crate::automaton::{Alphabet, Dfa, Letter, StateId};
 
 /// Subset construction gives up beyond this many states and over-approximates instead.

@@ -1,0 +1,203 @@
+//! What the front end takes and gives: its settings ([`FrontEndConfig`], [`EventKind`]), the
+//! assertion to explain ([`AssertionTarget`]), and the [`InstrumentedProgram`] with its
+//! alphabet, events, functions and assertions. The types only; [`super::instrument`] and
+//! [`super::instrument_error`] make them.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use super::cfg::{ProgramModel, SiteKind};
+use crate::automaton::{Alphabet, Letter};
+
+/// The letter that ends every word: the entry function returned.
+pub const END_LETTER: &str = "end";
+
+/// The letter that ends every word in error mode: the target assertion failed.
+pub const ASSERT_LETTER: &str = "assert";
+
+/// The assertion [`instrument_error`] explains: the one at this line of this file (as the
+/// user or CBMC names it; compared as written and, failing that, canonically). When several
+/// assertions share the line, `index` picks one in source order (`None`: all of them).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AssertionTarget {
+    pub file: PathBuf,
+    pub line: u32,
+    pub index: Option<usize>,
+}
+
+/// How a program states an assertion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AssertionKind {
+    /// `assert(c)` from `<assert.h>` (its failure branch, `__assert_fail`) or CBMC's
+    /// built-in `assert(c)`.
+    Assert,
+    /// `__CPROVER_assert(c, "description")`.
+    CproverAssert,
+    /// `__VERIFIER_error()` or `reach_error()` (SV-COMP): an assertion whose condition is
+    /// false.
+    ReachError,
+}
+
+/// One assertion of the analysed files, in source order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AssertionSite {
+    pub file: PathBuf,
+    pub line: u32,
+    pub function: String,
+    pub kind: AssertionKind,
+    /// The call as written (after preprocessing), on one line.
+    pub text: String,
+    /// Whether this is (one of) the target(s).
+    pub target: bool,
+}
+
+/// Which events become letters (markers written with `MERGELENS_EVENT` always do).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventKind {
+    /// Entering each function defined in the analysed files, except the entry function;
+    /// the letter is the function's name.
+    #[default]
+    Functions,
+    /// Each call site, in the analysed files, of a function defined in them; the letter is
+    /// `callee@line`. The event comes before the arguments are evaluated.
+    Calls,
+    /// Each arm of each `if` (an `if` without `else` gets an else event too), each `case`
+    /// and `default` label (also reached by falling through), and each iteration of a loop
+    /// body; the letter is `function:line:then|else|case|loop`.
+    Branches,
+}
+
+impl EventKind {
+    pub const ALL: [EventKind; 3] = [EventKind::Functions, EventKind::Calls, EventKind::Branches];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Functions => "functions",
+            EventKind::Calls => "calls",
+            EventKind::Branches => "branches",
+        }
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not an [`EventKind`].
+#[derive(Debug, thiserror::Error)]
+#[error("unknown event kind `{0}`: expected functions, calls or branches")]
+pub struct UnknownEventKind(pub String);
+
+impl FromStr for EventKind {
+    type Err = UnknownEventKind;
+
+    fn from_str(s: &str) -> Result<EventKind, UnknownEventKind> {
+        EventKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| UnknownEventKind(s.to_string()))
+    }
+}
+
+/// What to analyse and how it builds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontEndConfig {
+    /// The C files of the program (each one a translation unit).
+    pub files: Vec<PathBuf>,
+    /// The function whose executions are learned; its return is the letter `end`.
+    pub entry: String,
+    pub events: EventKind,
+    /// Keep only these letters (before `end`), if given.
+    pub only: Option<BTreeSet<String>>,
+    /// Drop these letters.
+    pub exclude: BTreeSet<String>,
+    /// `-I` directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D` definitions, `NAME` or `NAME=VALUE`.
+    pub defines: Vec<String>,
+}
+
+impl FrontEndConfig {
+    /// These files with the defaults: entry `main`, function-entry events, all letters.
+    pub fn new(files: Vec<PathBuf>) -> FrontEndConfig {
+        FrontEndConfig {
+            files,
+            entry: "main".to_string(),
+            events: EventKind::default(),
+            only: None,
+            exclude: BTreeSet::new(),
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+        }
+    }
+}
+
+/// One place in the program that emits a letter (several places may share a letter).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Event {
+    pub letter: Letter,
+    pub kind: SiteKind,
+    /// The user's file and line (the function's name line for a function entry).
+    pub file: PathBuf,
+    pub line: u32,
+    /// The function the site is in (the function entered, for a function entry).
+    pub function: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FunctionOrigin {
+    /// Defined in one of the analysed files: its events are observed.
+    Analysed,
+    /// Defined in another file the program includes (not a system header).
+    Header,
+    SystemHeader,
+}
+
+/// A function definition, for the report's links.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FunctionInfo {
+    pub name: String,
+    pub file: PathBuf,
+    /// The line of the function's name.
+    pub line: u32,
+    /// The line of the body's closing brace: with `line`, what to cut to show the
+    /// function's text.
+    pub end_line: u32,
+    /// The parameter declarations as written, e.g. `int x`.
+    pub parameters: Vec<String>,
+    pub origin: FunctionOrigin,
+}
+
+/// The result of [`instrument`].
+#[derive(Clone, Debug)]
+pub struct InstrumentedProgram {
+    /// The instrumented file that defines the entry function.
+    pub path: PathBuf,
+    /// Every instrumented file, one per input file in input order (`path` among them); they
+    /// are preprocessed C (`.i`), compiled and linked together.
+    pub paths: Vec<PathBuf>,
+    /// The events in order of first occurrence in the program, then `end`.
+    pub alphabet: Alphabet,
+    pub end: Letter,
+    pub entry: String,
+    pub events: Vec<Event>,
+    /// Every function definition, system headers' included.
+    pub functions: Vec<FunctionInfo>,
+    /// What the front end could not see through (function pointers, `goto`, `setjmp`), and
+    /// `only`/`exclude` names that match no event; `file:line: message` where there is a place.
+    pub warnings: Vec<String>,
+    /// In error mode, every assertion of the analysed files; empty otherwise.
+    pub assertions: Vec<AssertionSite>,
+    pub(crate) fingerprint: String,
+    pub(crate) model: ProgramModel,
+    pub(crate) error_mode: bool,
+}
