@@ -388,7 +388,8 @@ fn fingerprints_follow_contents_and_settings_not_paths() {
     let (_a, base) = run(&config(&["fig12_base.c"], EventKind::Functions));
     let (_b, again) = run(&config(&["fig12_base.c"], EventKind::Functions));
     assert_eq!(base.fingerprint(), again.fingerprint());
-    assert_eq!(base.fingerprint().len(), 32);
+    // SHA-256, as 64 hex digits (issue 11: a cryptographic hash, was FNV-128).
+    assert_eq!(base.fingerprint().len(), 64);
     let copy_dir = tempfile::tempdir().unwrap();
     let copy = copy_dir.path().join("elsewhere.c");
     std::fs::copy(programs().join("fig12_base.c"), &copy).unwrap();
