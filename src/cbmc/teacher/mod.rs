@@ -62,6 +62,7 @@
 //! can be answered without CBMC), `queries` runs CBMC for the rest and implements
 //! [`crate::learn::Teacher`]. This module holds the teacher's state and what it reports.
 
+mod bounds;
 mod policy;
 mod queries;
 
@@ -74,12 +75,15 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::cache_store::{AcceptedConjecture, Exactness, Stored, StoredAnswer};
+use super::error::CbmcRunError;
 use super::language::is_explanation_word;
-use super::{CbmcCounters, CbmcRunError, GotoProgram, Toolchain};
+use super::locate::Toolchain;
+use super::program::GotoProgram;
+use super::run::CbmcCounters;
 use crate::automaton::{Dfa, Letter, Word};
 use crate::cprog::InstrumentedProgram;
-pub use policy::{DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH, TeacherOptions};
-use policy::{Known, min_option};
+pub use bounds::{DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH, TeacherOptions};
+use bounds::{Known, min_option};
 
 /// What the teacher's queries cost, over all bounds it was used with.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -9,11 +9,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{CbmcTeacher, CbmcTeacherError, LearnBounds};
+use super::bounds::LearnBounds;
+use super::{CbmcTeacher, CbmcTeacherError};
 use crate::automaton::{Alphabet, Dfa, Letter, Word, analysis, ops};
 use crate::cbmc::cache_store::{AcceptedConjecture, Exactness, dfa_digest};
+use crate::cbmc::error::CbmcRunError;
 use crate::cbmc::language::{is_explanation_word, words_dfa};
-use crate::cbmc::{Bounds, CbmcRunError, Feedback, GotoProgram};
+use crate::cbmc::program::{Bounds, Feedback, GotoProgram};
 use crate::learn::{Answer, Equivalence, Teacher, TeacherError, unpack};
 
 impl CbmcTeacher<'_> {
