@@ -126,24 +126,26 @@ pub fn render(
 ) -> Result<String, ReportError> {
     match (document, format) {
         (Document::Review(review), Format::Html) => {
-            html::page(&view::review_page(review, Draw::Yes))
+            html::page(&view::review_page::review_page(review, Draw::Yes))
         }
-        (Document::Diff(diff), Format::Html) => html::page(&view::diff_page(diff, Draw::Yes)),
+        (Document::Diff(diff), Format::Html) => {
+            html::page(&view::diff_page::diff_page(diff, Draw::Yes))
+        }
         (Document::Automaton(doc), Format::Html) => {
-            html::automaton_page(&view::automaton_page(doc, Draw::Yes))
+            html::automaton_page(&view::automaton_page::automaton_page(doc, Draw::Yes))
         }
         (Document::Review(review), Format::Markdown) => Ok(markdown::page(
-            &view::review_page(review, Draw::No),
+            &view::review_page::review_page(review, Draw::No),
             options,
             MARKDOWN_LIMIT,
         )),
         (Document::Diff(diff), Format::Markdown) => Ok(markdown::page(
-            &view::diff_page(diff, Draw::No),
+            &view::diff_page::diff_page(diff, Draw::No),
             options,
             MARKDOWN_LIMIT,
         )),
         (Document::Automaton(doc), Format::Markdown) => Ok(markdown::automaton_page(
-            &view::automaton_page(doc, Draw::No),
+            &view::automaton_page::automaton_page(doc, Draw::No),
             options,
             MARKDOWN_LIMIT,
         )),

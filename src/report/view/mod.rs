@@ -15,20 +15,16 @@
 //! figures, findings, source changes). This module keeps the view types the templates read
 //! and the small helpers every page uses.
 
-mod automaton_page;
-mod diff_page;
+pub(super) mod automaton_page;
+pub(super) mod diff_page;
 mod parts;
-mod review_page;
+pub(super) mod review_page;
 
 use std::collections::BTreeMap;
 
 use super::compute::Language;
 use crate::automaton::Dfa;
 use crate::document::{Bounds, LearningStats, Revision, Version};
-
-pub(crate) use automaton_page::automaton_page;
-pub(crate) use diff_page::diff_page;
-pub(crate) use review_page::review_page;
 
 /// Example words shown per language.
 pub(crate) const EXAMPLES: usize = 5;
