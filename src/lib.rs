@@ -18,5 +18,6 @@ pub mod cprog;
 pub mod exit;
 pub mod git;
 pub mod learn;
+pub mod limits;
 pub mod report;
 pub mod review;
