@@ -24,6 +24,7 @@
 //! automata a merge review compares.
 
 pub mod hooks;
+pub mod paths;
 mod snapshot;
 
 use std::path::{Path, PathBuf};
