@@ -21,3 +21,4 @@ pub mod learn;
 pub mod limits;
 pub mod report;
 pub mod review;
+pub mod trust;
