@@ -502,7 +502,17 @@ impl Settings {
                 message: format!("{timeout} is not a number of seconds"),
             });
         }
-        s.query_timeout = (timeout > 0.0).then(|| Duration::from_secs_f64(timeout));
+        s.query_timeout = if timeout > 0.0 {
+            // `1e308` is finite but no Duration: refused, not a panic (found by fuzzing).
+            Some(
+                Duration::try_from_secs_f64(timeout).map_err(|_| ConfigError::Invalid {
+                    key: "query-timeout",
+                    message: format!("{timeout} seconds is too long; use 0 for no limit"),
+                })?,
+            )
+        } else {
+            None
+        };
         if let Some(limit) = flags.exact_limit.or(file.exact_limit) {
             s.exact_limit = limit;
         }

@@ -23,6 +23,7 @@
 //! the Language of Software Errors* (JAIR 2020), Fig. 12-14: the versions whose learned
 //! automata a merge review compares.
 
+pub mod hook_env;
 pub mod hooks;
 pub mod paths;
 mod snapshot;
@@ -332,53 +333,30 @@ impl GitRepo {
     }
 
     fn hook_theirs(&self) -> Result<Option<CommitInfo>, GitError> {
+        use hook_env::Named;
         let git_dir = self.repo.path();
         if let Ok(text) = std::fs::read_to_string(git_dir.join("MERGE_HEAD")) {
-            let heads: Vec<&str> = text.split_whitespace().collect();
-            return match heads.as_slice() {
-                [one] => self.resolve(one).map(|mut c| {
+            return match hook_env::merge_head(&text)? {
+                Named::One(one) => self.resolve(one).map(|mut c| {
                     c.label = "MERGE_HEAD".to_string();
                     Some(c)
                 }),
-                [] => Ok(None),
-                _ => Err(GitError::HookContext(format!(
-                    "MERGE_HEAD names {} commits (an octopus merge); mergelens reviews merges of two branches",
-                    heads.len()
-                ))),
+                _ => Ok(None),
             };
         }
         // git names the merged commit in GITHEAD_<sha> for its conflict labels: the most
         // exact source, whatever options the merge command had.
-        let named: Vec<String> = std::env::vars()
-            .filter_map(|(k, _)| k.strip_prefix("GITHEAD_").map(str::to_string))
+        let vars: Vec<String> = std::env::vars_os()
+            .filter_map(|(k, _)| k.into_string().ok())
             .collect();
-        match named.as_slice() {
-            [sha] => return self.resolve(sha).map(Some),
-            [] => {}
-            _ => {
-                return Err(GitError::HookContext(format!(
-                    "git names {} merged commits (an octopus merge); mergelens reviews merges of two branches",
-                    named.len()
-                )));
-            }
+        if let Named::One(sha) = hook_env::githead(vars.iter().map(String::as_str))? {
+            return self.resolve(sha).map(Some);
         }
         let action = std::env::var("GIT_REFLOG_ACTION").unwrap_or_default();
-        let mut words = action.split_whitespace();
-        match words.next() {
-            // git sets `merge` and the names of the merged heads, without the options.
-            Some("merge") => {
-                let args: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
-                match args.as_slice() {
-                    [one] => self.resolve(one).map(Some),
-                    [] => Ok(None),
-                    _ => Err(GitError::HookContext(format!(
-                        "`git {action}` merges {} branches (an octopus merge); mergelens reviews merges of two",
-                        args.len()
-                    ))),
-                }
-            }
-            Some("pull") => self.fetch_head().map(Some),
-            _ => Ok(None),
+        match hook_env::reflog_action(&action)? {
+            Named::One(one) => self.resolve(one).map(Some),
+            Named::FetchHead => self.fetch_head().map(Some),
+            Named::Nothing => Ok(None),
         }
     }
 
@@ -389,12 +367,7 @@ impl GitRepo {
             path: path.clone(),
             source,
         })?;
-        let line = text
-            .lines()
-            .find(|l| !l.contains("\tnot-for-merge\t"))
-            .ok_or_else(|| GitError::HookContext("FETCH_HEAD names no commit to merge".into()))?;
-        let sha = line.split('\t').next().unwrap_or_default();
-        let mut info = self.resolve(sha)?;
+        let mut info = self.resolve(hook_env::fetch_head(&text)?)?;
         info.label = "FETCH_HEAD".to_string();
         Ok(info)
     }
