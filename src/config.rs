@@ -782,6 +782,57 @@ mod tests {
     }
 
     #[test]
+    fn a_repository_file_names_no_program_and_no_path_outside() {
+        let err = FileConfig::parse(
+            "entries = [\"main\"]\n  cbmc = \"tools/cbmc\"\n",
+            Path::new(".mergelens.toml"),
+        )
+        .unwrap_err();
+        assert!(matches!(err, ConfigError::ToolInRepository { line: 2, .. }));
+        let msg = err.to_string();
+        assert!(msg.contains(".mergelens.toml:2:"), "{msg}");
+        assert!(msg.contains("~/.config/mergelens/config.toml"), "{msg}");
+        for (text, key) in [
+            ("include-dirs = [\"/usr/include\"]", "include-dirs"),
+            ("files = [\"../x/*.c\"]", "files"),
+            ("compile-commands = \"a/../../cc.json\"", "compile-commands"),
+        ] {
+            let file = FileConfig::parse(text, Path::new("x")).unwrap();
+            let err = Settings::resolve(&file, &Overrides::default(), Path::new("/r"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(key) && err.contains("is refused"), "{err}");
+        }
+        // The same directory from the command line is the user's choice.
+        let flags = Overrides {
+            include_dirs: vec![PathBuf::from("/usr/include")],
+            ..Overrides::default()
+        };
+        let s = Settings::resolve(&FileConfig::default(), &flags, Path::new("/r")).unwrap();
+        assert_eq!(s.sources.include_dirs, [PathBuf::from("/usr/include")]);
+        let huge = FileConfig::parse("query-timeout = 1e308", Path::new("x")).unwrap();
+        assert!(Settings::resolve(&huge, &Overrides::default(), Path::new("/r")).is_err());
+    }
+
+    #[test]
+    fn an_untrusted_database_keeps_no_include_directory_outside() {
+        let db = serde_json::json!([
+            {"directory": "/r/build", "file": "../a.c",
+             "command": "cc -I../include -I/opt/inc -isystem /usr/include -c ../a.c"}
+        ]);
+        let cc = CompileCommands::parse(
+            &db.to_string(),
+            Path::new("cc.json"),
+            Path::new("/r"),
+            false,
+        )
+        .unwrap();
+        assert_eq!(cc.files, ["a.c"]);
+        assert_eq!(cc.include_dirs, [PathBuf::from("include")]);
+        assert_eq!(cc.warnings.len(), 2, "{:?}", cc.warnings);
+    }
+
+    #[test]
     fn compile_commands_give_files_includes_and_defines() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
