@@ -230,6 +230,23 @@ pub fn settings_change_summary(diff: &str) -> String {
     out
 }
 
+/// The finding of a settings change as one line, for the report's notes: the changed lines
+/// of the diff, ` | `-separated (a note is one line in every rendering).
+pub fn settings_change_note(diff: &str) -> String {
+    let changed: Vec<&str> = diff
+        .lines()
+        .filter(|l| {
+            (l.starts_with('+') || l.starts_with('-'))
+                && !l.starts_with("+++")
+                && !l.starts_with("---")
+        })
+        .collect();
+    format!(
+        "Finding: this merge changes the review settings ({FILE_NAME}). This review used those committed on ours; the change governs reviews once merged. Diff: {}",
+        changed.join(" | ")
+    )
+}
+
 /// When the merge changes `.mergelens.toml`: a unified diff from ours' to the merge's (or,
 /// in a conflict, theirs').
 pub fn settings_change(
@@ -343,6 +360,17 @@ mod tests {
         assert!(err.contains("worker 3 fell over"), "{err}");
         assert!(err.starts_with("internal error"), "{err}");
         assert_eq!(catch_panic(|| 7).unwrap(), 7);
+    }
+
+    #[test]
+    fn a_settings_change_is_one_line_with_the_changed_lines() {
+        let diff = "--- a\n+++ b\n@@ -1 +1 @@\n-fail-on = \"any\"\n+fail-on = \"never\"\n";
+        let note = settings_change_note(diff);
+        assert!(!note.contains('\n'));
+        assert!(
+            note.ends_with("Diff: -fail-on = \"any\" | +fail-on = \"never\""),
+            "{note}"
+        );
     }
 
     #[test]

@@ -145,13 +145,11 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     }
     let mut report = report?;
     if let Some(diff) = &settings_change {
-        report.document.bounds.notes.insert(
-            0,
-            format!(
-                "Finding: this merge changes the review settings ({}). This review used those committed on ours; the change governs reviews once merged.\n{diff}",
-                crate::config::FILE_NAME
-            ),
-        );
+        report
+            .document
+            .bounds
+            .notes
+            .insert(0, trust::settings_change_note(diff));
     }
     let document = Document::Review(Box::new(report.document.clone()));
     let saved = save_last(&repo, "last-review", &document);
