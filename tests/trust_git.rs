@@ -229,6 +229,35 @@ fn repository_paths_outside_the_checkout_are_refused() {
 }
 
 #[test]
+fn a_source_that_includes_a_file_outside_the_checkout_is_refused() {
+    let repo = fig12();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.h");
+    std::fs::write(&secret, "void SECRET_TOKEN_4242(void) {}\n").unwrap();
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit(
+        "src/leak.c",
+        &format!(
+            "#include \"{}\"\nvoid leak(void) {{ SECRET_TOKEN_4242(); }}\n",
+            secret.display()
+        ),
+        "theirs: include a host file",
+    );
+    repo.git(&["checkout", "-q", "main"]);
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("outside the checkout"), "{said}");
+    assert!(!said.contains("SECRET_TOKEN"), "{said}");
+    // Through the hook, the trusted on-error (allow) lets it through, loudly.
+    assert!(repo.mergelens(&["hook", "install"]).status.success());
+    let out = repo.run_git(&MERGE, &[]);
+    let said = text(&out);
+    assert!(said.contains("THIS MERGE WAS NOT REVIEWED"), "{said}");
+    assert!(!said.contains("SECRET_TOKEN"), "{said}");
+}
+
+#[test]
 fn a_small_document_declaring_fifty_million_states_is_refused_at_once() {
     let repo = Repo::new();
     let doc = serde_json::json!({

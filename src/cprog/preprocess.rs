@@ -136,6 +136,48 @@ fn bounded_gcc(
     }
 }
 
+/// Refuses a unit that read a file outside `confine_to` (and mergelens's own header in
+/// `header_dir`) other than a system header: the path is named, never its contents.
+pub(crate) fn check_confined(
+    pre: &Preprocessed,
+    file: &Path,
+    confine_to: Option<&[PathBuf]>,
+    header_dir: &Path,
+) -> Result<(), FrontEndError> {
+    let Some(confine_to) = confine_to else {
+        return Ok(());
+    };
+    let roots: Vec<PathBuf> = confine_to
+        .iter()
+        .chain(std::iter::once(&header_dir.to_path_buf()))
+        .filter_map(|d| d.canonicalize().ok())
+        .collect();
+    let mut read = vec![false; pre.files.len()];
+    for &(index, _, origin) in &pre.rows {
+        if origin != FileOrigin::System {
+            read[index as usize] = true;
+        }
+    }
+    for (source, _) in pre.files.iter().zip(read).filter(|(_, r)| *r) {
+        if source.name.starts_with('<') {
+            continue;
+        }
+        let inside = Path::new(&source.name)
+            .canonicalize()
+            .is_ok_and(|p| roots.iter().any(|r| p.starts_with(r)));
+        if !inside {
+            return Err(FrontEndError::Preprocess {
+                file: file.to_path_buf(),
+                message: format!(
+                    "includes {}, which is outside the checkout; a version under review may include only its own files and system headers (docs/trust.md)",
+                    source.name
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Source files are not always UTF-8: a Latin-1 string literal survives preprocessing. Each
 /// byte that is not part of valid UTF-8 becomes a character of Unicode's last private-use
 /// plane (U+10FF80 + byte - 0x80), which [`encode`] turns back into the byte, so the
