@@ -1,5 +1,5 @@
 //! The command line, parsed with clap. This module belongs to the binary: the library sees
-//! only the plain option types of [`mergelens::commands`].
+//! only the plain option types of `crate::commands`.
 
 use std::path::PathBuf;
 
@@ -278,7 +278,7 @@ pub struct ProgramCli {
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
-    #[arg(long, value_name = "S", default_value_t = crate::commands::program::DEFAULT_QUERY_TIMEOUT_SECS)]
+    #[arg(long, value_name = "S", default_value_t = crate::commands::program::DEFAULT_QUERY_TIMEOUT_SECS, value_parser = seconds)]
     pub query_timeout: f64,
     /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
     #[arg(long, value_name = "PATH")]
@@ -582,7 +582,7 @@ pub struct ReviewLearnFlags {
     #[arg(long, value_name = "FILE")]
     pub compile_commands: Option<PathBuf>,
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = seconds)]
     pub query_timeout: Option<f64>,
     /// Check at most N accepted words against CBMC per conjecture.
     #[arg(long, value_name = "N")]
@@ -718,5 +718,17 @@ impl DiffCli {
             from: self.from,
             to: self.to,
         }
+    }
+}
+
+/// A number of seconds a `Duration` can hold (`inf` or `1e308` would panic later).
+fn seconds(text: &str) -> Result<f64, String> {
+    let value: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if value.is_finite() && value >= 0.0 && std::time::Duration::try_from_secs_f64(value).is_ok() {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{text} is not a number of seconds (0 for no limit)"
+        ))
     }
 }

@@ -50,6 +50,27 @@ pub enum ConfigError {
     },
     #[error("{key}: {message}")]
     Invalid { key: &'static str, message: String },
+    /// A repository's configuration names a program to run: refused, as a branch under
+    /// review could then run anything on the reviewer's machine (see `docs/trust.md`).
+    #[error(
+        "{}:{line}: `{key}` names a program to run, which a repository's configuration may not do (a branch could make you run anything); set it with --{key}, $MERGELENS_CBMC, `git config mergelens.{key} PATH` or `{key} = \"PATH\"` in ~/.config/mergelens/config.toml, and remove it from {}",
+        path.display(), path.display()
+    )]
+    ToolInRepository {
+        path: PathBuf,
+        line: usize,
+        key: &'static str,
+    },
+    /// A path from a repository's configuration that is absolute or may leave the checkout.
+    #[error(
+        "{origin}: {key} = \"{value}\" is refused: {why}; a repository's configuration may only name paths inside its checkout (give paths elsewhere on the command line or in ~/.config/mergelens/config.toml)"
+    )]
+    Outside {
+        origin: String,
+        key: &'static str,
+        value: String,
+        why: &'static str,
+    },
 }
 
 /// When a review's findings block a merge (exit code 1).
@@ -127,10 +148,53 @@ pub struct FileConfig {
 
 impl FileConfig {
     pub fn parse(text: &str, path: &Path) -> Result<FileConfig, ConfigError> {
-        toml::from_str(text).map_err(|e| ConfigError::Parse {
+        let file: FileConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
             path: path.to_path_buf(),
             message: e.to_string(),
-        })
+        })?;
+        if file.cbmc.is_some() {
+            let line = text
+                .lines()
+                .position(|l| {
+                    let l = l.trim_start().trim_start_matches(['"', '\'']);
+                    l.strip_prefix("cbmc").is_some_and(|r| {
+                        r.trim_start_matches(['"', '\''])
+                            .trim_start()
+                            .starts_with('=')
+                    })
+                })
+                .map_or(1, |i| i + 1);
+            return Err(ConfigError::ToolInRepository {
+                path: path.to_path_buf(),
+                line,
+                key: "cbmc",
+            });
+        }
+        Ok(file)
+    }
+
+    /// Refuses every path of this (repository) file that is absolute or has a `..`: after
+    /// the checkout's links such a path can lead anywhere. `origin` names the file.
+    pub fn check_paths(&self, origin: &str) -> Result<(), ConfigError> {
+        let mut all: Vec<(&'static str, &str)> = Vec::new();
+        for f in self.files.iter().flatten() {
+            all.push(("files", f));
+        }
+        for d in self.include_dirs.iter().flatten() {
+            all.push(("include-dirs", d));
+        }
+        if let Some(c) = &self.compile_commands {
+            all.push(("compile-commands", c));
+        }
+        for (key, value) in all {
+            crate::git::paths::repo_relative(value).map_err(|why| ConfigError::Outside {
+                origin: origin.to_string(),
+                key,
+                value: value.to_string(),
+                why,
+            })?;
+        }
+        Ok(())
     }
 
     /// `.mergelens.toml` in `root`, or the defaults when there is none.
@@ -291,18 +355,62 @@ impl Settings {
         flags: &Overrides,
         root: &Path,
     ) -> Result<Settings, ConfigError> {
+        let work_tree = |rel: &str| -> Result<Option<String>, ConfigError> {
+            let path = root.join(rel);
+            // The file must really be inside the work tree, links followed.
+            let real = path.canonicalize().map_err(|source| ConfigError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+            if !real.starts_with(&real_root) {
+                return Err(ConfigError::Outside {
+                    origin: FILE_NAME.to_string(),
+                    key: "compile-commands",
+                    value: rel.to_string(),
+                    why: "it leads out of the repository through a symbolic link",
+                });
+            }
+            std::fs::read_to_string(&real)
+                .map(Some)
+                .map_err(|source| ConfigError::Read { path, source })
+        };
+        Settings::resolve_with(file, flags, root, FILE_NAME, &work_tree)
+    }
+
+    /// [`Settings::resolve`] for a repository file named `origin` in messages, whose paths
+    /// must stay inside the repository, and whose compilation database `read_repo_file`
+    /// reads (from the owner's commit, in a review). `root` is the repository's work tree,
+    /// which the database's absolute paths point into.
+    pub fn resolve_with(
+        file: &FileConfig,
+        flags: &Overrides,
+        root: &Path,
+        origin: &str,
+        read_repo_file: &dyn Fn(&str) -> Result<Option<String>, ConfigError>,
+    ) -> Result<Settings, ConfigError> {
+        file.check_paths(origin)?;
         let mut s = Settings::default();
-        let compile_commands = flags
-            .compile_commands
-            .clone()
-            .or_else(|| file.compile_commands.as_ref().map(PathBuf::from));
-        if let Some(path) = compile_commands {
+        if let Some(path) = &flags.compile_commands {
             let path = if path.is_absolute() {
-                path
+                path.clone()
             } else {
                 root.join(path)
             };
             let db = CompileCommands::read(&path, root)?;
+            s.sources.files = db.files;
+            s.sources.include_dirs = db.include_dirs;
+            s.sources.defines = db.defines;
+            s.warnings.extend(db.warnings);
+        } else if let Some(rel) = &file.compile_commands {
+            let where_ = format!("{rel} (named by {origin})");
+            let text = read_repo_file(rel)?.ok_or_else(|| ConfigError::Invalid {
+                key: "compile-commands",
+                message: format!(
+                    "{where_} does not exist where the configuration is read from (a review reads the files committed on ours); pass --compile-commands FILE to use another"
+                ),
+            })?;
+            let db = CompileCommands::parse(&text, Path::new(&where_), root, false)?;
             s.sources.files = db.files;
             s.sources.include_dirs = db.include_dirs;
             s.sources.defines = db.defines;
@@ -377,10 +485,8 @@ impl Settings {
                 max_word_length,
             }
         };
-        s.cbmc = flags
-            .cbmc
-            .clone()
-            .or_else(|| file.cbmc.as_ref().map(PathBuf::from));
+        // Never from the file: see `docs/trust.md`.
+        s.cbmc = flags.cbmc.clone();
         let timeout = flags
             .query_timeout
             .or(file.query_timeout)
@@ -391,7 +497,17 @@ impl Settings {
                 message: format!("{timeout} is not a number of seconds"),
             });
         }
-        s.query_timeout = (timeout > 0.0).then(|| Duration::from_secs_f64(timeout));
+        s.query_timeout = if timeout > 0.0 {
+            // `1e308` is finite but no Duration: refused, not a panic (found by fuzzing).
+            Some(
+                Duration::try_from_secs_f64(timeout).map_err(|_| ConfigError::Invalid {
+                    key: "query-timeout",
+                    message: format!("{timeout} seconds is too long; use 0 for no limit"),
+                })?,
+            )
+        } else {
+            None
+        };
         if let Some(limit) = flags.exact_limit.or(file.exact_limit) {
             s.exact_limit = limit;
         }
@@ -432,8 +548,20 @@ impl CompileCommands {
             path: path.to_path_buf(),
             source,
         })?;
+        CompileCommands::parse(&text, path, root, true)
+    }
+
+    /// A database's text, named `path` in messages. From an untrusted place (`trusted`
+    /// false: a repository's configuration names it), an include directory outside `root`
+    /// is left out with a warning instead of kept absolute.
+    pub fn parse(
+        text: &str,
+        path: &Path,
+        root: &Path,
+        trusted: bool,
+    ) -> Result<CompileCommands, ConfigError> {
         let entries: Vec<CommandEntry> =
-            serde_json::from_str(&text).map_err(|source| ConfigError::CompileCommands {
+            serde_json::from_str(text).map_err(|source| ConfigError::CompileCommands {
                 path: path.to_path_buf(),
                 source,
             })?;
@@ -475,7 +603,15 @@ impl CompileCommands {
                     let dir = match relative_to(&root, &dir) {
                         Some(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
                         Some(rel) => rel,
-                        None => dir,
+                        None if trusted => dir,
+                        None => {
+                            out.warnings.push(format!(
+                                "{}: include directory {} is outside the repository; refused (a repository's compilation database may only name directories inside it)",
+                                path.display(),
+                                dir.display()
+                            ));
+                            continue;
+                        }
                     };
                     push_unique(&mut out.include_dirs, dir);
                 } else if let Some(define) = take("-D") {
@@ -638,6 +774,57 @@ mod tests {
             spec.select(paths.into_iter()).unwrap(),
             ["main.c", "src/a.c", "src/deep/b.c"]
         );
+    }
+
+    #[test]
+    fn a_repository_file_names_no_program_and_no_path_outside() {
+        let err = FileConfig::parse(
+            "entries = [\"main\"]\n  cbmc = \"tools/cbmc\"\n",
+            Path::new(".mergelens.toml"),
+        )
+        .unwrap_err();
+        assert!(matches!(err, ConfigError::ToolInRepository { line: 2, .. }));
+        let msg = err.to_string();
+        assert!(msg.contains(".mergelens.toml:2:"), "{msg}");
+        assert!(msg.contains("~/.config/mergelens/config.toml"), "{msg}");
+        for (text, key) in [
+            ("include-dirs = [\"/usr/include\"]", "include-dirs"),
+            ("files = [\"../x/*.c\"]", "files"),
+            ("compile-commands = \"a/../../cc.json\"", "compile-commands"),
+        ] {
+            let file = FileConfig::parse(text, Path::new("x")).unwrap();
+            let err = Settings::resolve(&file, &Overrides::default(), Path::new("/r"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(key) && err.contains("is refused"), "{err}");
+        }
+        // The same directory from the command line is the user's choice.
+        let flags = Overrides {
+            include_dirs: vec![PathBuf::from("/usr/include")],
+            ..Overrides::default()
+        };
+        let s = Settings::resolve(&FileConfig::default(), &flags, Path::new("/r")).unwrap();
+        assert_eq!(s.sources.include_dirs, [PathBuf::from("/usr/include")]);
+        let huge = FileConfig::parse("query-timeout = 1e308", Path::new("x")).unwrap();
+        assert!(Settings::resolve(&huge, &Overrides::default(), Path::new("/r")).is_err());
+    }
+
+    #[test]
+    fn an_untrusted_database_keeps_no_include_directory_outside() {
+        let db = serde_json::json!([
+            {"directory": "/r/build", "file": "../a.c",
+             "command": "cc -I../include -I/opt/inc -isystem /usr/include -c ../a.c"}
+        ]);
+        let cc = CompileCommands::parse(
+            &db.to_string(),
+            Path::new("cc.json"),
+            Path::new("/r"),
+            false,
+        )
+        .unwrap();
+        assert_eq!(cc.files, ["a.c"]);
+        assert_eq!(cc.include_dirs, [PathBuf::from("include")]);
+        assert_eq!(cc.warnings.len(), 2, "{:?}", cc.warnings);
     }
 
     #[test]

@@ -60,8 +60,10 @@ pub mod failure;
 mod fingerprint;
 pub mod git;
 pub mod learn;
+pub mod limits;
 pub mod report;
 pub mod review;
+pub mod trust;
 
 pub use failure::FailureKind;
 

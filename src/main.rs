@@ -19,7 +19,11 @@ use cli::{AutomatonCommand, Cli, Command, HookCommand, ReportFormatArg};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    mergelens::trust::install_quiet_panic_hook();
+    // A panic is an internal failure (exit code 4), one line, no backtrace noise.
+    let result =
+        mergelens::trust::catch_panic(|| run(cli.command)).unwrap_or_else(|e| Err(e.into()));
+    match result {
         Ok(Outcome::Success) => ExitCode::from(exit::SUCCESS),
         Ok(Outcome::Different) => ExitCode::from(exit::DIFFERENT),
         Ok(Outcome::Conflict) => ExitCode::from(exit::CONFLICT),

@@ -50,35 +50,33 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
     assert!(repo.merged());
     repo.git(&["reset", "-q", "--hard", &ours]);
 
-    // fail-on = "never": reviewed, reported, let through.
-    repo.write(".mergelens.toml", "fail-on = \"never\"\n");
+    // fail-on = "never", committed on ours: reviewed, reported, let through.
+    repo.commit(".mergelens.toml", "fail-on = \"never\"\n", "settings");
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("verdict: unexpected"), "{}", text(&out));
     assert!(repo.merged());
     repo.git(&["reset", "-q", "--hard", &ours]);
 
-    // mergelens itself fails (no CBMC there): allowed with a warning, or blocked.
-    repo.write(".mergelens.toml", "cbmc = \"/nonexistent/cbmc\"\n");
-    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    // mergelens itself fails (no CBMC there): allowed with a loud line, or blocked.
+    let no_cbmc = [("MERGELENS_CBMC", "/nonexistent/cbmc")];
+    let merge = ["merge", "--no-ff", "-m", "merge feature", "feature"];
+    let out = repo.run_git(&merge, &no_cbmc);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).contains("the merge goes ahead"),
+        text(&out).contains("THIS MERGE WAS NOT REVIEWED"),
         "{}",
         text(&out)
     );
     repo.git(&["reset", "-q", "--hard", &ours]);
-    repo.write(
-        ".mergelens.toml",
-        "cbmc = \"/nonexistent/cbmc\"\non-error = \"block\"\n",
-    );
-    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    repo.commit(".mergelens.toml", "on-error = \"block\"\n", "settings");
+    let out = repo.run_git(&merge, &no_cbmc);
     assert!(!out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("CBMC"), "{}", text(&out));
     repo.git(&["merge", "--abort"]);
+    repo.git(&["reset", "-q", "--hard", &ours]);
 
     // An ordinary commit passes the pre-commit hook untouched.
-    std::fs::remove_file(repo.path().join(".mergelens.toml")).unwrap();
     repo.commit("README", "hello\n", "docs");
     let out = repo.mergelens(&["hook", "uninstall"]);
     assert!(out.status.success(), "{}", text(&out));
@@ -95,15 +93,16 @@ fn a_resolved_conflict_is_reviewed_by_the_pre_commit_hook() {
     let out = repo.mergelens(&["review"]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     // Resolved by taking ours: theirs' `g end` is lost, which `fail-on = "lost"` blocks.
+    // The policy comes from the user's configuration file here (ours commits none).
     repo.write("main.c", &conflict_program("f(); f();"));
-    repo.write(".mergelens.toml", "fail-on = \"lost\"\n");
+    repo.user_config(Some("fail-on = \"lost\"\n"));
     repo.git(&["add", "main.c"]);
     let out = repo.run_git(&["commit", "--no-edit"], &[]);
     assert!(!out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("    g end"), "{}", text(&out));
     assert!(!repo.merged());
     // ... and the default `fail-on = "unexpected"` lets through, having said so.
-    std::fs::remove_file(repo.path().join(".mergelens.toml")).unwrap();
+    repo.user_config(None);
     let out = repo.run_git(&["commit", "--no-edit"], &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("lost"), "{}", text(&out));
@@ -139,7 +138,7 @@ fn install_honours_core_hooks_path_and_chains_to_the_hook_there() {
     assert!(repo.mergelens(&["hook", "install"]).status.success());
     assert_eq!(std::fs::read_to_string(&saved).unwrap(), previous);
 
-    repo.write(".mergelens.toml", "fail-on = \"never\"\n");
+    repo.commit(".mergelens.toml", "fail-on = \"never\"\n", "settings");
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(marker.exists(), "the chained hook did not run");

@@ -3,6 +3,9 @@ use thiserror::Error;
 /// Everything that can be wrong with an automaton or a request about one.
 #[derive(Debug, Error)]
 pub enum AutomatonError {
+    /// A document over the size budget of [`crate::limits`], refused before allocation.
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
     #[error("{path}: cannot read: {source}")]
     Read {
         path: String,

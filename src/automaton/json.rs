@@ -118,15 +118,7 @@ fn format_tag(text: &str) -> Option<String> {
 /// Reads an automaton from a file, or from standard input when `path` is `-`.
 pub fn read(path: &Path) -> Result<Dfa, AutomatonError> {
     let origin = path.display().to_string();
-    let text = if path == Path::new("-") {
-        std::io::read_to_string(std::io::stdin())
-    } else {
-        std::fs::read_to_string(path)
-    }
-    .map_err(|source| AutomatonError::Read {
-        path: origin.clone(),
-        source,
-    })?;
+    let text = crate::limits::read_json_text(path, &origin)?;
     from_str(&text, &origin)
 }
 
@@ -159,6 +151,7 @@ fn from_file(file: DfaFile, origin: &str) -> Result<Dfa, AutomatonError> {
             max: MAX_STATES,
         });
     }
+    crate::limits::check_cells(origin, states, file.alphabet.len() as u64)?;
     let check = |what: &'static str, state: u64| {
         if state < states {
             Ok(state as u32)

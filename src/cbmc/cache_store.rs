@@ -228,7 +228,18 @@ impl AnswerStore {
 
     /// What the store holds; empty when there is no file yet.
     pub fn load(&self) -> Result<Stored, StoreError> {
-        let text = match std::fs::read(&self.path) {
+        // A cache file is checked against the JSON budget before it is read.
+        let text = match std::fs::metadata(&self.path).and_then(|m| {
+            if m.len() > crate::limits::MAX_JSON_BYTES {
+                Err(std::io::Error::other(format!(
+                    "{} bytes, over the {} bytes of a JSON input",
+                    m.len(),
+                    crate::limits::MAX_JSON_BYTES
+                )))
+            } else {
+                std::fs::read(&self.path)
+            }
+        }) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Stored::default()),
             Err(e) => return Err(self.corrupt(e.to_string())),

@@ -47,6 +47,10 @@ pub enum CbmcRunError {
         max_word_length: usize,
         seconds: f64,
     },
+    /// A run without a deadline of its own passed the query timeout, or a run wrote more
+    /// output than mergelens reads (the tool's process group was killed).
+    #[error("{tool} stopped: it {what}")]
+    Limit { tool: &'static str, what: String },
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,

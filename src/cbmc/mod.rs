@@ -49,6 +49,16 @@ pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
 pub use program::{Bounds, Feedback, GotoProgram, VERIFY_BATCH};
 pub use properties::{ProgramProperty, PropertyQuery, program_properties};
 pub use run::CbmcCounters;
+
+/// Reads one run's `--json-ui` output as a query does: the number of properties with a
+/// status, or why the output is unusable. For checking that outside input (CBMC's output)
+/// is refused cleanly, never by a panic.
+pub fn read_json_ui(stdout: &[u8]) -> Result<usize, CbmcRunError> {
+    let report = json::parse(stdout)?;
+    // The trace reader must cope with the same output.
+    let _ = json::raw_trace(stdout, "");
+    Ok(report.properties.len())
+}
 pub use teacher::{
     CbmcTeacher, CbmcTeacherError, DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH,
     TeacherOptions, TeacherStats,

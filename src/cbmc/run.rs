@@ -1,14 +1,11 @@
 //! Running `goto-cc` and `cbmc` as child processes with a deadline.
 
-use std::io::Read;
-use std::os::unix::process::CommandExt;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use super::error::CbmcRunError;
+use crate::limits::{self, Ran};
 
 /// How many CBMC runs answered queries and how long they took, for the learner's statistics.
 /// Shared between threads: queries take `&self`.
@@ -66,134 +63,50 @@ pub(crate) enum Outcome {
 
 /// Runs `cmd` to completion or until `deadline`, whichever comes first; on the deadline the
 /// child's whole process group is killed (goto-cc runs a preprocessor, and a CBMC left
-/// running would keep a core busy long after its answer stopped mattering).
-/// `counters`, when given, record the run as a CBMC run.
+/// running would keep a core busy long after its answer stopped mattering). A run without a
+/// deadline of its own gets the command's query timeout ([`crate::limits::tool_deadline`]),
+/// and every run stops at [`crate::limits::MAX_TOOL_OUTPUT`] bytes of output: both are errors
+/// ([`CbmcRunError::Limit`]). `counters`, when given, record the run as a CBMC run.
 pub(crate) fn run(
-    mut cmd: Command,
+    cmd: Command,
     tool: &'static str,
     deadline: Option<Instant>,
     counters: Option<&CbmcCounters>,
 ) -> Result<Outcome, CbmcRunError> {
     let start = Instant::now();
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let mut child = cmd.spawn().map_err(CbmcRunError::io(cmd.get_program()))?;
-    let group = child.id();
-    // Whatever happens below, a group that is still running when we leave is killed.
-    let mut guard = GroupGuard(Some(group));
-
-    let mut stdout = child.stdout.take().expect("piped");
-    let mut stderr = child.stderr.take().expect("piped");
-    let (done_tx, done_rx) = mpsc::channel();
-    let out_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        let result = stdout.read_to_end(&mut buf).map(|_| buf);
-        // The receiver may be gone if we timed out; nothing to do then.
-        let _ = done_tx.send(());
-        result
-    });
-    let err_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        stderr.read_to_end(&mut buf).map(|_| buf)
-    });
-
-    // Wait for the end of stdout rather than for the child itself: only this thread reaps
-    // the child, so the group id cannot be recycled before a kill.
-    let in_time = match deadline {
-        None => true,
-        Some(deadline) => {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match done_rx.recv_timeout(left) {
-                Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    wait_until(&mut child, deadline).map_err(CbmcRunError::io(tool))?
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => false,
-            }
-        }
-    };
-    if !in_time {
-        guard.kill();
-        // Reap the killed child; its readers then see the pipes close.
-        let _ = child.wait();
-        let _ = out_reader.join();
-        let _ = err_reader.join();
-        if let Some(counters) = counters {
-            counters.record(start.elapsed(), true);
-        }
-        return Ok(Outcome::TimedOut);
-    }
-    let status = child.wait().map_err(CbmcRunError::io(tool))?;
-    guard.0 = None;
-    let stdout = join_reader(out_reader, tool)?;
-    let stderr = join_reader(err_reader, tool)?;
+    let program = cmd.get_program().to_owned();
+    let implicit = deadline.is_none();
+    let deadline = deadline.or_else(limits::tool_deadline);
+    let ran = limits::run_bounded(cmd, deadline, limits::MAX_TOOL_OUTPUT)
+        .map_err(CbmcRunError::io(program))?;
     if let Some(counters) = counters {
-        counters.record(start.elapsed(), false);
+        counters.record(start.elapsed(), matches!(ran, Ran::TimedOut));
     }
-    Ok(Outcome::Finished(Finished {
-        status,
-        stdout,
-        stderr,
-    }))
-}
-
-/// Polls for the child's exit until the deadline; true if it exited in time. Called once
-/// stdout is closed, when the child is normally already gone.
-fn wait_until(child: &mut std::process::Child, deadline: Instant) -> std::io::Result<bool> {
-    let mut step = Duration::from_micros(200);
-    loop {
-        if child.try_wait()?.is_some() {
-            return Ok(true);
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            return Ok(false);
-        }
-        thread::sleep(step.min(deadline - now));
-        step = (step * 2).min(Duration::from_millis(20));
-    }
-}
-
-fn join_reader(
-    reader: thread::JoinHandle<std::io::Result<Vec<u8>>>,
-    tool: &'static str,
-) -> Result<Vec<u8>, CbmcRunError> {
-    reader
-        .join()
-        .unwrap_or_else(|_| Err(std::io::Error::other("output reader panicked")))
-        .map_err(CbmcRunError::io(tool))
-}
-
-/// Kills a child's process group when dropped, unless disarmed.
-struct GroupGuard(Option<u32>);
-
-impl GroupGuard {
-    fn kill(&mut self) {
-        if let Some(group) = self.0.take() {
-            kill_group(group);
-        }
-    }
-}
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-fn kill_group(group: u32) {
-    unsafe extern "C" {
-        fn kill(pid: i32, sig: i32) -> i32;
-    }
-    const SIGKILL: i32 = 9;
-    if let Ok(group) = i32::try_from(group) {
-        // SAFETY: kill(2) takes plain integers and touches no memory of ours. The group is
-        // the child's own (process_group(0)) and the child has not been reaped yet, so the
-        // id still names that group.
-        unsafe {
-            kill(-group, SIGKILL);
-        }
+    match ran {
+        Ran::Finished {
+            status,
+            stdout,
+            stderr,
+        } => Ok(Outcome::Finished(Finished {
+            status,
+            stdout,
+            stderr,
+        })),
+        Ran::TimedOut if implicit => Err(CbmcRunError::Limit {
+            tool,
+            what: format!(
+                "ran longer than the query timeout ({:.0} s)",
+                limits::tool_timeout().unwrap_or_default().as_secs_f64()
+            ),
+        }),
+        Ran::TimedOut => Ok(Outcome::TimedOut),
+        Ran::TooMuchOutput => Err(CbmcRunError::Limit {
+            tool,
+            what: format!(
+                "wrote more than {} MiB of output",
+                limits::MAX_TOOL_OUTPUT >> 20
+            ),
+        }),
     }
 }
 

@@ -6,7 +6,10 @@ use mergelens::cbmc::Toolchain;
 
 /// Locates CBMC the way every command does and reports what it found.
 pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
-    let tools = Toolchain::locate(cbmc)?;
+    let repo = mergelens::git::GitRepo::discover(Path::new(".")).ok();
+    let user = mergelens::trust::UserConfig::load()?;
+    let (cbmc, origin) = mergelens::trust::cbmc_path(cbmc, repo.as_ref(), &user);
+    let tools = Toolchain::locate(cbmc.as_deref())?;
     println!(
         "cbmc            {} ({})",
         tools.cbmc.display(),
@@ -14,5 +17,15 @@ pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
     );
     println!("goto-cc         {}", tools.goto_cc.display());
     println!("goto-instrument {}", tools.goto_instrument.display());
+    println!("cbmc chosen by  {}", origin.describe());
+    println!(
+        "user config     {}",
+        mergelens::trust::user_config_path()
+            .map_or_else(|| "none (no HOME)".to_string(), |p| p.display().to_string())
+    );
+    // No Landlock (or other) sandbox is applied: say so, as docs/trust.md does.
+    println!(
+        "sandbox         none in effect: gcc, goto-cc and CBMC run with this user's full read access (docs/trust.md)"
+    );
     Ok(())
 }

@@ -31,7 +31,7 @@ pub fn run(action: HookAction) -> anyhow::Result<Outcome> {
     }
     if action == HookAction::Install {
         println!(
-            "merges are now reviewed before they are committed; .mergelens.toml sets fail-on and on-error, MERGELENS=0 skips one review"
+            "merges are now reviewed before they are committed; the .mergelens.toml committed on the branch merged into sets fail-on and on-error (docs/trust.md), MERGELENS=0 skips one review"
         );
     }
     Ok(Outcome::Success)

@@ -64,12 +64,16 @@ impl ProgramArgs {
         config.exclude = self.exclude.iter().cloned().collect();
         config.include_dirs = self.include_dirs.clone();
         config.defines = self.defines.clone();
+        // gcc and goto-cc run under the query timeout as CBMC does.
+        mergelens::limits::set_tool_timeout(self.query_timeout);
         config
     }
 
     /// The CBMC installation and the directory its tools run in.
     pub(crate) fn toolchain(&self) -> anyhow::Result<(Toolchain, PathBuf)> {
-        let tools = Toolchain::locate(self.cbmc.as_deref())?;
+        let user = mergelens::trust::UserConfig::load()?;
+        let (cbmc, _) = mergelens::trust::cbmc_path(self.cbmc.as_deref(), None, &user);
+        let tools = Toolchain::locate(cbmc.as_deref())?;
         let work_dir = std::env::current_dir().context("cannot read the current directory")?;
         Ok((tools, work_dir))
     }

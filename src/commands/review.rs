@@ -21,9 +21,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::{Outcome, write_output};
 use mergelens::config::{FileConfig, OnError, Overrides, Settings};
 use mergelens::document::{Difference, Review, Verdict};
-use mergelens::git::{GitRepo, Merged};
+use mergelens::git::{GitError, GitRepo, Merged};
 use mergelens::report::{self, Document, Format};
 use mergelens::review::{self, LearnContext, ReviewReport};
+use mergelens::trust::{self, OwnerConfig, UserConfig};
 
 /// The document format of `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,27 +68,42 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Success);
     }
     let mut on_error = args.flags.on_error.unwrap_or_default();
-    let result = review(args, &mut on_error);
+    // A panic in any worker is an internal failure, which on-error governs like any other.
+    let result = mergelens::trust::catch_panic(|| review(args, &mut on_error))
+        .unwrap_or_else(|e| Err(e.into()));
     match result {
         Err(error) if args.hook && on_error == OnError::Allow => {
             let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
             eprintln!(
-                "mergelens: warning: the merge review failed, so the merge goes ahead (on-error = \"allow\"): {}",
-                chain.first().cloned().unwrap_or_default()
+                "mergelens: WARNING: THIS MERGE WAS NOT REVIEWED: mergelens failed, and on-error = \"allow\" lets the merge go ahead: {}",
+                chain.join(": ")
             );
             Ok(Outcome::Success)
         }
+        Err(error) if args.hook => Err(error.context(
+            "the merge is not committed, as mergelens failed (on-error = \"block\"); to commit it anyway: MERGELENS=0 git commit",
+        )),
         other => other,
     }
 }
 
 fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> {
     let repo = GitRepo::from_env()?;
-    let settings = load_settings(&repo, &args.flags)?;
-    *on_error = settings.on_error;
+    let user = UserConfig::load()?;
+    // Until the owner's settings are read, only trusted places decide (docs/trust.md).
+    *on_error = args.flags.on_error.or(user.on_error).unwrap_or_default();
     let versions = if args.hook {
         match repo.hook_versions()? {
             Some(v) => v,
+            // git is committing a merge (the script says which hook runs), yet names no
+            // branch: say so, and let on-error decide.
+            None if std::env::var("MERGELENS_HOOK_NAME").is_ok_and(|n| n == "pre-merge-commit") => {
+                return Err(GitError::HookContext(format!(
+                    "git is committing a merge but names no merged branch (no MERGE_HEAD, no GITHEAD_* variable, GIT_REFLOG_ACTION = {:?})",
+                    std::env::var("GIT_REFLOG_ACTION").unwrap_or_default()
+                ))
+                .into());
+            }
             // An ordinary commit (the script also serves as pre-commit): nothing to review.
             None => return Ok(Outcome::Success),
         }
@@ -104,6 +120,14 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
             },
         }
     };
+    // The owner's committed settings govern, never the work tree's or theirs'.
+    let owner = OwnerConfig::committed(&repo, &versions.ours)?;
+    let settings = trust::review_settings(&repo, &versions.ours, &owner, &user, &args.flags)?;
+    *on_error = settings.on_error;
+    for warning in &settings.warnings {
+        eprintln!("mergelens: warning: {warning}");
+    }
+    let settings_change = trust::settings_change(&repo, &versions, owner.text.as_deref());
     if let Merged::Conflict(paths) = &versions.merged {
         eprintln!(
             "mergelens: git cannot merge {} textually; learning the base and both branches to show how they differ",
@@ -119,12 +143,25 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     for warning in ctx.0.take_warnings() {
         eprintln!("mergelens: warning: {warning}");
     }
-    let report = report?;
+    let mut report = report?;
+    if let Some(diff) = &settings_change {
+        report
+            .document
+            .bounds
+            .notes
+            .insert(0, trust::settings_change_note(diff));
+    }
     let document = Document::Review(Box::new(report.document.clone()));
     let saved = save_last(&repo, "last-review", &document);
     let to_stdout = write_requested(&document, args.format, args.output.as_deref())?;
     let mut summary = summary(&report, saved.as_deref(), args.output.as_deref());
-    let outcome = outcome(&report, &settings);
+    let mut outcome = outcome(&report, &settings);
+    if let Some(diff) = &settings_change {
+        summary.push_str(&trust::settings_change_summary(diff));
+        if settings.fail_on == mergelens::config::FailOn::Any && outcome == Outcome::Success {
+            outcome = Outcome::Different;
+        }
+    }
     if args.hook && outcome != Outcome::Success {
         summary.push_str(&format!(
             "mergelens: the merge is not committed (fail-on = \"{}\"); to commit it anyway: MERGELENS=0 git commit\n",
@@ -146,7 +183,9 @@ pub struct UsageError(pub String);
 
 pub(crate) fn load_settings(repo: &GitRepo, flags: &Overrides) -> anyhow::Result<Settings> {
     let file = FileConfig::load(repo.root())?;
-    let settings = Settings::resolve(&file, flags, repo.root())?;
+    let user = UserConfig::load()?;
+    let mut settings = Settings::resolve(&trust::under_user(&file, &user), flags, repo.root())?;
+    settings.cbmc = trust::cbmc_path(flags.cbmc.as_deref(), Some(repo), &user).0;
     for warning in &settings.warnings {
         eprintln!("mergelens: warning: {warning}");
     }

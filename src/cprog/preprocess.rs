@@ -91,22 +91,91 @@ pub(crate) fn preprocess(
     flags: &[OsString],
     analysed: &[PathBuf],
 ) -> Result<Preprocessed, FrontEndError> {
-    let output = Command::new("gcc")
-        .arg("-E")
-        .args(flags)
-        .arg(file)
-        .output()
-        .map_err(|e| FrontEndError::Preprocess {
-            file: file.to_path_buf(),
-            message: format!("cannot run gcc ({e}); install gcc"),
-        })?;
-    if !output.status.success() {
-        return Err(FrontEndError::Preprocess {
-            file: file.to_path_buf(),
-            message: first_errors(&String::from_utf8_lossy(&output.stderr)),
-        });
+    let mut cmd = Command::new("gcc");
+    cmd.arg("-E").args(flags).arg(file);
+    let (stdout, _) = bounded_gcc(cmd, file, false)?;
+    Ok(map_lines(decode(&stdout), file, analysed))
+}
+
+/// Runs gcc under the query timeout and the output cap of [`crate::limits`]: the program
+/// under review decides what its preprocessor does (`#include` of a device, macros that
+/// expand without end). Standard output and error of a successful run, or (with
+/// `failure_ok`) of a failed one.
+fn bounded_gcc(
+    cmd: Command,
+    file: &Path,
+    failure_ok: bool,
+) -> Result<(Vec<u8>, Vec<u8>), FrontEndError> {
+    use crate::limits::{self, Ran};
+    let error = |message: String| FrontEndError::Preprocess {
+        file: file.to_path_buf(),
+        message,
+    };
+    let ran = limits::run_bounded(cmd, limits::tool_deadline(), limits::MAX_TOOL_OUTPUT)
+        .map_err(|e| error(format!("cannot run gcc ({e}); install gcc")))?;
+    match ran {
+        Ran::Finished {
+            status,
+            stdout,
+            stderr,
+        } => {
+            if status.success() || failure_ok {
+                Ok((stdout, stderr))
+            } else {
+                Err(error(first_errors(&String::from_utf8_lossy(&stderr))))
+            }
+        }
+        Ran::TimedOut => Err(error(format!(
+            "the preprocessor ran longer than the query timeout ({:.0} s) and was stopped",
+            limits::tool_timeout().unwrap_or_default().as_secs_f64()
+        ))),
+        Ran::TooMuchOutput => Err(error(format!(
+            "the preprocessor wrote more than {} MiB and was stopped",
+            limits::MAX_TOOL_OUTPUT >> 20
+        ))),
     }
-    Ok(map_lines(decode(&output.stdout), file, analysed))
+}
+
+/// Refuses a unit that read a file outside `confine_to` (and mergelens's own header in
+/// `header_dir`) other than a system header: the path is named, never its contents.
+pub(crate) fn check_confined(
+    pre: &Preprocessed,
+    file: &Path,
+    confine_to: Option<&[PathBuf]>,
+    header_dir: &Path,
+) -> Result<(), FrontEndError> {
+    let Some(confine_to) = confine_to else {
+        return Ok(());
+    };
+    let roots: Vec<PathBuf> = confine_to
+        .iter()
+        .chain(std::iter::once(&header_dir.to_path_buf()))
+        .filter_map(|d| d.canonicalize().ok())
+        .collect();
+    let mut read = vec![false; pre.files.len()];
+    for &(index, _, origin) in &pre.rows {
+        if origin != FileOrigin::System {
+            read[index as usize] = true;
+        }
+    }
+    for (source, _) in pre.files.iter().zip(read).filter(|(_, r)| *r) {
+        if source.name.starts_with('<') {
+            continue;
+        }
+        let inside = Path::new(&source.name)
+            .canonicalize()
+            .is_ok_and(|p| roots.iter().any(|r| p.starts_with(r)));
+        if !inside {
+            return Err(FrontEndError::Preprocess {
+                file: file.to_path_buf(),
+                message: format!(
+                    "includes {}, which is outside the checkout; a version under review may include only its own files and system headers (docs/trust.md)",
+                    source.name
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Source files are not always UTF-8: a Latin-1 string literal survives preprocessing. Each
@@ -292,17 +361,10 @@ pub(crate) fn gcc_syntax_error(
     file: &Path,
     flags: &[OsString],
 ) -> Option<(PathBuf, u32, u32, String)> {
-    let output = Command::new("gcc")
-        .arg("-fsyntax-only")
-        .arg("-w")
-        .args(flags)
-        .arg(file)
-        .output()
-        .ok()?;
-    if output.status.success() {
-        return None;
-    }
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let mut cmd = Command::new("gcc");
+    cmd.arg("-fsyntax-only").arg("-w").args(flags).arg(file);
+    let (_, stderr) = bounded_gcc(cmd, file, true).ok()?;
+    let stderr = String::from_utf8_lossy(&stderr);
     stderr.lines().find_map(parse_gcc_error)
 }
 

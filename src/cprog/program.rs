@@ -123,6 +123,10 @@ pub struct FrontEndConfig {
     pub include_dirs: Vec<PathBuf>,
     /// `-D` definitions, `NAME` or `NAME=VALUE`.
     pub defines: Vec<String>,
+    /// When set, every file the preprocessor reads outside the system headers must be inside
+    /// one of these directories: a version under review may include its own files (and those
+    /// of the trusted include directories), never `#include "/home/you/.ssh/id_rsa"`.
+    pub confine_to: Option<Vec<PathBuf>>,
 }
 
 impl FrontEndConfig {
@@ -136,6 +140,7 @@ impl FrontEndConfig {
             exclude: BTreeSet::new(),
             include_dirs: Vec::new(),
             defines: Vec::new(),
+            confine_to: None,
         }
     }
 }

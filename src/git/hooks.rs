@@ -9,7 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{GitError, GitRepo, git_err};
+use super::GitRepo;
+use super::error::{GitError, git_err};
 
 /// The script, as shipped in `hooks/pre-merge-commit`.
 pub const SCRIPT: &str = include_str!("../../hooks/pre-merge-commit");

@@ -23,60 +23,19 @@
 //! the Language of Software Errors* (JAIR 2020), Fig. 12-14: the versions whose learned
 //! automata a merge review compares.
 
+mod error;
+pub mod hook_env;
 pub mod hooks;
+pub mod paths;
 mod snapshot;
 
 use std::path::{Path, PathBuf};
 
 use git2::{Oid, Repository};
-use thiserror::Error;
 
+pub use error::GitError;
+use error::git_err;
 pub use snapshot::{Materialised, Snapshot};
-
-/// Why a repository, a revision or a merge could not be read.
-#[derive(Debug, Error)]
-pub enum GitError {
-    #[error("{}: not a git repository (or any of its parents); run mergelens inside one", path.display())]
-    NotARepository { path: PathBuf },
-    #[error("the revision `{rev}` does not exist in this repository")]
-    NoSuchRevision { rev: String },
-    #[error(
-        "{ours} and {theirs} have no merge base (unrelated histories): there is no common version to compare the branches' changes with"
-    )]
-    NoMergeBase { ours: String, theirs: String },
-    #[error("the repository has no commit yet (HEAD is unborn)")]
-    UnbornHead,
-    #[error("{what}: {source}")]
-    Git {
-        what: String,
-        #[source]
-        source: git2::Error,
-    },
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{path}: unsafe path in the tree ({why}); it was not written")]
-    UnsafePath { path: String, why: &'static str },
-    #[error("the hook cannot tell which branch is being merged: {0}")]
-    HookContext(String),
-    #[error("{}: {message}", path.display())]
-    Hook { path: PathBuf, message: String },
-}
-
-impl GitError {
-    /// Whether the user's input is to blame (exit code 2) rather than the run.
-    pub fn is_bad_input(&self) -> bool {
-        !matches!(self, GitError::Io { .. } | GitError::Git { .. })
-    }
-}
-
-pub(crate) fn git_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
-    let what = what.into();
-    move |source| GitError::Git { what, source }
-}
 
 /// A resolved commit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,6 +115,16 @@ impl GitRepo {
                 .map_err(git_err("cannot add an in-memory object database"))?;
         }
         Ok(GitRepo { repo })
+    }
+
+    /// The contents of a file of `snapshot`.
+    pub fn read_file(&self, snapshot: &Snapshot, path: &str) -> Option<Vec<u8>> {
+        snapshot.read(&self.repo, path)
+    }
+
+    /// Writes `snapshot` into `root` ([`Snapshot::materialise`]).
+    pub fn materialise(&self, snapshot: &Snapshot, root: &Path) -> Result<Materialised, GitError> {
+        snapshot.materialise(&self.repo, root)
     }
 
     pub(crate) fn raw(&self) -> &Repository {
@@ -331,53 +300,30 @@ impl GitRepo {
     }
 
     fn hook_theirs(&self) -> Result<Option<CommitInfo>, GitError> {
+        use hook_env::Named;
         let git_dir = self.repo.path();
         if let Ok(text) = std::fs::read_to_string(git_dir.join("MERGE_HEAD")) {
-            let heads: Vec<&str> = text.split_whitespace().collect();
-            return match heads.as_slice() {
-                [one] => self.resolve(one).map(|mut c| {
+            return match hook_env::merge_head(&text)? {
+                Named::One(one) => self.resolve(one).map(|mut c| {
                     c.label = "MERGE_HEAD".to_string();
                     Some(c)
                 }),
-                [] => Ok(None),
-                _ => Err(GitError::HookContext(format!(
-                    "MERGE_HEAD names {} commits (an octopus merge); mergelens reviews merges of two branches",
-                    heads.len()
-                ))),
+                _ => Ok(None),
             };
         }
         // git names the merged commit in GITHEAD_<sha> for its conflict labels: the most
         // exact source, whatever options the merge command had.
-        let named: Vec<String> = std::env::vars()
-            .filter_map(|(k, _)| k.strip_prefix("GITHEAD_").map(str::to_string))
+        let vars: Vec<String> = std::env::vars_os()
+            .filter_map(|(k, _)| k.into_string().ok())
             .collect();
-        match named.as_slice() {
-            [sha] => return self.resolve(sha).map(Some),
-            [] => {}
-            _ => {
-                return Err(GitError::HookContext(format!(
-                    "git names {} merged commits (an octopus merge); mergelens reviews merges of two branches",
-                    named.len()
-                )));
-            }
+        if let Named::One(sha) = hook_env::githead(vars.iter().map(String::as_str))? {
+            return self.resolve(sha).map(Some);
         }
         let action = std::env::var("GIT_REFLOG_ACTION").unwrap_or_default();
-        let mut words = action.split_whitespace();
-        match words.next() {
-            // git sets `merge` and the names of the merged heads, without the options.
-            Some("merge") => {
-                let args: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
-                match args.as_slice() {
-                    [one] => self.resolve(one).map(Some),
-                    [] => Ok(None),
-                    _ => Err(GitError::HookContext(format!(
-                        "`git {action}` merges {} branches (an octopus merge); mergelens reviews merges of two",
-                        args.len()
-                    ))),
-                }
-            }
-            Some("pull") => self.fetch_head().map(Some),
-            _ => Ok(None),
+        match hook_env::reflog_action(&action)? {
+            Named::One(one) => self.resolve(one).map(Some),
+            Named::FetchHead => self.fetch_head().map(Some),
+            Named::Nothing => Ok(None),
         }
     }
 
@@ -388,12 +334,7 @@ impl GitRepo {
             path: path.clone(),
             source,
         })?;
-        let line = text
-            .lines()
-            .find(|l| !l.contains("\tnot-for-merge\t"))
-            .ok_or_else(|| GitError::HookContext("FETCH_HEAD names no commit to merge".into()))?;
-        let sha = line.split('\t').next().unwrap_or_default();
-        let mut info = self.resolve(sha)?;
+        let mut info = self.resolve(hook_env::fetch_head(&text)?)?;
         info.label = "FETCH_HEAD".to_string();
         Ok(info)
     }

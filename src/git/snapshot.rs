@@ -6,7 +6,9 @@ use std::path::{Component, Path, PathBuf};
 
 use git2::{ObjectType, Oid, TreeWalkMode, TreeWalkResult};
 
-use super::{GitError, git_err};
+use git2::Repository;
+
+use super::error::{GitError, git_err};
 
 /// A file of a version: its blob, and whether it is a symbolic link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,10 +90,9 @@ impl Snapshot {
     }
 
     /// The contents of a file.
-    pub fn read(&self, repo: &super::GitRepo, path: &str) -> Option<Vec<u8>> {
+    pub(crate) fn read(&self, repo: &Repository, path: &str) -> Option<Vec<u8>> {
         let entry = self.files.get(path)?;
-        repo.raw()
-            .find_blob(entry.blob)
+        repo.find_blob(entry.blob)
             .ok()
             .map(|b| b.content().to_vec())
     }
@@ -100,9 +101,9 @@ impl Snapshot {
     /// then the symbolic links whose target stays inside the tree. Every path is checked
     /// (no absolute path, `..`, `.git` component); files are created, never opened, so no
     /// link is ever followed while writing.
-    pub fn materialise(
+    pub(crate) fn materialise(
         &self,
-        repo: &super::GitRepo,
+        repo: &Repository,
         root: &Path,
     ) -> Result<Materialised, GitError> {
         let mut out = Materialised {
@@ -123,7 +124,6 @@ impl Snapshot {
                 continue;
             }
             let blob = repo
-                .raw()
                 .find_blob(entry.blob)
                 .map_err(git_err(format!("cannot read {path}")))?;
             let target = root.join(&relative);
@@ -139,15 +139,26 @@ impl Snapshot {
                 .map_err(io)?;
             file.write_all(blob.content()).map_err(io)?;
         }
-        for (path, relative, blob) in links {
+        // Every link's target, so that each one is resolved through the others as the
+        // kernel will resolve it, not lexically.
+        let mut targets = std::collections::HashMap::new();
+        for (path, _, blob) in &links {
             let blob = repo
-                .raw()
-                .find_blob(blob)
+                .find_blob(*blob)
                 .map_err(git_err(format!("cannot read {path}")))?;
-            let target = PathBuf::from(String::from_utf8_lossy(blob.content()).into_owned());
-            if !link_stays_inside(&relative, &target) {
+            targets.insert(
+                path.to_string(),
+                String::from_utf8_lossy(blob.content()).into_owned(),
+            );
+        }
+        let lookup = |p: &str| targets.get(p).cloned();
+        for (path, relative, _) in links {
+            let text = &targets[path.as_str()];
+            let target = PathBuf::from(text);
+            let resolved = super::paths::resolve_link(path, text, &lookup);
+            if let super::paths::Resolved::Outside(why) = resolved {
                 out.skipped
-                    .push(format!("{path} (a symbolic link out of the tree)"));
+                    .push(format!("{path} (a symbolic link out of the tree: {why})"));
                 continue;
             }
             create_parents(root, &relative)?;
@@ -213,40 +224,6 @@ fn create_parents(root: &Path, relative: &Path) -> Result<(), GitError> {
     Ok(())
 }
 
-/// Whether a link at `link` (relative to the root) pointing to `target` resolves, lexically,
-/// inside the root.
-fn link_stays_inside(link: &Path, target: &Path) -> bool {
-    if target.is_absolute() {
-        return false;
-    }
-    let mut depth: Vec<&std::ffi::OsStr> = Vec::new();
-    if let Some(parent) = link.parent() {
-        for c in parent.components() {
-            if let Component::Normal(n) = c {
-                depth.push(n);
-            }
-        }
-    }
-    for c in target.components() {
-        match c {
-            Component::Normal(n) => {
-                if n.eq_ignore_ascii_case(".git") {
-                    return false;
-                }
-                depth.push(n);
-            }
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if depth.pop().is_none() {
-                    return false;
-                }
-            }
-            Component::RootDir | Component::Prefix(_) => return false,
-        }
-    }
-    true
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,27 +242,5 @@ mod tests {
         ] {
             assert!(checked_path(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn links_must_stay_inside() {
-        assert!(link_stays_inside(
-            Path::new("inc/a.h"),
-            Path::new("../src/a.h")
-        ));
-        assert!(link_stays_inside(Path::new("a.h"), Path::new("./b.h")));
-        assert!(!link_stays_inside(Path::new("a.h"), Path::new("../b.h")));
-        assert!(!link_stays_inside(
-            Path::new("inc/a.h"),
-            Path::new("../../b.h")
-        ));
-        assert!(!link_stays_inside(
-            Path::new("a.h"),
-            Path::new("/etc/passwd")
-        ));
-        assert!(!link_stays_inside(
-            Path::new("a.h"),
-            Path::new(".git/config")
-        ));
     }
 }

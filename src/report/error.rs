@@ -35,6 +35,9 @@ pub enum ReportError {
         #[source]
         source: serde_json::Error,
     },
+    /// A document over the size budget of [`crate::limits`].
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
     /// A `mergelens-dfa/1` input that is not a valid automaton.
     #[error(transparent)]
     Automaton(#[from] AutomatonError),

@@ -106,15 +106,7 @@ pub fn read(path: &Path) -> Result<Document, ReportError> {
     } else {
         path.display().to_string()
     };
-    let text = if path == Path::new("-") {
-        std::io::read_to_string(std::io::stdin())
-    } else {
-        std::fs::read_to_string(path)
-    }
-    .map_err(|source| ReportError::Read {
-        path: origin.clone(),
-        source,
-    })?;
+    let text = crate::limits::read_json_text(path, &origin)?;
     parse(&text, &origin)
 }
 

@@ -31,6 +31,8 @@ impl LearnContext {
         mergelens_dir: Option<&Path>,
     ) -> Result<LearnContext, ReviewError> {
         let tools = Toolchain::locate(settings.cbmc.as_deref())?;
+        // The preprocessor and goto-cc of every version run under the query timeout too.
+        crate::limits::set_tool_timeout(settings.query_timeout);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(settings.jobs.max(1))
             .thread_name(|i| format!("mergelens-learn-{i}"))

@@ -261,6 +261,10 @@ fn prepare(
         })
         .collect();
     config.defines.clone_from(&settings.sources.defines);
+    // The version may read its checkout and the include directories, nothing else.
+    let mut confine = vec![input.root.clone()];
+    confine.extend(config.include_dirs.iter().cloned());
+    config.confine_to = Some(confine);
     let dir = tempfile::Builder::new()
         .prefix("mergelens-instrumented-")
         .tempdir()

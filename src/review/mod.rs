@@ -82,7 +82,7 @@ fn checkout(
             path: std::env::temp_dir(),
             source,
         })?;
-    let written = snapshot.materialise(repo, dir.path())?;
+    let written = repo.materialise(snapshot, dir.path())?;
     let mut files = settings.sources.select(snapshot.paths())?;
     // A link that was not written (it leaves the tree) is no source either.
     files.retain(|f| dir.path().join(f).exists());

@@ -65,7 +65,12 @@ impl AutomatonStore {
     }
 
     pub fn load(&self, key: &CacheKey<'_>) -> Option<CachedAutomaton> {
-        let text = std::fs::read_to_string(self.path(key)).ok()?;
+        let path = self.path(key);
+        // Over the JSON budget: not ours to read (a cache miss).
+        if std::fs::metadata(&path).ok()?.len() > crate::limits::MAX_JSON_BYTES {
+            return None;
+        }
+        let text = std::fs::read_to_string(path).ok()?;
         let cached: CachedAutomaton = serde_json::from_str(&text).ok()?;
         // An automaton over other letters belongs to another program: ignore it.
         (cached.format == FORMAT && cached.dfa.0.alphabet() == &key.program.alphabet)

@@ -43,6 +43,26 @@ impl Repo {
         self.dir.path()
     }
 
+    /// The HOME every command of this repository runs with.
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
+    /// Writes the user configuration file (`~/.config/mergelens/config.toml`); `None`
+    /// removes it.
+    pub fn user_config(&self, text: Option<&str>) {
+        let path = self.home().join(".config/mergelens/config.toml");
+        match text {
+            Some(text) => {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+            None => {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+
     /// `program` in the repository, with only PATH, a HOME of its own and the CBMC to use
     /// (HOME moves, so the private CBMC prefix would not be found), plus `env`.
     pub fn command(&self, program: &Path, env: &[(&str, &str)]) -> Command {

@@ -69,6 +69,7 @@ pub(crate) fn run(
     let mut units = Vec::new();
     for file in &config.files {
         let pre = preprocess::preprocess(file, &flags, &analysed)?;
+        preprocess::check_confined(&pre, file, config.confine_to.as_deref(), &header_dir)?;
         let tree = syntax::parse(&pre.parse_text);
         let unit = Unit {
             input: file.clone(),

@@ -1,0 +1,318 @@
+//! Bounds on what outside input can make mergelens spend: time and output of the programs it
+//! runs, and the size of the JSON documents it reads.
+//!
+//! Key items:
+//!
+//! * [`run_bounded`] runs a child process (gcc, goto-cc, CBMC) in a process group of its own,
+//!   kills the group at a deadline, and stops reading (and kills) once its output passes a
+//!   cap: a program under review decides how long its preprocessor runs and how much it
+//!   writes, so neither may be unbounded. [`Ran`] is what happened.
+//! * [`set_tool_timeout`] / [`tool_deadline`]: the deadline of runs whose caller has none of
+//!   its own (the preprocessor, compiling a version): the query timeout of the command.
+//! * [`read_json_text`] and [`check_cells`]: a JSON input is refused before it is read when
+//!   its file is over [`MAX_JSON_BYTES`], and an automaton before its table is allocated when
+//!   states × letters is over [`MAX_CELLS`]. Both are far beyond what learning produces.
+//! * [`LimitError`]: which limit was hit, in one line.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+/// The largest JSON document read from a file or standard input (automata, reports).
+pub const MAX_JSON_BYTES: u64 = 256 << 20;
+
+/// The largest transition table an automaton read from a document may have (states ×
+/// letters): 2^25 cells, 128 MiB of `u32`.
+pub const MAX_CELLS: u64 = 1 << 25;
+
+/// The most a child process may write on standard output or standard error (each).
+pub const MAX_TOOL_OUTPUT: usize = 512 << 20;
+
+/// A limit that was hit.
+#[derive(Debug, Error)]
+pub enum LimitError {
+    #[error(
+        "{origin}: {bytes} bytes, more than the {max} bytes mergelens reads from a JSON document"
+    )]
+    TooManyBytes {
+        origin: String,
+        bytes: u64,
+        max: u64,
+    },
+    #[error(
+        "{origin}: declares {states} states over {letters} letters ({cells} table cells), more than the {max} mergelens allocates; the document is corrupt or not meant for mergelens"
+    )]
+    TooManyCells {
+        origin: String,
+        states: u64,
+        letters: u64,
+        cells: u128,
+        max: u64,
+    },
+    #[error("{origin}: cannot read: {source}")]
+    Read {
+        origin: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Refuses an automaton table larger than [`MAX_CELLS`] before it is allocated.
+pub fn check_cells(origin: &str, states: u64, letters: u64) -> Result<(), LimitError> {
+    let cells = u128::from(states) * u128::from(letters.max(1));
+    if cells > u128::from(MAX_CELLS) {
+        return Err(LimitError::TooManyCells {
+            origin: origin.to_string(),
+            states,
+            letters,
+            cells,
+            max: MAX_CELLS,
+        });
+    }
+    Ok(())
+}
+
+/// Reads a JSON document from a file, or standard input for `-`, refusing more than
+/// [`MAX_JSON_BYTES`] (a file's size is checked before anything is read).
+pub fn read_json_text(path: &Path, origin: &str) -> Result<String, LimitError> {
+    let read_err = |source| LimitError::Read {
+        origin: origin.to_string(),
+        source,
+    };
+    let too_big = |bytes| LimitError::TooManyBytes {
+        origin: origin.to_string(),
+        bytes,
+        max: MAX_JSON_BYTES,
+    };
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .take(MAX_JSON_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(read_err)?;
+    } else {
+        let file = std::fs::File::open(path).map_err(read_err)?;
+        let len = file.metadata().map_err(read_err)?.len();
+        if len > MAX_JSON_BYTES {
+            return Err(too_big(len));
+        }
+        file.take(MAX_JSON_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(read_err)?;
+    }
+    if bytes.len() as u64 > MAX_JSON_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        read_err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text ({e})"),
+        ))
+    })
+}
+
+/// The query timeout in milliseconds; 0: none.
+static TOOL_TIMEOUT_MS: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the deadline of tool runs whose caller sets none (the command's query timeout).
+pub fn set_tool_timeout(timeout: Option<Duration>) {
+    let ms = timeout.map_or(0, |t| {
+        u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1)
+    });
+    TOOL_TIMEOUT_MS.store(ms, Ordering::Relaxed);
+}
+
+/// The timeout [`set_tool_timeout`] set, if any.
+pub fn tool_timeout() -> Option<Duration> {
+    match TOOL_TIMEOUT_MS.load(Ordering::Relaxed) {
+        0 => None,
+        ms => Some(Duration::from_millis(ms)),
+    }
+}
+
+/// A deadline [`tool_timeout`] from now.
+pub fn tool_deadline() -> Option<Instant> {
+    tool_timeout().map(|t| Instant::now() + t)
+}
+
+/// What a bounded run did.
+#[derive(Debug)]
+pub enum Ran {
+    Finished {
+        status: ExitStatus,
+        stdout: Vec<u8>,
+        stderr: Vec<u8>,
+    },
+    /// Killed at the deadline.
+    TimedOut,
+    /// Killed because standard output or error passed the cap.
+    TooMuchOutput,
+}
+
+/// Runs `cmd` to completion, or until `deadline`, or until it writes more than `cap` bytes on
+/// either stream; in the last two cases the child's whole process group is killed (gcc and
+/// goto-cc run subprocesses of their own).
+pub fn run_bounded(
+    mut cmd: Command,
+    deadline: Option<Instant>,
+    cap: usize,
+) -> std::io::Result<Ran> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let mut child = cmd.spawn()?;
+    let mut guard = GroupGuard(Some(child.id()));
+    let stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take().expect("piped");
+    // Each reader reports once: its output (None when over the cap).
+    let (tx, rx) = mpsc::channel::<(bool, std::io::Result<Option<Vec<u8>>>)>();
+    let capped = |mut stream: Box<dyn Read + Send>, is_out: bool, tx: mpsc::Sender<_>| {
+        thread::spawn(move || {
+            let mut buf = Vec::new();
+            let result = (&mut stream)
+                .take(cap as u64 + 1)
+                .read_to_end(&mut buf)
+                .map(|_| (buf.len() <= cap).then_some(buf));
+            let _ = tx.send((is_out, result));
+        })
+    };
+    let out_reader = capped(Box::new(stdout), true, tx.clone());
+    let err_reader = capped(Box::new(stderr), false, tx);
+    let (mut out, mut err) = (None, None);
+    let mut outcome = None;
+    while out.is_none() || err.is_none() {
+        let received = match deadline {
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+            Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
+        };
+        match received {
+            Ok((is_out, result)) => match result? {
+                Some(bytes) if is_out => out = Some(bytes),
+                Some(bytes) => err = Some(bytes),
+                None => {
+                    outcome = Some(Ran::TooMuchOutput);
+                    break;
+                }
+            },
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                outcome = Some(Ran::TimedOut);
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    if let Some(outcome) = outcome {
+        guard.kill();
+        let _ = child.wait();
+        let _ = out_reader.join();
+        let _ = err_reader.join();
+        return Ok(outcome);
+    }
+    // Both streams are closed: the child has normally exited; wait for it within the deadline.
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            guard.kill();
+            let _ = child.wait();
+            return Ok(Ran::TimedOut);
+        }
+        thread::sleep(Duration::from_millis(2));
+    };
+    guard.0 = None;
+    let _ = out_reader.join();
+    let _ = err_reader.join();
+    Ok(Ran::Finished {
+        status,
+        stdout: out.unwrap_or_default(),
+        stderr: err.unwrap_or_default(),
+    })
+}
+
+/// Kills a child's process group when dropped, unless disarmed.
+struct GroupGuard(Option<u32>);
+
+impl GroupGuard {
+    fn kill(&mut self) {
+        if let Some(group) = self.0.take() {
+            kill_group(group);
+        }
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn kill_group(group: u32) {
+    unsafe extern "C" {
+        fn kill(pid: i32, sig: i32) -> i32;
+    }
+    const SIGKILL: i32 = 9;
+    if let Ok(group) = i32::try_from(group) {
+        // SAFETY: kill(2) takes plain integers and touches no memory of ours. The group is
+        // the child's own (process_group(0)) and the child has not been reaped yet, so the
+        // id still names that group.
+        unsafe {
+            kill(-group, SIGKILL);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Command {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(script);
+        c
+    }
+
+    #[test]
+    fn a_run_is_stopped_at_its_deadline_and_its_output_cap() {
+        let start = Instant::now();
+        let ran = run_bounded(
+            sh("sleep 30"),
+            Some(Instant::now() + Duration::from_millis(200)),
+            1024,
+        )
+        .unwrap();
+        assert!(matches!(ran, Ran::TimedOut), "{ran:?}");
+        assert!(start.elapsed() < Duration::from_secs(5));
+        let ran = run_bounded(sh("yes"), None, 1 << 16).unwrap();
+        assert!(matches!(ran, Ran::TooMuchOutput), "{ran:?}");
+        let ran = run_bounded(sh("echo out; echo err >&2; exit 3"), None, 1024).unwrap();
+        match ran {
+            Ran::Finished {
+                status,
+                stdout,
+                stderr,
+            } => {
+                assert_eq!(status.code(), Some(3));
+                assert_eq!(stdout, b"out\n");
+                assert_eq!(stderr, b"err\n");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn tables_over_the_budget_are_refused_before_allocation() {
+        assert!(check_cells("x", 1000, 10).is_ok());
+        let err = check_cells("x", 50_000_000, 3).unwrap_err().to_string();
+        assert!(err.contains("50000000 states"), "{err}");
+        assert!(check_cells("x", u64::MAX, u64::MAX).is_err());
+    }
+}

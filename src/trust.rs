@@ -1,0 +1,387 @@
+//! Who may decide what: the trust model of `review`, `diff` and the merge hook (see
+//! `docs/trust.md`).
+//!
+//! Trusted: the command line, environment variables, the user's git configuration and the
+//! user configuration file ([`UserConfig`], `~/.config/mergelens/config.toml`). Not trusted:
+//! anything in a revision under review. It follows that
+//!
+//! * programs to run come only from trusted places ([`cbmc_path`]); a repository's
+//!   `.mergelens.toml` naming one is an error ([`crate::config::ConfigError::ToolInRepository`]);
+//! * the gate's policy and the analysis settings of a review are those committed on *ours*,
+//!   the branch merged into ([`OwnerConfig::committed`]), read from its git object, never
+//!   from the work tree (which a hook sees holding the merge result) nor from theirs;
+//!   [`settings_change`] says when the merge changes them;
+//! * a panic anywhere becomes an [`InternalError`] ([`catch_panic`]) that `on-error` governs.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::Deserialize;
+use thiserror::Error;
+
+use crate::config::{ConfigError, FILE_NAME, FailOn, FileConfig, OnError, Overrides, Settings};
+use crate::git::paths::{self, Resolved};
+use crate::git::{CommitInfo, GitRepo, MergeVersions, Merged};
+
+/// The user configuration file, in `$XDG_CONFIG_HOME/mergelens/` or `~/.config/mergelens/`.
+pub const USER_FILE: &str = "config.toml";
+
+/// Where the user configuration file is, if a home is known.
+pub fn user_config_path() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+    let base = xdg.or_else(|| {
+        std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(|h| PathBuf::from(h).join(".config"))
+    })?;
+    Some(base.join("mergelens").join(USER_FILE))
+}
+
+/// The user configuration file: trusted, so it may name programs and paths anywhere.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct UserConfig {
+    pub cbmc: Option<PathBuf>,
+    /// Used where the repository's committed configuration says nothing.
+    pub fail_on: Option<FailOn>,
+    pub on_error: Option<OnError>,
+    /// Added to every review's include directories (absolute paths allowed).
+    pub include_dirs: Option<Vec<PathBuf>>,
+}
+
+impl UserConfig {
+    pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// The file at [`user_config_path`], or the defaults when there is none.
+    pub fn load() -> Result<UserConfig, ConfigError> {
+        let Some(path) = user_config_path() else {
+            return Ok(UserConfig::default());
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => UserConfig::parse(&text, &path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(UserConfig::default()),
+            Err(source) => Err(ConfigError::Read { path, source }),
+        }
+    }
+}
+
+/// Where the CBMC to use was named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolOrigin {
+    Flag,
+    /// `$MERGELENS_CBMC`, which [`crate::cbmc::Toolchain::locate`] reads itself.
+    Environment,
+    GitConfig,
+    UserConfig,
+    /// Nobody: the private prefix, then `PATH`.
+    Search,
+}
+
+impl ToolOrigin {
+    pub fn describe(self) -> &'static str {
+        match self {
+            ToolOrigin::Flag => "--cbmc",
+            ToolOrigin::Environment => "$MERGELENS_CBMC",
+            ToolOrigin::GitConfig => "git config mergelens.cbmc",
+            ToolOrigin::UserConfig => "the user configuration file",
+            ToolOrigin::Search => "the private prefix, then PATH",
+        }
+    }
+}
+
+/// The CBMC path to hand to [`crate::cbmc::Toolchain::locate`], from trusted places only: the
+/// flag, then `$MERGELENS_CBMC` (left to `locate`, so `None` here), then `git config
+/// mergelens.cbmc`, then the user configuration file.
+pub fn cbmc_path(
+    flag: Option<&Path>,
+    repo: Option<&GitRepo>,
+    user: &UserConfig,
+) -> (Option<PathBuf>, ToolOrigin) {
+    if let Some(flag) = flag {
+        return (Some(flag.to_path_buf()), ToolOrigin::Flag);
+    }
+    if std::env::var_os("MERGELENS_CBMC").is_some_and(|v| !v.is_empty()) {
+        return (None, ToolOrigin::Environment);
+    }
+    let from_git = repo
+        .and_then(|r| r.raw().config().ok())
+        .or_else(|| git2::Config::open_default().ok())
+        .and_then(|c| c.get_path("mergelens.cbmc").ok());
+    if let Some(path) = from_git {
+        return (Some(path), ToolOrigin::GitConfig);
+    }
+    if let Some(path) = &user.cbmc {
+        return (Some(path.clone()), ToolOrigin::UserConfig);
+    }
+    (None, ToolOrigin::Search)
+}
+
+/// The owner's `.mergelens.toml`: as committed on ours.
+#[derive(Clone, Debug, Default)]
+pub struct OwnerConfig {
+    pub file: FileConfig,
+    /// The file's text; `None` when ours has no `.mergelens.toml`.
+    pub text: Option<String>,
+    /// How messages name it: `.mergelens.toml (committed on main)`.
+    pub origin: String,
+}
+
+impl OwnerConfig {
+    /// `.mergelens.toml` as committed on `ours`: its git object, never the work tree.
+    pub fn committed(repo: &GitRepo, ours: &CommitInfo) -> Result<OwnerConfig, ConfigError> {
+        let origin = format!("{FILE_NAME} (committed on {})", ours.label);
+        let text = read_committed(repo, ours, FILE_NAME, &origin)?;
+        let file = match &text {
+            Some(t) => FileConfig::parse(t, Path::new(&origin))?,
+            None => FileConfig::default(),
+        };
+        Ok(OwnerConfig { file, text, origin })
+    }
+}
+
+/// A file of a commit, through the commit's own symbolic links (which must stay inside), or
+/// `None` when the commit has no such file.
+pub fn read_committed(
+    repo: &GitRepo,
+    commit: &CommitInfo,
+    path: &str,
+    origin: &str,
+) -> Result<Option<String>, ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        key: "files",
+        message: format!("{origin}: {message}"),
+    };
+    let tree = repo
+        .raw()
+        .find_commit(commit.oid)
+        .and_then(|c| c.tree())
+        .map_err(|e| invalid(format!("cannot read the tree of {}: {e}", commit.label)))?;
+    let blob_text = |p: &str| -> Option<(bool, String)> {
+        let entry = tree.get_path(Path::new(p)).ok()?;
+        let blob = repo.raw().find_blob(entry.id()).ok()?;
+        let text = String::from_utf8_lossy(blob.content()).into_owned();
+        Some((entry.filemode() == 0o120000, text))
+    };
+    let link_target = |p: &str| blob_text(p).filter(|(link, _)| *link).map(|(_, t)| t);
+    let real = match paths::resolve_in_tree(path, &link_target) {
+        Resolved::Inside(real) => real,
+        Resolved::Outside(why) => {
+            return Err(invalid(format!("{path} is refused: {why}")));
+        }
+    };
+    Ok(blob_text(&real).filter(|(link, _)| !link).map(|(_, t)| t))
+}
+
+/// The repository file's policy with the user file's where the repository says nothing.
+pub fn under_user(file: &FileConfig, user: &UserConfig) -> FileConfig {
+    let mut file = file.clone();
+    file.fail_on = file.fail_on.or(user.fail_on);
+    file.on_error = file.on_error.or(user.on_error);
+    file
+}
+
+/// The settings of a review: the owner's committed file (paths checked, its compilation
+/// database read from ours' commit) under the user file, under the flags; CBMC from trusted
+/// places only.
+pub fn review_settings(
+    repo: &GitRepo,
+    ours: &CommitInfo,
+    owner: &OwnerConfig,
+    user: &UserConfig,
+    flags: &Overrides,
+) -> Result<Settings, ConfigError> {
+    let mut flags = flags.clone();
+    flags
+        .include_dirs
+        .extend(user.include_dirs.iter().flatten().cloned());
+    let read = |rel: &str| read_committed(repo, ours, rel, &owner.origin);
+    let mut settings = Settings::resolve_with(
+        &under_user(&owner.file, user),
+        &flags,
+        repo.root(),
+        &owner.origin,
+        &read,
+    )?;
+    settings.cbmc = cbmc_path(flags.cbmc.as_deref(), Some(repo), user).0;
+    Ok(settings)
+}
+
+/// The finding of a settings change, for the one-screen summary: the first lines of the diff.
+pub fn settings_change_summary(diff: &str) -> String {
+    const LINES: usize = 12;
+    let mut out = format!(
+        "finding: this merge changes the review settings ({FILE_NAME}); this review used ours' committed settings:\n"
+    );
+    for line in diff.lines().take(LINES) {
+        out.push_str("    ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    if diff.lines().count() > LINES {
+        out.push_str("    ...\n");
+    }
+    out
+}
+
+/// The finding of a settings change as one line, for the report's notes: the changed lines
+/// of the diff, ` | `-separated (a note is one line in every rendering).
+pub fn settings_change_note(diff: &str) -> String {
+    let changed: Vec<&str> = diff
+        .lines()
+        .filter(|l| {
+            (l.starts_with('+') || l.starts_with('-'))
+                && !l.starts_with("+++")
+                && !l.starts_with("---")
+        })
+        .collect();
+    format!(
+        "Finding: this merge changes the review settings ({FILE_NAME}). This review used those committed on ours; the change governs reviews once merged. Diff: {}",
+        changed.join(" | ")
+    )
+}
+
+/// When the merge changes `.mergelens.toml`: a unified diff from ours' to the merge's (or,
+/// in a conflict, theirs').
+pub fn settings_change(
+    repo: &GitRepo,
+    versions: &MergeVersions,
+    ours_text: Option<&str>,
+) -> Option<String> {
+    let after = match &versions.merged {
+        Merged::Files { snapshot, .. } => repo
+            .read_file(snapshot, FILE_NAME)
+            .map(|b| String::from_utf8_lossy(&b).into_owned()),
+        Merged::Conflict(_) => read_committed(repo, &versions.theirs, FILE_NAME, FILE_NAME)
+            .ok()
+            .flatten(),
+    };
+    let before = ours_text.unwrap_or("");
+    let after = after.as_deref().unwrap_or("");
+    if before == after {
+        return None;
+    }
+    let diff = similar::TextDiff::from_lines(before, after);
+    Some(
+        diff.unified_diff()
+            .header(
+                &format!("a/{FILE_NAME} (ours)"),
+                &format!("b/{FILE_NAME} (merge)"),
+            )
+            .to_string(),
+    )
+}
+
+/// A panic inside mergelens: a bug, reported as an internal failure (exit code 4) instead of
+/// a crash, so that the hook's `on-error` decides about the merge.
+#[derive(Debug, Error)]
+#[error("internal error (a bug in mergelens; please report it): {message}")]
+pub struct InternalError {
+    pub message: String,
+}
+
+/// The message and place of the last panic, kept by [`install_quiet_panic_hook`].
+static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// Replaces the default panic output (a thread name, a location and a backtrace hint on
+/// standard error, in the middle of whatever the hook prints) with a record that
+/// [`catch_panic`] turns into one error line. `RUST_BACKTRACE` set keeps the default output.
+pub fn install_quiet_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_string());
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        if let Ok(mut last) = LAST_PANIC.lock() {
+            // The first panic is the cause; a worker's panic re-raised elsewhere is not.
+            last.get_or_insert(format!("{message}{place}"));
+        }
+        if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
+            default(info);
+        }
+    }));
+}
+
+/// Runs `f`; a panic in it (or in a worker thread whose panic it re-raises) becomes an
+/// [`InternalError`].
+pub fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, InternalError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        let recorded = LAST_PANIC.lock().ok().and_then(|mut l| l.take());
+        let message = recorded.unwrap_or_else(|| {
+            payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string())
+        });
+        InternalError { message }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_a_worker_thread_is_an_internal_error() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let result = catch_panic(|| {
+            pool.install(|| {
+                use rayon::prelude::*;
+                (0..4)
+                    .into_par_iter()
+                    .map(|i| {
+                        if i == 3 {
+                            panic!("worker {i} fell over")
+                        } else {
+                            i
+                        }
+                    })
+                    .sum::<i32>()
+            })
+        });
+        let err = result.unwrap_err().to_string();
+        assert!(err.contains("worker 3 fell over"), "{err}");
+        assert!(err.starts_with("internal error"), "{err}");
+        assert_eq!(catch_panic(|| 7).unwrap(), 7);
+    }
+
+    #[test]
+    fn a_settings_change_is_one_line_with_the_changed_lines() {
+        let diff = "--- a\n+++ b\n@@ -1 +1 @@\n-fail-on = \"any\"\n+fail-on = \"never\"\n";
+        let note = settings_change_note(diff);
+        assert!(!note.contains('\n'));
+        assert!(
+            note.ends_with("Diff: -fail-on = \"any\" | +fail-on = \"never\""),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn the_user_file_may_name_programs() {
+        let u = UserConfig::parse(
+            "cbmc = \"/opt/cbmc/bin/cbmc\"\non-error = \"block\"\ninclude-dirs = [\"/opt/inc\"]\n",
+            Path::new("config.toml"),
+        )
+        .unwrap();
+        assert_eq!(u.cbmc, Some(PathBuf::from("/opt/cbmc/bin/cbmc")));
+        assert_eq!(u.on_error, Some(OnError::Block));
+        assert!(UserConfig::parse("files = []\n", Path::new("c")).is_err());
+    }
+}
