@@ -10,6 +10,7 @@ deps:
 test: deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	python3 scripts/check-layers.py
 	$(CARGO) test
 
 demo: deps
