@@ -388,7 +388,7 @@ fn fingerprints_follow_contents_and_settings_not_paths() {
     let (_a, base) = run(&config(&["fig12_base.c"], EventKind::Functions));
     let (_b, again) = run(&config(&["fig12_base.c"], EventKind::Functions));
     assert_eq!(base.fingerprint(), again.fingerprint());
-    assert_eq!(base.fingerprint().len(), 32);
+    assert_eq!(base.fingerprint().len(), 64);
     let copy_dir = tempfile::tempdir().unwrap();
     let copy = copy_dir.path().join("elsewhere.c");
     std::fs::copy(programs().join("fig12_base.c"), &copy).unwrap();

@@ -544,3 +544,25 @@ fn a_cbmc_crash_is_an_error_not_an_answer() {
         "{err}"
     );
 }
+
+#[test]
+fn the_c_library_behaves_as_the_c_library_at_the_programs_bound() {
+    // isspace is CBMC's model, not glibc's table (no `blank key`), and the 50-iteration
+    // strncpy runs under the library's bound, not --unwind 2 (no empty language).
+    let d = learned(&[&program("libc_strings.c"), "--unwind", "2"]);
+    assert_eq!(
+        words(&d),
+        set(&[
+            "end",
+            "blank end",
+            "key end",
+            "assign end",
+            "pair end",
+            "blank pair end",
+            "key pair end",
+            "assign pair end",
+            "blank assign pair end",
+            "key assign pair end",
+        ])
+    );
+}

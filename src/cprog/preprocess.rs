@@ -60,15 +60,30 @@ impl Preprocessed {
     }
 }
 
-/// The arguments every gcc run of this analysis shares: the user's `-I` and `-D`, the marker
-/// definition, and the directory holding `mergelens.h` (searched last, so that a user's own
-/// copy wins).
+/// What makes the C library's headers declare plain functions, which CBMC's own models of
+/// the C library then define, rather than what they give an optimising compiler: without
+/// `__NO_CTYPE`, glibc's `isspace(c)` is a lookup in the table `__ctype_b_loc()` returns, a
+/// table CBMC knows nothing of, so `isspace` returns anything; with `__OPTIMIZE__` (never set
+/// by `gcc -E`, but a user's `-D` could) `<string.h>` and `<bits/string_fortified.h>` give
+/// inline or builtin variants of the string functions. These come before the user's `-D`,
+/// so a user may still override them.
+pub(crate) const LIBRARY_FLAGS: [&str; 5] = [
+    "-D__NO_CTYPE",
+    "-D__NO_STRING_INLINES",
+    "-D__NO_MATH_INLINES",
+    "-U__OPTIMIZE__",
+    "-U_FORTIFY_SOURCE",
+];
+
+/// The arguments every gcc run of this analysis shares: [`LIBRARY_FLAGS`], the user's `-I`
+/// and `-D`, the marker definition, and the directory holding `mergelens.h` (searched last,
+/// so that a user's own copy wins).
 pub(crate) fn compiler_flags(
     include_dirs: &[PathBuf],
     defines: &[String],
     header_dir: &Path,
 ) -> Vec<OsString> {
-    let mut flags: Vec<OsString> = Vec::new();
+    let mut flags: Vec<OsString> = LIBRARY_FLAGS.iter().map(OsString::from).collect();
     for dir in include_dirs {
         let mut arg = OsString::from("-I");
         arg.push(dir);
