@@ -41,6 +41,7 @@ pub mod learning;
 mod locate;
 mod program;
 mod properties;
+mod reach;
 mod run;
 mod teacher;
 
@@ -48,6 +49,7 @@ pub use error::CbmcRunError;
 pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
 pub use program::{Bounds, Feedback, GotoProgram, VERIFY_BATCH};
 pub use properties::{ProgramProperty, PropertyQuery, program_properties};
+pub use reach::{CutLoop, Reach};
 pub use run::CbmcCounters;
 pub use teacher::{
     CbmcTeacher, CbmcTeacherError, DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH,
