@@ -63,6 +63,22 @@ use crate::automaton::{Alphabet, Dfa, Letter};
 
 pub use error::FrontEndError;
 
+/// Everything the front end adds to a program, as text: the hook declarations, the
+/// `mergelens.h` header, the exit calls it hooks and the flags of every `gcc -E` run. A
+/// cache key includes it, so that answers learned under other instrumentation are not
+/// served.
+pub(crate) fn instrumentation_text() -> String {
+    let mut text = String::new();
+    text.push_str(frontend::HOOKS);
+    text.push_str(frontend::HEADER);
+    text.push_str(&frontend::EXITS.join(" "));
+    text.push('\n');
+    text.push_str(&preprocess::LIBRARY_FLAGS.join(" "));
+    text.push('\n');
+    text.push_str(preprocess::MARKER_FN);
+    text
+}
+
 /// The letter that ends every word: the entry function returned.
 pub const END_LETTER: &str = "end";
 
