@@ -602,3 +602,11 @@ fn an_empty_language_is_a_warning_that_names_the_cut_loop() {
     let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(doc["learned"].get("empty_reason").is_none());
 }
+
+#[test]
+fn a_program_with_non_ascii_file_names_and_comments_learns() {
+    // The line marker of größe.h is longer in bytes than in characters: every edit after
+    // it must still land where the parser saw its node.
+    let d = learned(&[&program("umlaute.c")]);
+    assert_eq!(words(&d), set(&["klein pruefe end", "gross pruefe end"]));
+}

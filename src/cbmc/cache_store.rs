@@ -45,7 +45,7 @@ pub const STORE_FORMAT: &str = "mergelens-cache/1";
 /// includes it, with [`semantics_digest`] of the texts involved, so that answers and
 /// automata learned under older semantics are never served; the `semantics_are_pinned`
 /// test fails when those texts change and this number did not.
-pub const SEMANTICS_VERSION: u32 = 2;
+pub const SEMANTICS_VERSION: u32 = 3;
 
 /// A digest of [`SEMANTICS_VERSION`] and of the texts that decide what a query means: the
 /// front end's instrumentation (hooks, header, exit calls, preprocessor flags), the
@@ -366,17 +366,26 @@ mod tests {
 
     /// Every semantics version with the digest of its texts. When this test fails, the
     /// instrumentation, a harness or the library unwinding changed: bump
-    /// [`SEMANTICS_VERSION`] and append a pin; never edit an old one.
-    const PINS: &[(u32, &str)] = &[(
-        2,
-        "493e1db94f86370d58d63e2a434e8d9eb1110d337ce966ceceb2c490f731c2ed",
-    )];
+    /// [`SEMANTICS_VERSION`] and append a pin; never edit an old one. A change of meaning
+    /// that no text shows (query encoding in Rust) bumps the version with the same digest.
+    const PINS: &[(u32, &str)] = &[
+        (
+            2,
+            "493e1db94f86370d58d63e2a434e8d9eb1110d337ce966ceceb2c490f731c2ed",
+        ),
+        // Directive lines blanked byte for byte: instrumentation of files whose line
+        // markers hold non-ASCII names changed, the texts did not.
+        (
+            3,
+            "493e1db94f86370d58d63e2a434e8d9eb1110d337ce966ceceb2c490f731c2ed",
+        ),
+    ];
 
     #[test]
     fn semantics_are_pinned() {
         assert!(
-            PINS.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 != w[1].1),
-            "each pin bumps the version and changes the texts"
+            PINS.windows(2).all(|w| w[0].0 < w[1].0),
+            "each pin bumps the version"
         );
         assert_eq!(
             PINS.last().copied(),

@@ -198,7 +198,15 @@ pub(crate) fn map_lines(text: String, main_file: &Path, analysed: &[PathBuf]) ->
         let content = raw.trim_end_matches(['\n', '\r']);
         let directive = content.trim_start().starts_with('#');
         if directive {
-            parse_text.extend(raw.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+            // One space per byte, not per character: the parse tree's byte offsets index
+            // `text`, where the edits are applied, and a line marker may name a file
+            // `größe.h`.
+            for c in raw.chars() {
+                match c {
+                    '\n' => parse_text.push('\n'),
+                    c => parse_text.extend(std::iter::repeat_n(' ', c.len_utf8())),
+                }
+            }
         } else {
             parse_text.push_str(raw);
         }
@@ -364,6 +372,16 @@ mod tests {
         assert_eq!(p.origin(6).1, 7);
         assert_eq!(p.origin(8).1, 9);
         assert_eq!(p.origin(4).2, FileOrigin::Analysed);
+    }
+
+    #[test]
+    fn directives_with_non_ascii_names_are_blanked_byte_for_byte() {
+        let text =
+            "# 1 \"main.c\"\n# 1 \"größe.h\" 1\nint a;\n# 2 \"main.c\" 2\nint b;\n".to_string();
+        let p = map_lines(text.clone(), Path::new("main.c"), &[]);
+        assert_eq!(p.parse_text.len(), text.len());
+        assert_eq!(p.parse_text.find("int b;"), text.find("int b;"));
+        assert_eq!(p.files[p.origin(2).0].name, "größe.h");
     }
 
     #[test]
