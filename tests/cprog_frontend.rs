@@ -1016,3 +1016,26 @@ fn pointers_named_like_functions_are_calls_through_pointers() {
         p.warnings
     );
 }
+
+#[test]
+fn fingerprints_do_not_depend_on_the_directory_of_an_assert() {
+    // glibc's assert expands __FILE__ to the path gcc was given: a temporary checkout.
+    let source = "#include <assert.h>\nint nondet_int(void);\nvoid f(void) {}\nint main(void)\n{\n  int x = nondet_int();\n  assert(x != 3);\n  f();\n  return 0;\n}\n";
+    let fingerprint = |dir: &Path| {
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        let file = dir.join("src/checked.c");
+        std::fs::write(&file, source).unwrap();
+        let (_out, p) = run(&FrontEndConfig::new(vec![file]));
+        p.fingerprint()
+    };
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let first = fingerprint(a.path());
+    assert_eq!(first, fingerprint(b.path()));
+    // The text after the path still counts: another assertion is another program.
+    let c = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(c.path().join("src")).unwrap();
+    let file = c.path().join("src/checked.c");
+    std::fs::write(&file, source.replace("x != 3", "x != 4")).unwrap();
+    let (_out, p) = run(&FrontEndConfig::new(vec![file]));
+    assert_ne!(first, p.fingerprint());
+}

@@ -544,3 +544,69 @@ fn a_cbmc_crash_is_an_error_not_an_answer() {
         "{err}"
     );
 }
+
+#[test]
+fn the_c_library_behaves_as_the_c_library_at_the_programs_bound() {
+    // isspace is CBMC's model, not glibc's table (no `blank key`), and the 50-iteration
+    // strncpy runs under the library's bound, not --unwind 2 (no empty language).
+    let d = learned(&[&program("libc_strings.c"), "--unwind", "2"]);
+    assert_eq!(
+        words(&d),
+        set(&[
+            "end",
+            "blank end",
+            "key end",
+            "assign end",
+            "pair end",
+            "blank pair end",
+            "key pair end",
+            "assign pair end",
+            "blank assign pair end",
+            "key assign pair end",
+        ])
+    );
+}
+
+#[test]
+fn an_empty_language_is_a_warning_that_names_the_cut_loop() {
+    // The loop always runs 5 times: --unwind 2 cuts every execution.
+    let output = learn_in(
+        None,
+        &[&program("cut_loop.c"), "--unwind", "2", "--no-cache"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(
+        err.contains("warning: the learned language is empty: no execution returns from `main` within the bounds: --unwind 2 cuts every path at the loop(s) ")
+            && err.contains("cut_loop.c:6 in `main`; raise --unwind"),
+        "{err}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let learned = &doc["learned"];
+    assert!(
+        learned["empty_reason"]
+            .as_str()
+            .unwrap()
+            .contains("raise --unwind")
+    );
+    assert_eq!(learned["cut_loops"].as_array().unwrap().len(), 1);
+    assert_eq!(learned["cut_loops"][0]["line"], 6);
+    assert_eq!(learned["cut_loops"][0]["function"], "main");
+    // At --unwind 5 the loop runs whole: one word, no warning.
+    let output = learn_in(
+        None,
+        &[&program("cut_loop.c"), "--unwind", "5", "--no-cache"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("empty"), "{}", stderr(&output));
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(doc["learned"].get("empty_reason").is_none());
+}
+
+#[test]
+fn a_program_with_non_ascii_file_names_and_comments_learns() {
+    // The line marker of größe.h is longer in bytes than in characters: every edit after
+    // it must still land where the parser saw its node.
+    let d = learned(&[&program("umlaute.c")]);
+    assert_eq!(words(&d), set(&["klein pruefe end", "gross pruefe end"]));
+}

@@ -400,3 +400,35 @@ fn the_demo_prints_the_verdict_the_words_and_the_report() {
             .contains("Unexpected behaviour")
     );
 }
+
+#[test]
+fn named_files_that_match_nothing_are_an_error_naming_them() {
+    let repo = fig12();
+    let out = repo.mergelens(&[
+        "review",
+        "main",
+        "feature",
+        "--files",
+        "src/server.c,src/nosuch.c,../outside/*.c",
+    ]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("match no C file in any version: src/nosuch.c, ../outside/*.c;"),
+        "{t}"
+    );
+    assert_eq!(t.trim().lines().count(), 1, "{t}");
+    let out = repo.mergelens(&[
+        "diff",
+        "main",
+        "feature",
+        "--files",
+        "src/server.c,nosuch.c",
+    ]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("match no C file in any version: nosuch.c;"),
+        "{t}"
+    );
+}

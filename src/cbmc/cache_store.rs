@@ -5,7 +5,8 @@
 //!
 //! * [`StoreKey`]: what an answer depends on besides the word and the bounds: the
 //!   instrumented program's fingerprint, the entry function, the mode (program explanation),
-//!   the alphabet and the CBMC version. Its digest names the store file.
+//!   the alphabet and the CBMC version, with the semantics of the queries
+//!   ([`SEMANTICS_VERSION`], [`semantics_digest`]). Its digest names the store file.
 //! * [`AnswerStore`]: one file `<dir>/<digest>.json` (`mergelens-cache/1`), keyed by a
 //!   [`StoreKey`] or by a program ([`AnswerStore::for_program`]), read with
 //!   [`AnswerStore::load`] and written atomically (a temporary file renamed over the old
@@ -39,6 +40,45 @@ use crate::fingerprint::Fingerprint;
 /// The format tag of store files.
 pub const STORE_FORMAT: &str = "mergelens-cache/1";
 
+/// The version of what a query means: bump it whenever the instrumentation, a harness, the
+/// query encoding or the way CBMC is run changes what an answer says. Every store key
+/// includes it, with [`semantics_digest`] of the texts involved, so that answers and
+/// automata learned under older semantics are never served; the `semantics_are_pinned`
+/// test fails when those texts change and this number did not.
+pub const SEMANTICS_VERSION: u32 = 3;
+
+/// A digest of [`SEMANTICS_VERSION`] and of the texts that decide what a query means: the
+/// front end's instrumentation (hooks, header, exit calls, preprocessor flags), the
+/// harnesses of a membership, a conjecture and a reachability query on a small example,
+/// and the library unwinding.
+pub fn semantics_digest() -> String {
+    let mut h = Fingerprint::new();
+    h.field(&format!("semantics/{SEMANTICS_VERSION}"));
+    h.field(&semantics_texts_digest());
+    h.hex()
+}
+
+/// The digest of the texts alone, which the test pins together with the version.
+fn semantics_texts_digest() -> String {
+    use crate::automaton::Alphabet;
+    use crate::cbmc::harness::{self, Table};
+    let mut h = Fingerprint::new();
+    h.field(&crate::cprog::instrumentation_text());
+    h.field(&harness::membership(&[&[0, 1], &[1]], 1, 3));
+    let mut d = Dfa::with_states(Alphabet::from_names(["f", "end"]), 2);
+    d.set_transition(0, 0, 0);
+    d.set_transition(0, 1, 1);
+    d.set_accepting(1, true);
+    let table = Table::new(&d);
+    h.field(&harness::conjecture(&table, &table, 1, 3, &[&[1]]));
+    h.field(crate::cbmc::reach::HARNESS);
+    h.field(&format!(
+        "library-unwind={}",
+        crate::cbmc::program::LIBRARY_UNWIND
+    ));
+    h.hex()
+}
+
 /// The mode of every answer stored so far: program explanation (Sec. 5 of the paper), the
 /// words of executions that return from the entry function.
 pub const MODE_EXPLAIN: &str = "explain";
@@ -57,8 +97,14 @@ pub struct StoreKey<'a> {
 impl StoreKey<'_> {
     /// A hex digest of every field.
     pub fn digest(&self) -> String {
+        self.digest_under(&semantics_digest())
+    }
+
+    /// The digest under the query semantics `semantics` (a [`semantics_digest`]).
+    fn digest_under(&self, semantics: &str) -> String {
         let mut h = Fingerprint::new();
         h.field(STORE_FORMAT);
+        h.field(semantics);
         h.field(self.fingerprint);
         h.field(self.entry);
         h.field(self.mode);
@@ -328,6 +374,44 @@ pub fn dfa_digest(d: &Dfa) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every semantics version with the digest of its texts. When this test fails, the
+    /// instrumentation, a harness or the library unwinding changed: bump
+    /// [`SEMANTICS_VERSION`] and append a pin; never edit an old one. A change of meaning
+    /// that no text shows (query encoding in Rust) bumps the version with the same digest.
+    const PINS: &[(u32, &str)] = &[
+        (
+            2,
+            "493e1db94f86370d58d63e2a434e8d9eb1110d337ce966ceceb2c490f731c2ed",
+        ),
+        // Directive lines blanked byte for byte: instrumentation of files whose line
+        // markers hold non-ASCII names changed, the texts did not.
+        (
+            3,
+            "493e1db94f86370d58d63e2a434e8d9eb1110d337ce966ceceb2c490f731c2ed",
+        ),
+    ];
+
+    #[test]
+    fn semantics_are_pinned() {
+        assert!(
+            PINS.windows(2).all(|w| w[0].0 < w[1].0),
+            "each pin bumps the version"
+        );
+        assert_eq!(
+            PINS.last().copied(),
+            Some((SEMANTICS_VERSION, semantics_texts_digest().as_str())),
+            "the query semantics changed: bump SEMANTICS_VERSION and append a pin"
+        );
+    }
+
+    #[test]
+    fn a_key_under_other_semantics_is_another_key() {
+        let alphabet = Alphabet::from_names(["f", "end"]);
+        let k = key(&alphabet, "p");
+        assert_eq!(k.digest(), k.digest_under(&semantics_digest()));
+        assert_ne!(k.digest_under("older semantics"), k.digest());
+    }
 
     fn key<'a>(alphabet: &'a Alphabet, fingerprint: &'a str) -> StoreKey<'a> {
         StoreKey {

@@ -14,9 +14,20 @@ pub(crate) enum Status {
     Fails,
 }
 
+/// Where CBMC says a property is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Location {
+    pub file: String,
+    pub line: u32,
+    pub function: String,
+}
+
 #[derive(Debug)]
 pub(crate) struct PropertyResult {
     pub description: String,
+    /// CBMC's id, e.g. `main.unwind.0`; empty if CBMC gave none.
+    pub id: String,
+    pub location: Option<Location>,
     pub status: Status,
     /// For a failed property: every assignment of its trace, in order, as
     /// `(lhs, value)`.
@@ -88,8 +99,23 @@ impl Report {
 struct RawProperty {
     description: String,
     status: String,
+    /// CBMC's id of the property, e.g. `main.unwind.0` for an unwinding assertion.
+    #[serde(default)]
+    property: String,
+    #[serde(rename = "sourceLocation")]
+    source_location: Option<RawLocation>,
     #[serde(default)]
     trace: Vec<RawStep>,
+}
+
+#[derive(Deserialize)]
+struct RawLocation {
+    #[serde(default)]
+    file: String,
+    #[serde(default)]
+    function: String,
+    /// A string in CBMC's output.
+    line: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -170,8 +196,19 @@ fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
         .filter(|s| s.step_type == "assignment")
         .filter_map(|s| Some((s.lhs?, s.value?.as_u64()?)))
         .collect();
+    let location = p.source_location.map(|l| Location {
+        line: match l.line {
+            Some(Value::String(s)) => s.parse().unwrap_or(0),
+            Some(Value::Number(n)) => n.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0),
+            _ => 0,
+        },
+        file: l.file,
+        function: l.function,
+    });
     Ok(PropertyResult {
         description: p.description,
+        id: p.property,
+        location,
         status,
         assignments,
     })

@@ -41,6 +41,7 @@ pub mod learning;
 mod locate;
 mod program;
 mod properties;
+mod reach;
 mod run;
 mod teacher;
 
@@ -48,6 +49,7 @@ pub use error::CbmcRunError;
 pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
 pub use program::{Bounds, Feedback, GotoProgram, VERIFY_BATCH};
 pub use properties::{ProgramProperty, PropertyQuery, program_properties};
+pub use reach::{CutLoop, Reach};
 pub use run::CbmcCounters;
 
 /// Reads one run's `--json-ui` output as a query does: the number of properties with a

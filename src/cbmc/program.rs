@@ -42,6 +42,16 @@ pub const VERIFY_BATCH: usize = 256;
 /// The entry function CBMC starts from unless told otherwise.
 const DEFAULT_ENTRY: &str = "main";
 
+/// How many times a loop inside one of CBMC's models of the C library (`strncpy`, `strlen`,
+/// `memcpy`, ...) may iterate, whatever the program's `--unwind`: these loops walk whole
+/// buffers, so the program's small bound would cut every path through `strncpy(d, s, 50)`.
+/// 64 covers the buffers of the inputs mergelens is meant for (a few characters into
+/// fixed-size buffers of up to 63 bytes); a longer walk is cut, as a program loop is.
+pub const LIBRARY_UNWIND: u32 = 64;
+
+/// The file name CBMC gives the source of its library models in `--show-loops`.
+const LIBRARY_FILE_PREFIX: &str = "<builtin-library-";
+
 /// One instrumented program version, compiled by `goto-cc` into a goto binary that every
 /// query links its generated harness against.
 #[derive(Debug)]
@@ -54,6 +64,9 @@ pub struct GotoProgram {
     /// Functions that may call themselves, directly or through others: their recursion is
     /// bounded apart from loops (see [`GotoProgram::with_recursive_functions`]).
     recursive: Vec<String>,
+    /// The loops of CBMC's library models that the program calls (`strncpy.0`), each run
+    /// with [`LIBRARY_UNWIND`]; found on the first query.
+    library_loops: std::sync::OnceLock<Vec<String>>,
     counters: Arc<CbmcCounters>,
 }
 
@@ -96,6 +109,7 @@ impl GotoProgram {
             binary,
             entry: DEFAULT_ENTRY.to_string(),
             recursive: Vec::new(),
+            library_loops: std::sync::OnceLock::new(),
             counters: Arc::new(CbmcCounters::new()),
         })
     }
@@ -406,7 +420,7 @@ impl GotoProgram {
         Ok(json::raw_trace(&stdout, &property))
     }
 
-    fn check_output(
+    pub(super) fn check_output(
         &self,
         source: &str,
         options: &[&str],
@@ -450,7 +464,16 @@ impl GotoProgram {
         for name in &self.recursive {
             cmd.arg("--unwindset").arg(format!("{name}:{recursion}"));
         }
-        cmd.args(quiet_checks(&self.tools));
+        for id in self.library_loops(deadline)? {
+            cmd.arg("--unwindset").arg(format!("{id}:{LIBRARY_UNWIND}"));
+        }
+        // A run that asks for unwinding assertions (see `reach`) keeps them.
+        let keep_unwinding = options.contains(&"--unwinding-assertions");
+        cmd.args(
+            quiet_checks(&self.tools)
+                .iter()
+                .filter(|o| !(keep_unwinding && **o == "--no-unwinding-assertions")),
+        );
         let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
             Outcome::Finished(f) => f,
             Outcome::TimedOut => return Err(timed_out()),
@@ -472,6 +495,51 @@ impl GotoProgram {
             }),
         }
     }
+}
+
+impl GotoProgram {
+    /// The loop ids (`strncpy.0`) of CBMC's C library models that the program calls, from
+    /// `cbmc --show-loops` (a fraction of a second, not counted as a query): CBMC adds a
+    /// model only for a function the program declares and does not define, so a user's own
+    /// `strlen` keeps the program's bound. The harnesses call no library function, so the
+    /// program alone decides. If CBMC cannot list them (e.g. the entry is missing), there
+    /// are none, and the query itself reports what is wrong.
+    fn library_loops(&self, deadline: Option<Instant>) -> Result<&[String], CbmcRunError> {
+        if let Some(loops) = self.library_loops.get() {
+            return Ok(loops);
+        }
+        let mut cmd = Command::new(&self.tools.cbmc);
+        cmd.arg(&self.binary).arg("--show-loops");
+        if self.entry != DEFAULT_ENTRY {
+            cmd.arg("--function").arg(&self.entry);
+        }
+        let loops = match run::run(cmd, "cbmc", deadline, None)? {
+            Outcome::Finished(f) if f.status.success() => {
+                library_loop_ids(&String::from_utf8_lossy(&f.stdout))
+            }
+            _ => Vec::new(),
+        };
+        Ok(self.library_loops.get_or_init(|| loops))
+    }
+}
+
+/// The ids of the loops `cbmc --show-loops` lists in CBMC's library models: a `Loop ID:`
+/// line followed by `  file <builtin-library-NAME> line N function NAME`.
+fn library_loop_ids(listing: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut current: Option<&str> = None;
+    for line in listing.lines() {
+        if let Some(id) = line.strip_prefix("Loop ").and_then(|l| l.strip_suffix(':')) {
+            current = Some(id);
+        } else if let Some(id) = current.take()
+            && line
+                .trim_start()
+                .starts_with(&format!("file {LIBRARY_FILE_PREFIX}"))
+        {
+            ids.push(id.to_string());
+        }
+    }
+    ids
 }
 
 /// The event hook's contract (a letter of the alphabet, never `end`), as the harness of a
@@ -606,6 +674,13 @@ fn describe_words(words: &[&[Letter]]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn library_loops_are_those_of_cbmcs_models() {
+        let listing = "Adding CPROVER library (x86_64)\nLoop main.0:\n  file t.c line 4 function main\n\nLoop strncpy.0:\n  file <builtin-library-strncpy> line 30 function strncpy\n\nLoop strlen.0:\n  file <builtin-library-strlen> line 18 function strlen\n";
+        assert_eq!(library_loop_ids(listing), ["strncpy.0", "strlen.0"]);
+        assert!(library_loop_ids("Loop main.0:\n  file m.c line 1 function main\n").is_empty());
+    }
 
     #[test]
     fn reads_goto_cc_positions() {

@@ -138,13 +138,36 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     }
     let saved = save_answers(store.as_ref(), &teacher);
     let learned = outcome?;
+    let dfa = ops::minimize(&learned.run.dfa);
+    let bounds = learned.run.bounds;
+    // An empty language is almost always the bounds, not the program: say which.
+    let empty = if dfa.states().any(|q| dfa.is_accepting(q)) {
+        None
+    } else {
+        let reason = match teacher.reach() {
+            Ok(reach) => Some(reach),
+            Err(e) => {
+                eprintln!("mergelens: warning: cannot tell why the language is empty: {e}");
+                None
+            }
+        };
+        let text = reason.as_ref().map_or_else(
+            || {
+                format!(
+                    "no execution returns from `{}` within the bounds; raise --unwind",
+                    program.entry
+                )
+            },
+            |r| r.empty_reason(&program.entry, bounds.unwind, bounds.max_word_length),
+        );
+        eprintln!("mergelens: warning: the learned language is empty: {text}");
+        Some((text, reason.map(|r| r.cut).unwrap_or_default()))
+    };
     let teacher_stats = teacher.stats();
     let exactness = teacher.exactness().cloned();
     drop(teacher);
 
-    let dfa = ops::minimize(&learned.run.dfa);
     let marks = Marks::analyse(&dfa);
-    let bounds = learned.run.bounds;
     if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
         eprintln!(
             "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
@@ -179,6 +202,8 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
                     .map(|&a| dfa.alphabet().name(a))
                     .collect(),
                 doomed: &marks.doomed,
+                empty_reason: empty.as_ref().map(|(text, _)| text.as_str()),
+                cut_loops: empty.as_ref().map(|(_, cut)| cut.as_slice()),
             })
             .expect("plain data serialises");
             let mut text = serde_json::to_string(&value).expect("JSON values serialise");
@@ -358,6 +383,12 @@ struct LearnedDoc<'a> {
     exact_up_to: usize,
     dominating: Vec<&'a str>,
     doomed: &'a [mergelens::automaton::StateId],
+    /// Only for an empty language: why no word was learned, and the loops the unwinding
+    /// cut (from CBMC's unwinding assertions).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    empty_reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cut_loops: Option<&'a [mergelens::cbmc::CutLoop]>,
 }
 
 /// The `--stats` document: the learner's statistics (summed over the runs of a bounds

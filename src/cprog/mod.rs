@@ -64,6 +64,22 @@ pub use program::{
     FrontEndConfig, FunctionInfo, FunctionOrigin, InstrumentedProgram, UnknownEventKind,
 };
 
+/// Everything the front end adds to a program, as text: the hook declarations, the
+/// `mergelens.h` header, the exit calls it hooks and the flags of every `gcc -E` run. A
+/// cache key includes it, so that answers learned under other instrumentation are not
+/// served.
+pub(crate) fn instrumentation_text() -> String {
+    let mut text = String::new();
+    text.push_str(frontend::HOOKS);
+    text.push_str(frontend::HEADER);
+    text.push_str(&cfg::EXITS.join(" "));
+    text.push('\n');
+    text.push_str(&preprocess::LIBRARY_FLAGS.join(" "));
+    text.push('\n');
+    text.push_str(preprocess::MARKER_FN);
+    text
+}
+
 impl InstrumentedProgram {
     /// A hex digest of the preprocessed program's tokens (not its layout, nor the file
     /// names, which differ between checkouts of one version) and of the settings that change

@@ -60,15 +60,30 @@ impl Preprocessed {
     }
 }
 
-/// The arguments every gcc run of this analysis shares: the user's `-I` and `-D`, the marker
-/// definition, and the directory holding `mergelens.h` (searched last, so that a user's own
-/// copy wins).
+/// What makes the C library's headers declare plain functions, which CBMC's own models of
+/// the C library then define, rather than what they give an optimising compiler: without
+/// `__NO_CTYPE`, glibc's `isspace(c)` is a lookup in the table `__ctype_b_loc()` returns, a
+/// table CBMC knows nothing of, so `isspace` returns anything; with `__OPTIMIZE__` (never set
+/// by `gcc -E`, but a user's `-D` could) `<string.h>` and `<bits/string_fortified.h>` give
+/// inline or builtin variants of the string functions. These come before the user's `-D`,
+/// so a user may still override them.
+pub(crate) const LIBRARY_FLAGS: [&str; 5] = [
+    "-D__NO_CTYPE",
+    "-D__NO_STRING_INLINES",
+    "-D__NO_MATH_INLINES",
+    "-U__OPTIMIZE__",
+    "-U_FORTIFY_SOURCE",
+];
+
+/// The arguments every gcc run of this analysis shares: [`LIBRARY_FLAGS`], the user's `-I`
+/// and `-D`, the marker definition, and the directory holding `mergelens.h` (searched last,
+/// so that a user's own copy wins).
 pub(crate) fn compiler_flags(
     include_dirs: &[PathBuf],
     defines: &[String],
     header_dir: &Path,
 ) -> Vec<OsString> {
-    let mut flags: Vec<OsString> = Vec::new();
+    let mut flags: Vec<OsString> = LIBRARY_FLAGS.iter().map(OsString::from).collect();
     for dir in include_dirs {
         let mut arg = OsString::from("-I");
         arg.push(dir);
@@ -252,7 +267,15 @@ pub(crate) fn map_lines(text: String, main_file: &Path, analysed: &[PathBuf]) ->
         let content = raw.trim_end_matches(['\n', '\r']);
         let directive = content.trim_start().starts_with('#');
         if directive {
-            parse_text.extend(raw.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+            // One space per byte, not per character: the parse tree's byte offsets index
+            // `text`, where the edits are applied, and a line marker may name a file
+            // `größe.h`.
+            for c in raw.chars() {
+                match c {
+                    '\n' => parse_text.push('\n'),
+                    c => parse_text.extend(std::iter::repeat_n(' ', c.len_utf8())),
+                }
+            }
         } else {
             parse_text.push_str(raw);
         }
@@ -411,6 +434,16 @@ mod tests {
         assert_eq!(p.origin(6).1, 7);
         assert_eq!(p.origin(8).1, 9);
         assert_eq!(p.origin(4).2, FileOrigin::Analysed);
+    }
+
+    #[test]
+    fn directives_with_non_ascii_names_are_blanked_byte_for_byte() {
+        let text =
+            "# 1 \"main.c\"\n# 1 \"größe.h\" 1\nint a;\n# 2 \"main.c\" 2\nint b;\n".to_string();
+        let p = map_lines(text.clone(), Path::new("main.c"), &[]);
+        assert_eq!(p.parse_text.len(), text.len());
+        assert_eq!(p.parse_text.find("int b;"), text.find("int b;"));
+        assert_eq!(p.files[p.origin(2).0].name, "größe.h");
     }
 
     #[test]

@@ -26,6 +26,11 @@ pub enum ReviewError {
         "no C files to analyse in any version (looked for {what}); name them with `files` in .mergelens.toml or --files"
     )]
     NoSources { what: String },
+    #[error(
+        "files named with `files` in .mergelens.toml or --files match no C file in any version: {}; check the paths (repository-relative globs)",
+        .files.join(", ")
+    )]
+    UnmatchedFiles { files: Vec<String> },
     #[error("the entry function `{entry}` is defined in no version; name another with --entry")]
     EntryNowhere { entry: String },
     #[error("{version} ({entry}): {source}")]
@@ -63,6 +68,7 @@ impl ReviewError {
     pub fn kind(&self) -> Option<FailureKind> {
         match self {
             ReviewError::NoSources { .. }
+            | ReviewError::UnmatchedFiles { .. }
             | ReviewError::EntryNowhere { .. }
             | ReviewError::FrontEnd { .. } => Some(FailureKind::BadInput),
             // The sources are boxed (they are large), which hides their types from the

@@ -34,7 +34,7 @@ mod source;
 mod store;
 
 use crate::automaton::analysis;
-use crate::config::Settings;
+use crate::config::{Settings, SourceSpec};
 use crate::document::languages::{self as compare, MergeLanguages};
 use crate::document::{
     Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, REVIEW_FORMAT, Review,
@@ -103,6 +103,27 @@ fn inputs(checkouts: &[Checkout], settings: &Settings) -> Result<Vec<VersionInpu
                 settings.sources.files.join(", ")
             },
         });
+    }
+    // A named file that is in no version is a typo or a path outside the repository: it
+    // would silently drop part of the program.
+    let unmatched: Vec<String> = settings
+        .sources
+        .files
+        .iter()
+        .filter(|pattern| {
+            let one = SourceSpec {
+                files: vec![(*pattern).clone()],
+                ..SourceSpec::default()
+            };
+            checkouts.iter().all(|c| {
+                one.select(c.files.iter().map(String::as_str))
+                    .is_ok_and(|selected| selected.is_empty())
+            })
+        })
+        .cloned()
+        .collect();
+    if !unmatched.is_empty() {
+        return Err(ReviewError::UnmatchedFiles { files: unmatched });
     }
     Ok(checkouts
         .iter()

@@ -1,6 +1,7 @@
 //! The automaton cache: each learned automaton under `.git/mergelens/automata/`, keyed by
 //! what determines it (the instrumented program's fingerprint, the entry, the bounds, the
-//! exactness limit and the CBMC version), so that a second review of the same merge, or a
+//! exactness limit, the CBMC version and the query semantics,
+//! [`crate::cbmc::cache_store::semantics_digest`]), so that a second review of the same merge, or a
 //! review after one more commit on one branch, learns only the versions whose sources
 //! changed. The answer store of `mergelens learn` sits beside it and makes relearning a
 //! changed version cheaper still.

@@ -16,6 +16,7 @@ use crate::cbmc::cache_store::{AcceptedConjecture, Exactness, dfa_digest};
 use crate::cbmc::error::CbmcRunError;
 use crate::cbmc::language::{is_explanation_word, words_dfa};
 use crate::cbmc::program::{Bounds, Feedback, GotoProgram};
+use crate::cbmc::reach::Reach;
 use crate::learn::{Answer, Equivalence, Teacher, TeacherError, unpack};
 
 impl CbmcTeacher<'_> {
@@ -61,6 +62,14 @@ impl CbmcTeacher<'_> {
                 source,
             },
         }
+    }
+
+    /// Whether the entry returns at the teacher's current bounds and which loops the
+    /// unwinding cuts ([`GotoProgram::reach`]): what an empty language is explained with.
+    pub fn reach(&mut self) -> Result<Reach, CbmcTeacherError> {
+        let (bounds, _, timeout) = self.query_settings();
+        let result = self.goto()?.reach(bounds, timeout);
+        result.map_err(|e| self.query_error("the unwinding check".to_string(), e))
     }
 
     /// One CBMC run over `words` (or, in the baseline, one per word).

@@ -38,7 +38,7 @@ use sites::{Findings, SiteWalker, return_typedef, site_edits};
 /// JAIR 2020, Fig. 7, 9, 11), which another part of mergelens defines.
 pub(crate) const HOOKS: &str = "void __mergelens_event(unsigned int letter); void __mergelens_end(void); void __mergelens_exit(void);\n";
 
-const HEADER: &str = include_str!("../../../include/mergelens.h");
+pub(crate) const HEADER: &str = include_str!("../../../include/mergelens.h");
 
 pub(crate) fn run(
     config: &FrontEndConfig,
@@ -375,6 +375,7 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
     }
     h.field("exclude");
     config.exclude.iter().for_each(|n| h.field(n));
+    let prefixes = directory_prefixes(config);
     for unit in units {
         h.field("unit");
         // Line markers (`# 12 "file" 1 3`) only say where text came from; other directives
@@ -385,16 +386,64 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
             .lines()
             .filter(|line| !is_line_marker(line))
             .collect();
-        h.tokens(&code.join("\n"));
+        h.tokens(&strip_prefixes(&code.join("\n"), &prefixes));
     }
     h.field("alphabet");
     alphabet.names().for_each(|n| h.field(n));
     h.hex()
 }
 
+/// The directories of the analysed files and of the `-I` directories, as given and
+/// canonical, each with a trailing `/`, longest first: where a checkout lives.
+fn directory_prefixes(config: &FrontEndConfig) -> Vec<String> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for file in &config.files {
+        if let Some(parent) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
+            dirs.push(parent.to_path_buf());
+        }
+        if let Some(parent) = file
+            .canonicalize()
+            .ok()
+            .and_then(|f| f.parent().map(Path::to_path_buf))
+        {
+            dirs.push(parent);
+        }
+    }
+    for dir in &config.include_dirs {
+        dirs.push(dir.clone());
+        dirs.extend(dir.canonicalize().ok());
+    }
+    let mut prefixes: Vec<String> = dirs
+        .iter()
+        .map(|d| format!("{}/", d.to_string_lossy().trim_end_matches('/')))
+        .filter(|p| p.len() > 1)
+        .collect();
+    prefixes.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    prefixes.dedup();
+    prefixes
+}
+
+/// `code` without the directory prefixes: glibc's `assert` expands `__FILE__` to the path
+/// gcc was given, which for a review is a temporary checkout, and a path changes no
+/// execution.
+fn strip_prefixes(code: &str, prefixes: &[String]) -> String {
+    prefixes.iter().fold(code.to_string(), |code, prefix| {
+        code.replace(prefix.as_str(), "")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::cprog::{FrontEndConfig, instrument};
+
+    #[test]
+    fn directory_prefixes_are_stripped_longest_first() {
+        let prefixes = vec!["/tmp/a/src/".to_string(), "/tmp/a/".to_string()];
+        assert_eq!(
+            super::strip_prefixes("f(\"/tmp/a/src/p.c\", \"/tmp/a/inc/h.h\")", &prefixes),
+            "f(\"p.c\", \"inc/h.h\")"
+        );
+    }
 
     #[test]
     fn functions_span_from_their_name_to_their_closing_brace() {
