@@ -7,20 +7,22 @@
 //! both branches, the merge result) and shows what the merge does that neither branch meant.
 //!
 //! The modules follow the data flow of a review, and each imports only from those above it
-//! in this list:
+//! in this list (the first four are leaves; `scripts/check-layers.py` checks the order):
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
 //! | [`bounds`] | the default loop and word-length bounds every analysis shares |
-//! | `fingerprint` | the one content hash (SHA-256) of every cache key, and C text hashed by its tokens |
 //! | [`failure`] | [`FailureKind`]: whose fault a failure is (bad input, a missing tool, a failed run); [`failure_kind`] reads it off any error of the library, for a front end's exit code |
+//! | `fingerprint` | the one content hash (SHA-256) of every cache key, and C text hashed by its tokens |
+//! | [`limits`] | bounds on what outside input can make mergelens spend: the time and output of gcc, goto-cc and CBMC, the size of JSON documents |
+//! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
 //! | [`learn`] | L* (Angluin 1987) with lazy learning, counterexample processing (Rivest-Schapire), the query cache, the simulated teacher |
 //! | [`cprog`] | the C front end: preprocessing, parsing (tree-sitter), the alphabet of events, instrumentation, pre-check automata |
 //! | [`cbmc`] | finding and running CBMC; the teacher whose queries CBMC answers; the answer store; the bounds search of `--auto-bounds` |
 //! | [`git`] | repositories, revisions, in-memory merges, checkouts into temporary directories, hook installation |
 //! | [`document`] | the documents reports are made from (`mergelens-review/1`, the report keys of `mergelens-dfa/1`) and the languages they carry: plain data over [`automaton`] |
 //! | [`config`] | `.mergelens.toml`, `compile_commands.json`, and the settings of a review |
+//! | [`trust`] | who may decide what (`docs/trust.md`): tools only from trusted places, the owner's committed settings govern a review and the hook, paths stay inside, panics are internal failures |
 //! | [`review`] | versions → automata → unexpected and lost behaviour, the verdict; `diff` between two revisions |
 //! | [`report`] | the HTML page and the Markdown comment people read, from a [`document`] |
 //!

@@ -6,7 +6,7 @@
 //! * [`FrontEndConfig`]: the files, the entry function, which events to observe
 //!   ([`EventKind`], `only`/`exclude`), and the `-I`/`-D` options the program builds with.
 //! * [`instrument`] → [`InstrumentedProgram`]: one instrumented copy per input file, the
-//!   [`Alphabet`] (the events, then `end`), every [`Event`] site and [`FunctionInfo`] with the
+//!   [`crate::automaton::Alphabet`] (the events, then `end`), every [`Event`] site and [`FunctionInfo`] with the
 //!   user's file and line, and warnings about what the front end cannot see through.
 //! * [`syntax_automaton`]: a [`Dfa`] accepting a superset of the entry function's event
 //!   words, so that the words it rejects need no CBMC run.

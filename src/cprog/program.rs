@@ -19,7 +19,7 @@ pub const END_LETTER: &str = "end";
 /// The letter that ends every word in error mode: the target assertion failed.
 pub const ASSERT_LETTER: &str = "assert";
 
-/// The assertion [`instrument_error`] explains: the one at this line of this file (as the
+/// The assertion [`super::instrument_error`] explains: the one at this line of this file (as the
 /// user or CBMC names it; compared as written and, failing that, canonically). When several
 /// assertions share the line, `index` picks one in source order (`None`: all of them).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -182,7 +182,7 @@ pub struct FunctionInfo {
     pub origin: FunctionOrigin,
 }
 
-/// The result of [`instrument`].
+/// The result of [`super::instrument`].
 #[derive(Clone, Debug)]
 pub struct InstrumentedProgram {
     /// The instrumented file that defines the entry function.

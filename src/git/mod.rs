@@ -11,7 +11,7 @@
 //!   its message); [`GitRepo::resolve`] and [`GitRepo::merge_base`] find them.
 //! * [`Snapshot`]: the files of one version, from a commit's tree, from an in-memory merge
 //!   ([`GitRepo::merge_commits`], which may instead report [`Merged::Conflict`]) or from the
-//!   index git staged for a merge commit; [`Snapshot::materialise`] writes it into a
+//!   index git staged for a merge commit; [`GitRepo::materialise`] writes it into a
 //!   directory, checking every path and never following a symbolic link out of the tree.
 //! * [`MergeVersions`]: O (the merge base), A (ours), B (theirs) and M (the merge result),
 //!   either from two revisions ([`GitRepo::merge_versions`]) or from what git shows a hook
@@ -122,7 +122,8 @@ impl GitRepo {
         snapshot.read(&self.repo, path)
     }
 
-    /// Writes `snapshot` into `root` ([`Snapshot::materialise`]).
+    /// Writes `snapshot` into `root`: regular files first, then the symbolic links whose
+    /// target stays inside the tree (see `Snapshot::materialise`).
     pub fn materialise(&self, snapshot: &Snapshot, root: &Path) -> Result<Materialised, GitError> {
         snapshot.materialise(&self.repo, root)
     }

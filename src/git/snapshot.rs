@@ -24,7 +24,7 @@ pub struct Snapshot {
     files: BTreeMap<String, FileEntry>,
 }
 
-/// What [`Snapshot::materialise`] wrote.
+/// What [`super::GitRepo::materialise`] wrote.
 #[derive(Clone, Debug, Default)]
 pub struct Materialised {
     pub root: PathBuf,

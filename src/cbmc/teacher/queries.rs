@@ -97,7 +97,7 @@ impl CbmcTeacher<'_> {
     }
 
     /// Answers, in one CBMC run, every word the pre-check automaton accepts that is not known
-    /// yet, when there are at most [`TeacherOptions::batch_size`] of them; returns how many
+    /// yet, when there are at most `TeacherOptions::batch_size` of them; returns how many
     /// it asked. The language is a subset of those words (the pre-check is sound), so the
     /// learner then needs no membership query of CBMC at all, and the teacher no conjecture
     /// query: on small programs one batch replaces the rounds of guesses and checks of lazy
