@@ -531,6 +531,7 @@ pub enum FailOnArg {
     Unexpected,
     Lost,
     Any,
+    Inconclusive,
 }
 
 /// `on-error`.
@@ -637,6 +638,7 @@ impl ReviewLearnFlags {
                 FailOnArg::Unexpected => FailOn::Unexpected,
                 FailOnArg::Lost => FailOn::Lost,
                 FailOnArg::Any => FailOn::Any,
+                FailOnArg::Inconclusive => FailOn::Inconclusive,
             }),
             on_error: on_error.map(|o| match o {
                 OnErrorArg::Allow => OnError::Allow,

@@ -76,6 +76,9 @@ pub enum Verdict {
     Lost,
     /// git could not merge (or the merge result does not build): see `conflicts`.
     Conflict,
+    /// No finding, but the check fell short of the bounds: an automaton is exact only up to
+    /// a shorter length, or a version could not be learned (see `inconclusive`).
+    Inconclusive,
 }
 
 /// The name of a program version inside a document.
@@ -257,6 +260,9 @@ pub struct Review {
     pub entries: Vec<ReviewEntry>,
     /// The program that wrote the document, e.g. `mergelens 0.1.0`.
     pub tool: Option<String>,
+    /// Why the verdict is [`Verdict::Inconclusive`] (or would be, under a finding): what
+    /// the check left short of the bounds, one sentence each.
+    pub inconclusive: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -427,6 +433,8 @@ struct ReviewWire {
     repository: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     tool: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    inconclusive: Vec<String>,
 }
 
 impl From<ReviewWire> for Review {
@@ -455,6 +463,7 @@ impl From<ReviewWire> for Review {
             conflicts: w.conflicts,
             entries: w.entries,
             tool: w.tool,
+            inconclusive: w.inconclusive,
         }
     }
 }
@@ -490,6 +499,7 @@ impl From<Review> for ReviewWire {
             bounds: r.bounds,
             repository: r.repository,
             tool: r.tool,
+            inconclusive: r.inconclusive,
         }
     }
 }

@@ -195,7 +195,12 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
         Verdict::Clean
     };
     let mut warnings = Vec::new();
-    if derived != review.verdict && review.verdict != Verdict::Conflict {
+    // The automata cannot show what fell short of the bounds: inconclusive is clean to them.
+    let shown = match review.verdict {
+        Verdict::Inconclusive => Verdict::Clean,
+        v => v,
+    };
+    if derived != shown && review.verdict != Verdict::Conflict {
         warnings.push(format!(
             "The document's verdict is \"{}\", but its automata say \"{}\"; the banner shows the document's verdict.",
             verdict_name(review.verdict),
@@ -245,6 +250,7 @@ fn verdict_name(verdict: Verdict) -> &'static str {
         Verdict::Unexpected => "unexpected",
         Verdict::Lost => "lost",
         Verdict::Conflict => "conflict",
+        Verdict::Inconclusive => "inconclusive",
     }
 }
 
@@ -283,6 +289,14 @@ fn review_banner(
             format!(
                 "The merge does not make call sequences a branch meant it to make (in {}).",
                 names_list(with_lost)
+            ),
+        ),
+        Verdict::Inconclusive => (
+            "inconclusive",
+            "Inconclusive".to_string(),
+            format!(
+                "No difference up to {n} calls, but the check fell short of the bounds: {}",
+                review.inconclusive.join("; ")
             ),
         ),
         Verdict::Conflict => (
