@@ -287,6 +287,10 @@ pub struct ProgramCli {
     /// up to which length it is exact.
     #[arg(long, value_name = "N", default_value_t = mergelens::cbmc::DEFAULT_EXACT_LIMIT)]
     pub exact_limit: u64,
+    /// How often a loop inside CBMC's models of the C library (strncpy, strlen, ...) may
+    /// iterate, whatever --unwind says.
+    #[arg(long, value_name = "K", default_value_t = mergelens::cbmc::LIBRARY_UNWIND)]
+    pub library_unwind: u32,
     /// Lazy learning: guess the likely answer (`learn`: "yes", `explain`: "no") and check the
     /// guesses in batches, or ask CBMC at once.
     #[arg(long, value_enum, default_value_t = LazyArg::Yes)]
@@ -323,6 +327,7 @@ impl ProgramCli {
                 .then(|| std::time::Duration::from_secs_f64(self.query_timeout)),
             cbmc: self.cbmc,
             exact_limit: self.exact_limit,
+            library_unwind: self.library_unwind,
             lazy: matches!(self.lazy, LazyArg::Yes),
             cache: match (self.no_cache, self.cache_dir) {
                 (true, _) => CacheChoice::Off,
@@ -531,6 +536,7 @@ pub enum FailOnArg {
     Unexpected,
     Lost,
     Any,
+    Inconclusive,
 }
 
 /// `on-error`.
@@ -637,6 +643,7 @@ impl ReviewLearnFlags {
                 FailOnArg::Unexpected => FailOn::Unexpected,
                 FailOnArg::Lost => FailOn::Lost,
                 FailOnArg::Any => FailOn::Any,
+                FailOnArg::Inconclusive => FailOn::Inconclusive,
             }),
             on_error: on_error.map(|o| match o {
                 OnErrorArg::Allow => OnError::Allow,

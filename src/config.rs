@@ -85,6 +85,8 @@ pub enum FailOn {
     Lost,
     /// Either.
     Any,
+    /// Either, or a verdict `inconclusive`: the check fell short of the bounds.
+    Inconclusive,
 }
 
 impl FailOn {
@@ -95,6 +97,7 @@ impl FailOn {
             FailOn::Unexpected => "unexpected",
             FailOn::Lost => "lost",
             FailOn::Any => "any",
+            FailOn::Inconclusive => "inconclusive",
         }
     }
 
@@ -103,8 +106,13 @@ impl FailOn {
             FailOn::Never => false,
             FailOn::Unexpected => unexpected,
             FailOn::Lost => lost,
-            FailOn::Any => unexpected || lost,
+            FailOn::Any | FailOn::Inconclusive => unexpected || lost,
         }
+    }
+
+    /// Whether an inconclusive verdict (no finding, a check short of the bounds) fails.
+    pub fn fails_inconclusive(self) -> bool {
+        self == FailOn::Inconclusive
     }
 }
 

@@ -610,3 +610,26 @@ fn a_program_with_non_ascii_file_names_and_comments_learns() {
     let d = learned(&[&program("umlaute.c")]);
     assert_eq!(words(&d), set(&["klein pruefe end", "gross pruefe end"]));
 }
+
+#[test]
+fn a_library_bound_too_small_for_the_buffer_is_named() {
+    // strncpy(buf, in, 50) needs 50 iterations; at --library-unwind 10 every path is cut
+    // inside CBMC's model of strncpy.
+    let output = learn_in(
+        None,
+        &[
+            &program("libc_strings.c"),
+            "--library-unwind",
+            "10",
+            "--no-cache",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(
+        err.contains(
+            "the C library's bound cuts every path at the loop(s) <builtin-library-strncpy>:"
+        ) && err.contains("in `strncpy`; raise --library-unwind"),
+        "{err}"
+    );
+}

@@ -266,7 +266,16 @@ fn a_merge_that_changes_nothing_observable_is_clean_and_an_absent_entry_is_repor
     let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["verdict"], "clean");
+    // No difference, but `extra` could not be learned in base and ours: inconclusive
+    // (issue 14), which fail-on = "any" lets through.
+    assert_eq!(doc["verdict"], "inconclusive");
+    assert!(
+        doc["inconclusive"]
+            .to_string()
+            .contains("base: the entry `extra` is not defined"),
+        "{}",
+        doc["inconclusive"]
+    );
     let main = &doc["entries"][0];
     assert!(words(&main["unexpected"]).is_empty());
     assert!(words(&main["lost"]).is_empty());
@@ -431,4 +440,65 @@ fn named_files_that_match_nothing_are_an_error_naming_them() {
         t.contains("match no C file in any version: nosuch.c;"),
         "{t}"
     );
+}
+
+#[test]
+fn a_check_short_of_the_bound_is_inconclusive_and_fail_on_inconclusive_blocks_it() {
+    // Three choices up to three times: 40 words, more than an exact limit of 5.
+    let program = "int nondet_int(void);\nvoid a(void) {}\nvoid b(void) {}\nvoid c(void) {}\n\
+         int main(void)\n{\n    int n = nondet_int();\n    for (int i = 0; i < n; i++) {\n        \
+         switch (nondet_int()) {\n        case 0: a(); break;\n        case 1: b(); break;\n        \
+         default: c();\n        }\n    }\n    return 0;\n}\n";
+    let make = || {
+        let repo = Repo::new();
+        repo.commit("prog.c", program, "base");
+        repo.git(&["branch", "feature"]);
+        repo.commit("notes.txt", "ours\n", "ours: no C change");
+        repo.git(&["checkout", "-q", "feature"]);
+        repo.commit("other.txt", "theirs\n", "theirs: no C change");
+        repo.git(&["checkout", "-q", "main"]);
+        repo
+    };
+    let review = |repo: &Repo, extra: &[&str]| {
+        let mut args = vec![
+            "review",
+            "main",
+            "feature",
+            "--format",
+            "json",
+            "--unwind",
+            "3",
+            "--max-word-length",
+            "8",
+        ];
+        args.extend_from_slice(extra);
+        repo.mergelens(&args)
+    };
+    // The exactness pass may check only five words: the automata are exact only up to a
+    // shorter length than the bound, so "no difference" says less than it seems.
+    let repo = make();
+    let out = review(&repo, &["--exact-limit", "5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "inconclusive", "{}", text(&out));
+    assert!(
+        doc["inconclusive"]
+            .to_string()
+            .contains("raise --exact-limit"),
+        "{}",
+        doc["inconclusive"]
+    );
+    assert!(
+        text(&out).contains("inconclusive: no difference found"),
+        "{}",
+        text(&out)
+    );
+    let out = review(&repo, &["--exact-limit", "5", "--fail-on", "inconclusive"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    // With the default limit every word is checked: clean, also when the answer store
+    // holds the acceptance the smaller limit left short.
+    let out = review(&repo, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "clean");
 }

@@ -47,7 +47,7 @@ mod teacher;
 
 pub use error::CbmcRunError;
 pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
-pub use program::{Bounds, Feedback, GotoProgram, VERIFY_BATCH};
+pub use program::{Bounds, Feedback, GotoProgram, LIBRARY_UNWIND, VERIFY_BATCH};
 pub use properties::{ProgramProperty, PropertyQuery, program_properties};
 pub use reach::{CutLoop, Reach};
 pub use run::CbmcCounters;

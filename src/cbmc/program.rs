@@ -50,7 +50,7 @@ const DEFAULT_ENTRY: &str = "main";
 pub const LIBRARY_UNWIND: u32 = 64;
 
 /// The file name CBMC gives the source of its library models in `--show-loops`.
-const LIBRARY_FILE_PREFIX: &str = "<builtin-library-";
+pub(super) const LIBRARY_FILE_PREFIX: &str = "<builtin-library-";
 
 /// One instrumented program version, compiled by `goto-cc` into a goto binary that every
 /// query links its generated harness against.
@@ -67,6 +67,7 @@ pub struct GotoProgram {
     /// The loops of CBMC's library models that the program calls (`strncpy.0`), each run
     /// with [`LIBRARY_UNWIND`]; found on the first query.
     library_loops: std::sync::OnceLock<Vec<String>>,
+    library_unwind: u32,
     counters: Arc<CbmcCounters>,
 }
 
@@ -110,6 +111,7 @@ impl GotoProgram {
             entry: DEFAULT_ENTRY.to_string(),
             recursive: Vec::new(),
             library_loops: std::sync::OnceLock::new(),
+            library_unwind: LIBRARY_UNWIND,
             counters: Arc::new(CbmcCounters::new()),
         })
     }
@@ -128,6 +130,13 @@ impl GotoProgram {
     /// [`CbmcRunError::Cbmc`].
     pub fn with_entry(mut self, entry: impl Into<String>) -> GotoProgram {
         self.entry = entry.into();
+        self
+    }
+
+    /// Lets loops of CBMC's C library models iterate `k` times instead of
+    /// [`LIBRARY_UNWIND`] (`--library-unwind`).
+    pub fn with_library_unwind(mut self, k: u32) -> GotoProgram {
+        self.library_unwind = k;
         self
     }
 
@@ -465,7 +474,8 @@ impl GotoProgram {
             cmd.arg("--unwindset").arg(format!("{name}:{recursion}"));
         }
         for id in self.library_loops(deadline)? {
-            cmd.arg("--unwindset").arg(format!("{id}:{LIBRARY_UNWIND}"));
+            cmd.arg("--unwindset")
+                .arg(format!("{id}:{}", self.library_unwind));
         }
         // A run that asks for unwinding assertions (see `reach`) keeps them.
         let keep_unwinding = options.contains(&"--unwinding-assertions");

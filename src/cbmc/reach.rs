@@ -33,6 +33,14 @@ pub struct CutLoop {
     pub function: String,
 }
 
+impl CutLoop {
+    /// A loop of one of CBMC's C library models (`strncpy`), which `--library-unwind`
+    /// bounds.
+    pub fn is_library(&self) -> bool {
+        self.file.starts_with(super::program::LIBRARY_FILE_PREFIX)
+    }
+}
+
 /// What one run with unwinding assertions found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Reach {
@@ -62,8 +70,24 @@ impl Reach {
             .iter()
             .map(|l| format!("{}:{} in `{}`", l.file, l.line, l.function))
             .collect();
+        let library = self.cut.iter().filter(|l| l.is_library()).count();
+        let (bound, raise) = if library == self.cut.len() {
+            ("the C library's bound", "raise --library-unwind")
+        } else if library == 0 {
+            ("--unwind", "raise --unwind")
+        } else {
+            (
+                "the unwinding",
+                "raise --unwind (--library-unwind for the C library's loops)",
+            )
+        };
+        let bound = if bound == "--unwind" {
+            format!("--unwind {unwind}")
+        } else {
+            bound.to_string()
+        };
         format!(
-            "no execution returns from `{entry}` within the bounds: --unwind {unwind} cuts every path at the loop(s) {}; raise --unwind",
+            "no execution returns from `{entry}` within the bounds: {bound} cuts every path at the loop(s) {}; {raise}",
             loops.join(", ")
         )
     }
@@ -134,6 +158,19 @@ mod tests {
             cut: Vec::new(),
         };
         assert!(never.empty_reason("run", 2, 3).contains("every path exits"));
+        let library = Reach {
+            returns: false,
+            cut: vec![CutLoop {
+                file: "<builtin-library-strncpy>".into(),
+                line: 30,
+                function: "strncpy".into(),
+            }],
+        };
+        assert!(
+            library
+                .empty_reason("main", 2, 10)
+                .ends_with("the C library's bound cuts every path at the loop(s) <builtin-library-strncpy>:30 in `strncpy`; raise --library-unwind")
+        );
         assert!(is_unwinding("main.unwind.0", "unwinding assertion loop 0"));
         assert!(!is_unwinding("main.assertion.1", "mergelens entry returns"));
     }

@@ -603,6 +603,7 @@ fn write_traces(
     )?
     .with_entry(program.entry.clone())
     .with_recursive_functions(program.recursive_functions())
+    .with_library_unwind(args.program.library_unwind)
     .with_counters(Arc::clone(counters));
     let bounds: Bounds = bounds.cbmc();
     let base = args

@@ -15,7 +15,7 @@ use serde::Serialize;
 use mergelens::automaton::{Dfa, Marks, svg};
 use mergelens::cbmc::cache_store::AnswerStore;
 use mergelens::cbmc::learning::{LearnedRun, LearningError, learn_with_teacher};
-use mergelens::cbmc::{CbmcTeacher, TeacherOptions, Toolchain};
+use mergelens::cbmc::{CbmcTeacher, LIBRARY_UNWIND, TeacherOptions, Toolchain};
 use mergelens::cprog::{EventKind, FrontEndConfig, InstrumentedProgram};
 use mergelens::learn::{GuessPolicy, LearnError};
 
@@ -47,6 +47,8 @@ pub struct ProgramArgs {
     /// The cbmc binary (`--cbmc`); else found as [`Toolchain::locate`] does.
     pub cbmc: Option<PathBuf>,
     pub exact_limit: u64,
+    /// `--library-unwind`.
+    pub library_unwind: u32,
     /// Lazy learning guessing the likely answer (`--lazy yes`), or none (`--lazy off`).
     pub lazy: bool,
     pub cache: CacheChoice,
@@ -83,6 +85,7 @@ impl ProgramArgs {
             query_timeout: self.query_timeout,
             exact_limit: self.exact_limit,
             baseline: self.baseline,
+            library_unwind: self.library_unwind,
             ..TeacherOptions::default()
         }
     }
@@ -112,8 +115,14 @@ impl ProgramArgs {
         if self.baseline {
             return None;
         }
+        // Another library bound is another language; the default keeps the plain mode.
+        let mode = if self.library_unwind == LIBRARY_UNWIND {
+            mode.to_string()
+        } else {
+            format!("{mode};library-unwind={}", self.library_unwind)
+        };
         cache_dir(&self.cache)
-            .map(|dir| AnswerStore::for_program(&dir, program, mode, tools.version))
+            .map(|dir| AnswerStore::for_program(&dir, program, &mode, tools.version))
     }
 }
 

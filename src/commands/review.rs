@@ -284,7 +284,9 @@ pub(crate) fn write_requested(
 fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
     if report.verdict() == Verdict::Conflict {
         Outcome::Conflict
-    } else if settings.fail_on.fails(report.unexpected, report.lost) {
+    } else if settings.fail_on.fails(report.unexpected, report.lost)
+        || (report.verdict() == Verdict::Inconclusive && settings.fail_on.fails_inconclusive())
+    {
         Outcome::Different
     } else {
         Outcome::Success
@@ -309,6 +311,9 @@ pub(crate) fn summary(
             "unexpected: the merge's behaviour is not the sum of the branches' changes"
         }
         Verdict::Conflict => "conflict: git cannot merge the files textually",
+        Verdict::Inconclusive => {
+            "inconclusive: no difference found, but the check fell short of the bounds"
+        }
     };
     let short = |r: &str| r.chars().take(10).collect::<String>();
     let v = &doc.versions;

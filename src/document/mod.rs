@@ -76,19 +76,25 @@ pub enum Verdict {
     Lost,
     /// git could not merge (or the merge result does not build): see `conflicts`.
     Conflict,
+    /// No finding, but the check fell short of the bounds: an automaton is exact only up to
+    /// a shorter length, or a version could not be learned (see `inconclusive`).
+    Inconclusive,
 }
 
 impl Verdict {
     /// The verdict of a review's findings, in order of severity: one rule for the review
     /// that writes a document, the reader that tells `lost` apart again, and the report
-    /// that checks a document's verdict against its automata.
-    pub fn of(conflict: bool, unexpected: bool, lost: bool) -> Verdict {
+    /// that checks a document's verdict against its automata. `inconclusive`: something
+    /// was not checked (see [`Review::inconclusive`]); it matters only without a finding.
+    pub fn of(conflict: bool, unexpected: bool, lost: bool, inconclusive: bool) -> Verdict {
         if conflict {
             Verdict::Conflict
         } else if unexpected {
             Verdict::Unexpected
         } else if lost {
             Verdict::Lost
+        } else if inconclusive {
+            Verdict::Inconclusive
         } else {
             Verdict::Clean
         }
@@ -102,6 +108,7 @@ impl Verdict {
             Verdict::Unexpected => "unexpected",
             Verdict::Lost => "lost",
             Verdict::Conflict => "conflict",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
 }
@@ -285,6 +292,9 @@ pub struct Review {
     pub entries: Vec<ReviewEntry>,
     /// The program that wrote the document, e.g. `mergelens 0.1.0`.
     pub tool: Option<String>,
+    /// Why the verdict is [`Verdict::Inconclusive`] (or would be, under a finding): what
+    /// the check left short of the bounds, one sentence each.
+    pub inconclusive: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -455,6 +465,8 @@ struct ReviewWire {
     repository: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     tool: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    inconclusive: Vec<String>,
 }
 
 impl From<ReviewWire> for Review {
@@ -482,7 +494,7 @@ impl From<ReviewWire> for Review {
                     .iter()
                     .any(|e| given(&e.unexpected) != Some(false));
                 let lost = w.entries.iter().any(|e| given(&e.lost) == Some(true));
-                match Verdict::of(false, unexpected, lost) {
+                match Verdict::of(false, unexpected, lost, false) {
                     Verdict::Lost => Verdict::Lost,
                     _ => Verdict::Unexpected,
                 }
@@ -498,6 +510,7 @@ impl From<ReviewWire> for Review {
             conflicts: w.conflicts,
             entries: w.entries,
             tool: w.tool,
+            inconclusive: w.inconclusive,
         }
     }
 }
@@ -521,6 +534,7 @@ impl From<Review> for ReviewWire {
             bounds: r.bounds,
             repository: r.repository,
             tool: r.tool,
+            inconclusive: r.inconclusive,
         }
     }
 }

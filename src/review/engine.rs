@@ -49,6 +49,9 @@ pub(crate) struct EntryAutomata {
     /// Over `alphabet`; the empty language for a version without the entry.
     pub automata: BTreeMap<Version, Dfa>,
     pub absent: Vec<Version>,
+    /// The versions whose automaton is exact only up to a length below the bound, with
+    /// that length.
+    pub inexact: Vec<(Version, usize)>,
     pub stats: BTreeMap<Version, LearningStats>,
     pub functions: Vec<FunctionLocation>,
     /// Every analysed function of every version that defines the entry, with its lines: what
@@ -148,8 +151,10 @@ pub(crate) fn learn_entry(
 
     let mut automata = BTreeMap::new();
     let mut stats = BTreeMap::new();
+    let mut inexact = Vec::new();
     for (p, result) in prepared.iter().zip(results) {
         if result.exact_up_to < bounds.max_word_length {
+            inexact.push((p.version, result.exact_up_to));
             notes.push(format!(
                 "{} ({entry}): exact up to {} letters only (raise --exact-limit)",
                 p.version, result.exact_up_to
@@ -205,6 +210,7 @@ pub(crate) fn learn_entry(
         alphabet,
         automata,
         absent,
+        inexact,
         stats,
         functions,
         spans,

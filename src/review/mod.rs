@@ -135,6 +135,25 @@ fn inputs(checkouts: &[Checkout], settings: &Settings) -> Result<Vec<VersionInpu
         .collect())
 }
 
+/// What keeps "no difference" from meaning "no difference within the bounds": a version
+/// whose automaton is exact only up to a shorter length, a version without the entry.
+fn shortfalls(learned: &engine::EntryAutomata, bound: usize) -> Vec<String> {
+    let entry = &learned.entry;
+    let mut out: Vec<String> = learned
+        .inexact
+        .iter()
+        .map(|(version, exact)| {
+            format!(
+                "{version} ({entry}): exact up to {exact} letters only, below the bound {bound}; raise --exact-limit"
+            )
+        })
+        .collect();
+    out.extend(learned.absent.iter().map(|version| {
+        format!("{version}: the entry `{entry}` is not defined, so its behaviour was not learned")
+    }));
+    out
+}
+
 fn revision(commit: &CommitInfo) -> Revision {
     Revision {
         rev: commit.sha(),
@@ -206,8 +225,10 @@ pub fn review_merge(
     let mut entries = Vec::new();
     let (mut unexpected, mut lost) = (false, false);
     let mut unwind = None;
+    let mut inconclusive = Vec::new();
     for entry in &settings.entries {
         let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
+        inconclusive.extend(shortfalls(&learned, bound));
         unwind = Some(learned.bounds.unwind);
         notes.extend(learned.notes.iter().cloned());
         let a = &learned.automata;
@@ -258,7 +279,12 @@ pub fn review_merge(
             stats: learned.stats,
         });
     }
-    let verdict = Verdict::of(!conflicts.is_empty(), unexpected, lost);
+    let verdict = Verdict::of(
+        !conflicts.is_empty(),
+        unexpected,
+        lost,
+        !inconclusive.is_empty(),
+    );
     let merged_revision = merged_name.map(|name| Revision {
         label: Some(format!(
             "{} into {}",
@@ -289,6 +315,7 @@ pub fn review_merge(
         conflicts,
         entries,
         tool: tool(),
+        inconclusive,
     };
     Ok(ReviewReport {
         document,

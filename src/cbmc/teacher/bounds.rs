@@ -56,6 +56,9 @@ pub struct TeacherOptions {
     pub batch_size: usize,
     /// The paper's baseline: no pre-checks, one CBMC run per word.
     pub baseline: bool,
+    /// How often a loop of CBMC's C library models may iterate
+    /// ([`crate::cbmc::LIBRARY_UNWIND`] unless set).
+    pub library_unwind: u32,
 }
 
 impl Default for TeacherOptions {
@@ -65,6 +68,7 @@ impl Default for TeacherOptions {
             exact_limit: DEFAULT_EXACT_LIMIT,
             batch_size: MEMBERSHIP_BATCH,
             baseline: false,
+            library_unwind: crate::cbmc::LIBRARY_UNWIND,
         }
     }
 }

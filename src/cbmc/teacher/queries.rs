@@ -27,6 +27,7 @@ impl CbmcTeacher<'_> {
                     .map_err(CbmcTeacherError::Compile)?
                     .with_entry(self.program.entry.clone())
                     .with_recursive_functions(self.program.recursive_functions())
+                    .with_library_unwind(self.options.library_unwind)
                     .with_counters(Arc::clone(&self.counters));
             self.goto = Some(program);
         }

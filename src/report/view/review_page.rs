@@ -189,6 +189,7 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
         !review.conflicts.is_empty(),
         !with_unexpected.is_empty(),
         !with_lost.is_empty(),
+        !review.inconclusive.is_empty(),
     );
     let mut warnings = Vec::new();
     if derived != review.verdict && review.verdict != Verdict::Conflict {
@@ -270,6 +271,14 @@ fn review_banner(
             format!(
                 "The merge does not make call sequences a branch meant it to make (in {}).",
                 names_list(with_lost)
+            ),
+        ),
+        Verdict::Inconclusive => (
+            "inconclusive",
+            "Inconclusive".to_string(),
+            format!(
+                "No difference up to {n} calls, but the check fell short of the bounds: {}",
+                review.inconclusive.join("; ")
             ),
         ),
         Verdict::Conflict => (
