@@ -57,7 +57,7 @@ pub struct TeacherOptions {
     /// The paper's baseline: no pre-checks, one CBMC run per word.
     pub baseline: bool,
     /// How often a loop of CBMC's C library models may iterate
-    /// ([`crate::cbmc::LIBRARY_UNWIND`] unless set).
+    /// ([`crate::cbmc::program::LIBRARY_UNWIND`] unless set).
     pub library_unwind: u32,
 }
 
@@ -68,7 +68,7 @@ impl Default for TeacherOptions {
             exact_limit: DEFAULT_EXACT_LIMIT,
             batch_size: MEMBERSHIP_BATCH,
             baseline: false,
-            library_unwind: crate::cbmc::LIBRARY_UNWIND,
+            library_unwind: crate::cbmc::program::LIBRARY_UNWIND,
         }
     }
 }
