@@ -16,7 +16,9 @@
 //! Target selection: `--assertion` takes CBMC's property id (CBMC's `--show-properties` on
 //! the user's own sources gives its line); `--line` names the line directly. Without either,
 //! one CBMC run lists the assertions that fail within the bounds; the only one is taken,
-//! several are an [`ExplainError::Choose`] (exit code 2) listing them, one per line.
+//! several are an [`ExplainError::Choose`] (exit code 2) listing them, one per line. The
+//! front end's checks (preprocessing, syntax, the entry, the alphabet) run before that CBMC
+//! run, so bad input fails in a second, not after the bounds' worth of CBMC.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -163,6 +165,18 @@ struct StatsDoc<'a> {
 
 pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
+    let config = args.program.front_end_config();
+    let instrumented = tempfile::Builder::new()
+        .prefix("mergelens-explain-")
+        .tempdir()
+        .context("cannot create a temporary directory")?;
+    // Fail fast: the front end's checks (preprocessing, syntax, the entry, the alphabet)
+    // need no CBMC, so they come before finding the target, which runs CBMC for as long as
+    // the bounds take. Error mode instruments again once the target is known (with `--line`
+    // it is known already, and error mode's own checks come first anyway).
+    if !matches!(args.target, TargetChoice::Line { .. }) {
+        cprog::instrument(&config, instrumented.path())?;
+    }
     let (tools, work_dir) = args.program.toolchain()?;
     // Finding the target costs the same with or without the learner's optimisations, so
     // its runs are counted apart from the queries'.
@@ -174,11 +188,6 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     } = choose_target(args, &tools, &work_dir, &selection)?;
     let counters = Arc::new(CbmcCounters::new());
 
-    let instrumented = tempfile::Builder::new()
-        .prefix("mergelens-explain-")
-        .tempdir()
-        .context("cannot create a temporary directory")?;
-    let config = args.program.front_end_config();
     let program = cprog::instrument_error(&config, &target, instrumented.path())?;
     for warning in &program.warnings {
         eprintln!("mergelens: warning: {warning}");
