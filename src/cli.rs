@@ -280,6 +280,10 @@ pub struct ProgramCli {
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
     #[arg(long, value_name = "S", default_value_t = crate::commands::program::DEFAULT_QUERY_TIMEOUT_SECS)]
     pub query_timeout: f64,
+    /// Stop learning after S seconds and write the last conjecture, marked `partial` (exit
+    /// code 0, with a warning). Ctrl-C does the same.
+    #[arg(long, value_name = "S")]
+    pub time_budget: Option<f64>,
     /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
     #[arg(long, value_name = "PATH")]
     pub cbmc: Option<PathBuf>,
@@ -321,6 +325,10 @@ impl ProgramCli {
             defines: self.define,
             query_timeout: (self.query_timeout > 0.0)
                 .then(|| std::time::Duration::from_secs_f64(self.query_timeout)),
+            time_budget: self
+                .time_budget
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(std::time::Duration::from_secs_f64),
             cbmc: self.cbmc,
             exact_limit: self.exact_limit,
             lazy: matches!(self.lazy, LazyArg::Yes),

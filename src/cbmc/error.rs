@@ -47,6 +47,9 @@ pub enum CbmcRunError {
         max_word_length: usize,
         seconds: f64,
     },
+    /// The run was stopped (Ctrl-C, `--time-budget`) before CBMC answered.
+    #[error("stopped before CBMC answered: {reason}")]
+    Stopped { reason: super::stop::StopReason },
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,

@@ -9,6 +9,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::error::CbmcRunError;
+use super::stop;
+
+/// How often a waiting run checks for a stop request.
+const STOP_POLL: Duration = Duration::from_millis(100);
 
 /// How many CBMC runs answered queries and how long they took, for the learner's statistics.
 /// Shared between threads: queries take `&self`.
@@ -75,6 +79,14 @@ pub(crate) fn run(
     counters: Option<&CbmcCounters>,
 ) -> Result<Outcome, CbmcRunError> {
     let start = Instant::now();
+    // A stopped run starts nothing more: its caller keeps what it has.
+    if stop::stop_reason().is_some() {
+        return Ok(Outcome::TimedOut);
+    }
+    let deadline = match (deadline, stop::deadline()) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -101,15 +113,27 @@ pub(crate) fn run(
 
     // Wait for the end of stdout rather than for the child itself: only this thread reaps
     // the child, so the group id cannot be recycled before a kill.
-    let in_time = match deadline {
-        None => true,
-        Some(deadline) => {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match done_rx.recv_timeout(left) {
-                Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    wait_until(&mut child, deadline).map_err(CbmcRunError::io(tool))?
+    // Waits in slices, so that a stop request (Ctrl-C) ends the run promptly too.
+    let in_time = loop {
+        let slice = match deadline {
+            Some(deadline) => deadline
+                .saturating_duration_since(Instant::now())
+                .min(STOP_POLL),
+            None => STOP_POLL,
+        };
+        match done_rx.recv_timeout(slice) {
+            Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                break match deadline {
+                    Some(deadline) => {
+                        wait_until(&mut child, deadline).map_err(CbmcRunError::io(tool))?
+                    }
+                    None => true,
+                };
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if stop::stop_requested() || deadline.is_some_and(|d| Instant::now() >= d) {
+                    break false;
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => false,
             }
         }
     };

@@ -44,6 +44,8 @@ pub struct ProgramArgs {
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
     pub query_timeout: Option<Duration>,
+    /// `--time-budget`: stop learning after this long and keep the last conjecture.
+    pub time_budget: Option<Duration>,
     /// The cbmc binary (`--cbmc`); else found as [`Toolchain::locate`] does.
     pub cbmc: Option<PathBuf>,
     pub exact_limit: u64,
