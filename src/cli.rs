@@ -277,6 +277,10 @@ pub struct ProgramCli {
     /// A macro definition, as for the compiler.
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
+    /// A harness file compiled with the program (repeatable): its functions are no events;
+    /// it typically defines the entry, calling the code on nondeterministic input.
+    #[arg(long, value_name = "FILE.c")]
+    pub harness: Vec<PathBuf>,
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
     #[arg(long, value_name = "S", default_value_t = crate::commands::program::DEFAULT_QUERY_TIMEOUT_SECS)]
     pub query_timeout: f64,
@@ -323,6 +327,7 @@ impl ProgramCli {
             exclude: self.exclude,
             include_dirs: self.include,
             defines: self.define,
+            harness: self.harness,
             query_timeout: (self.query_timeout > 0.0)
                 .then(|| std::time::Duration::from_secs_f64(self.query_timeout)),
             time_budget: self
@@ -589,6 +594,10 @@ pub struct ReviewLearnFlags {
     /// A compile_commands.json for files, include directories and defines.
     #[arg(long, value_name = "FILE")]
     pub compile_commands: Option<PathBuf>,
+    /// A harness file from outside the history, compiled with every version (repeatable):
+    /// its functions are no events; it typically defines the entry.
+    #[arg(long, value_name = "FILE.c")]
+    pub harness: Vec<PathBuf>,
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
     #[arg(long, value_name = "S")]
     pub query_timeout: Option<f64>,
@@ -625,6 +634,12 @@ impl ReviewLearnFlags {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
             compile_commands: self.compile_commands.clone(),
+            // Named on the command line, so read where the user is, not in a checkout.
+            harness: self
+                .harness
+                .iter()
+                .map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone()))
+                .collect(),
             entries: self.entry.clone(),
             events: self.events.map(|e| match e {
                 EventsArg::Functions => EventKind::Functions,

@@ -43,6 +43,8 @@ pub struct ProgramArgs {
     pub exclude: Vec<String>,
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
+    /// `--harness`: compiled with the files, its functions no events.
+    pub harness: Vec<PathBuf>,
     pub query_timeout: Option<Duration>,
     /// `--time-budget`: stop learning after this long and keep the last conjecture.
     pub time_budget: Option<Duration>,
@@ -66,6 +68,7 @@ impl ProgramArgs {
         config.exclude = self.exclude.iter().cloned().collect();
         config.include_dirs = self.include_dirs.clone();
         config.defines = self.defines.clone();
+        config.harness = self.harness.clone();
         config
     }
 

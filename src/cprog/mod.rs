@@ -173,6 +173,10 @@ pub struct FrontEndConfig {
     pub include_dirs: Vec<PathBuf>,
     /// `-D` definitions, `NAME` or `NAME=VALUE`.
     pub defines: Vec<String>,
+    /// Harness files (`--harness`): compiled and linked with `files`, but their functions
+    /// are no events (their text counts as a header's), so the entry, typically a `main`
+    /// calling the library on nondeterministic input, can live outside the history.
+    pub harness: Vec<PathBuf>,
 }
 
 impl FrontEndConfig {
@@ -186,6 +190,7 @@ impl FrontEndConfig {
             exclude: BTreeSet::new(),
             include_dirs: Vec::new(),
             defines: Vec::new(),
+            harness: Vec::new(),
         }
     }
 }

@@ -261,6 +261,7 @@ fn prepare(
         })
         .collect();
     config.defines.clone_from(&settings.sources.defines);
+    config.harness.clone_from(&settings.harness);
     let dir = tempfile::Builder::new()
         .prefix("mergelens-instrumented-")
         .tempdir()

@@ -70,8 +70,13 @@ pub(crate) fn run(
         .collect::<Result<_, _>>()?;
 
     let mut units = Vec::new();
-    for file in &config.files {
-        let pre = preprocess::preprocess(file, &flags, &analysed)?;
+    let inputs =
+        (config.files.iter().map(|f| (f, false))).chain(config.harness.iter().map(|f| (f, true)));
+    for (file, harness) in inputs {
+        let mut pre = preprocess::preprocess(file, &flags, &analysed)?;
+        if harness {
+            pre.demote_main_file();
+        }
         let tree = syntax::parse(&pre.parse_text);
         let unit = Unit {
             input: file.clone(),
@@ -367,6 +372,11 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
     let mut h = Fingerprint::new();
     h.field("mergelens-cprog/2");
     h.field(&config.entry);
+    if !config.harness.is_empty() {
+        // The units' tokens include the harness's; which units are harnesses matters too.
+        h.field("harness");
+        h.field(&config.harness.len().to_string());
+    }
     h.field(config.events.as_str());
     match &config.only {
         Some(only) => {
