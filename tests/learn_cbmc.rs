@@ -544,3 +544,28 @@ fn a_cbmc_crash_is_an_error_not_an_answer() {
         "{err}"
     );
 }
+
+#[test]
+fn k_and_r_definitions_and_implicit_int_are_learned_like_modern_c() {
+    let d = learned(&[&program("knr.c")]);
+    let names: Vec<&str> = d.alphabet().names().collect();
+    assert_eq!(names, ["log_it", "scale", "end"]);
+    assert_eq!(words(&d), set(&["scale end", "scale log_it end"]));
+    // The lines the user sees are those of the file: the events' sites keep them.
+    let out = tempfile::tempdir().unwrap();
+    let p = instrument(
+        &FrontEndConfig::new(vec![program("knr.c").into()]),
+        out.path(),
+    )
+    .unwrap();
+    let line = |name: &str| p.functions.iter().find(|f| f.name == name).unwrap().line;
+    assert_eq!((line("log_it"), line("scale"), line("main")), (6, 13, 22));
+    assert_eq!(
+        p.functions
+            .iter()
+            .find(|f| f.name == "scale")
+            .unwrap()
+            .parameters,
+        ["int a", "char *label", "int k"]
+    );
+}

@@ -48,6 +48,7 @@ mod cfg;
 mod edit;
 mod error;
 mod frontend;
+mod knr;
 mod precheck;
 mod preprocess;
 mod syntax;

@@ -20,6 +20,7 @@ use tree_sitter::Node;
 
 use super::cfg::{self, ProgramModel};
 use super::edit;
+use super::knr;
 use super::preprocess::{self, FileOrigin};
 use super::syntax::{self, children};
 use super::{
@@ -77,6 +78,8 @@ pub(crate) fn run(
         if harness {
             pre.demote_main_file();
         }
+        // gcc takes pre-C99 definitions; tree-sitter-c needs them in prototype form.
+        knr::rewrite(&mut pre);
         let tree = syntax::parse(&pre.parse_text);
         let unit = Unit {
             input: file.clone(),
@@ -249,7 +252,7 @@ fn check_syntax(unit: &Unit, flags: &[OsString]) -> Result<(), FrontEndError> {
         line,
         column: node.start_position().column as u32 + 1,
         message: format!(
-            "mergelens's C parser (tree-sitter) cannot read `{near}`, which gcc accepts; pre-C99 code (a function without a return type) is not supported"
+            "mergelens's C parser (tree-sitter) cannot read `{near}`, which gcc accepts; this construct is not supported yet"
         ),
     })
 }
