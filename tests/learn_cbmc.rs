@@ -569,3 +569,44 @@ fn k_and_r_definitions_and_implicit_int_are_learned_like_modern_c() {
         ["int a", "char *label", "int k"]
     );
 }
+
+#[test]
+fn an_entry_with_parameters_is_called_by_a_generated_harness() {
+    // `s` points to a NUL-terminated buffer of 4 bytes: at most 3 characters, each `a`
+    // (token) or not (other); `limit` is any int, so `report` may be skipped.
+    let d = learned(&[
+        &program("entry_params.c"),
+        "--entry",
+        "count_a",
+        "--unwind",
+        "6",
+        "--max-word-length",
+        "8",
+    ]);
+    let mut expected = BTreeSet::new();
+    let mut prefixes = vec![String::new()];
+    for _ in 0..=3 {
+        let mut next = Vec::new();
+        for p in &prefixes {
+            expected.insert(format!("{p}end"));
+            expected.insert(format!("{p}report end"));
+            next.push(format!("{p}token "));
+            next.push(format!("{p}other "));
+        }
+        prefixes = next;
+    }
+    assert_eq!(words(&d), expected);
+    let out = tempfile::tempdir().unwrap();
+    let mut config = FrontEndConfig::new(vec![program("entry_params.c").into()]);
+    config.entry = "count_a".into();
+    let p = instrument(&config, out.path()).unwrap();
+    assert_eq!(p.entry, "count_a");
+    assert_eq!(p.cbmc_entry, "__mergelens_call_count_a");
+    // `main` keeps CBMC's own model of argc and argv.
+    let p = instrument(
+        &FrontEndConfig::new(vec![program("fig12_base.c").into()]),
+        out.path(),
+    )
+    .unwrap();
+    assert_eq!(p.cbmc_entry, "main");
+}

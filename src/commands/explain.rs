@@ -669,7 +669,7 @@ fn write_traces(
         &args.program.defines,
         work_dir,
     )?
-    .with_entry(program.entry.clone())
+    .with_entry(program.cbmc_entry.clone())
     .with_recursive_functions(program.recursive_functions())
     .with_counters(Arc::clone(counters));
     let bounds: Bounds = bounds.cbmc();

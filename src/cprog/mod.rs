@@ -258,6 +258,10 @@ pub struct InstrumentedProgram {
     pub alphabet: Alphabet,
     pub end: Letter,
     pub entry: String,
+    /// The function CBMC starts from: `entry`, or for an entry with parameters (other than
+    /// `main`) a generated harness calling it on nondeterministic arguments (pointers to
+    /// small nondeterministic buffers, character buffers NUL-terminated).
+    pub cbmc_entry: String,
     pub events: Vec<Event>,
     /// Every function definition, system headers' included.
     pub functions: Vec<FunctionInfo>,

@@ -25,7 +25,7 @@ impl CbmcTeacher<'_> {
                         Some(reason) => CbmcTeacherError::Stopped { reason },
                         None => CbmcTeacherError::Compile(e),
                     })?
-                    .with_entry(self.program.entry.clone())
+                    .with_entry(self.program.cbmc_entry.clone())
                     .with_recursive_functions(self.program.recursive_functions())
                     .with_counters(Arc::clone(&self.counters));
             self.goto = Some(program);

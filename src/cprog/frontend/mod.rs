@@ -9,6 +9,7 @@
 //! mode's part (the assertion calls and the target among them).
 
 mod assertions;
+mod entry_harness;
 mod index;
 mod sites;
 
@@ -143,12 +144,18 @@ pub(crate) fn run(
         .letter(end_name)
         .expect("the end letter is always interned");
 
+    // An entry with parameters gets a harness calling it on nondeterministic arguments.
+    let entry_def = &index.defs[entry];
+    let harness = entry_harness::generate(entry_def, units[entry_def.unit].src());
     let mut paths = Vec::new();
     let mut used_names = HashSet::new();
     for (u, unit) in units.iter().enumerate() {
         let mut edits = std::mem::take(&mut findings.edits[u]);
         site_edits(&findings.sites, u, &letters, &mut edits);
-        let instrumented = format!("{HOOKS}{}", edit::apply(&unit.pre.text, edits));
+        let mut instrumented = format!("{HOOKS}{}", edit::apply(&unit.pre.text, edits));
+        if let Some(h) = harness.as_ref().filter(|_| u == entry_def.unit) {
+            instrumented.push_str(&h.text);
+        }
         let path = out_dir.join(output_name(&unit.input, u, &mut used_names));
         std::fs::write(&path, preprocess::encode(&instrumented)).map_err(io(&path))?;
         paths.push(path);
@@ -192,6 +199,13 @@ pub(crate) fn run(
         })
         .collect();
     let mut fingerprint = fingerprint(config, &units, &alphabet);
+    if let Some(h) = &harness {
+        let mut f = Fingerprint::new();
+        f.field(&fingerprint);
+        f.field("entry-harness");
+        f.tokens(&h.text);
+        fingerprint = f.hex();
+    }
     if let Some(target) = target {
         // Another target is another language.
         let mut h = Fingerprint::new();
@@ -209,6 +223,7 @@ pub(crate) fn run(
         alphabet,
         end,
         entry: config.entry.clone(),
+        cbmc_entry: harness.map_or_else(|| config.entry.clone(), |h| h.function),
         events,
         functions,
         warnings: findings.warnings,
