@@ -134,8 +134,23 @@ fn diff_across_tags_of_a_library_with_a_harness_from_outside_the_repository() {
         "json",
         "--no-cache",
     ];
-    let out = repo.mergelens(&args);
+    // A plain progress line every 0.1 s: standard error is a pipe here, as in a hook or CI.
+    let out = repo
+        .command(
+            std::path::Path::new(env!("CARGO_BIN_EXE_mergelens")),
+            &[("MERGELENS_PROGRESS_SECS", "0.1")],
+        )
+        .args(args)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("mergelens: progress: reviewing: ") && l.contains("(main)")),
+        "{stderr}"
+    );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let entry = &doc["entries"][0];
     // The library's functions are the letters; the harness's own (`main`, `fill`) are not.

@@ -126,7 +126,9 @@ fn install_sigint() {
 #[derive(Default)]
 struct State {
     phase: String,
-    stats: TeacherStats,
+    /// The teacher's, when one reports (`learn`, `explain`); a review's versions report
+    /// their phase only.
+    stats: Option<TeacherStats>,
 }
 
 /// Progress on standard error: a spinner on a terminal, else a plain line every few
@@ -179,7 +181,7 @@ impl Progress {
                             "mergelens: progress: {what} {} · {:.0} s {}",
                             s.phase,
                             started.elapsed().as_secs_f64(),
-                            message(&s.stats)
+                            s.stats.as_ref().map(message).unwrap_or_default()
                         )
                     };
                     eprintln!("{line}");
@@ -210,7 +212,19 @@ impl Progress {
             if let Some(bar) = &bar {
                 bar.set_message(message(s));
             }
-            state.lock().unwrap_or_else(|e| e.into_inner()).stats = s.clone();
+            state.lock().unwrap_or_else(|e| e.into_inner()).stats = Some(s.clone());
+        }
+    }
+
+    /// A callback setting the phase, for [`mergelens::review::LearnContext::with_progress`].
+    pub(crate) fn phase_setter(&self) -> impl Fn(&str) + Send + Sync + 'static {
+        let bar = self.bar.clone();
+        let state = Arc::clone(&self.state);
+        move |line: &str| {
+            if let Some(bar) = &bar {
+                bar.set_message(line.to_string());
+            }
+            state.lock().unwrap_or_else(|e| e.into_inner()).phase = line.to_string();
         }
     }
 
