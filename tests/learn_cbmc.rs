@@ -610,3 +610,12 @@ fn an_entry_with_parameters_is_called_by_a_generated_harness() {
     .unwrap();
     assert_eq!(p.cbmc_entry, "main");
 }
+
+#[test]
+fn gnu_extensions_are_learned_like_standard_c() {
+    let d = learned(&[&program("gnu.c")]);
+    assert_eq!(
+        words(&d),
+        set(&["twice end", "low twice end", "high twice end"])
+    );
+}

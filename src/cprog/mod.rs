@@ -45,10 +45,10 @@
 //! and repeated type definitions. The files are compiled and linked together.
 
 mod cfg;
+mod dialect;
 mod edit;
 mod error;
 mod frontend;
-mod knr;
 mod precheck;
 mod preprocess;
 mod syntax;

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use tree_sitter::Node;
 
 use super::cfg::{self, ProgramModel};
+use super::dialect;
 use super::edit;
-use super::knr;
 use super::preprocess::{self, FileOrigin};
 use super::syntax::{self, children};
 use super::{
@@ -80,8 +80,19 @@ pub(crate) fn run(
             pre.demote_main_file();
         }
         // gcc takes pre-C99 definitions; tree-sitter-c needs them in prototype form.
-        knr::rewrite(&mut pre);
-        let tree = syntax::parse(&pre.parse_text);
+        dialect::rewrite(&mut pre);
+        let mut tree = syntax::parse(&pre.parse_text);
+        if tree.root_node().has_error() {
+            // GNU syntax tree-sitter-c cannot read, blanked for the parser only.
+            let blanked = dialect::blank_for_parser(&pre.parse_text);
+            if blanked != pre.parse_text {
+                let retry = syntax::parse(&blanked);
+                if error_count(retry.root_node()) < error_count(tree.root_node()) {
+                    pre.parse_text = blanked;
+                    tree = retry;
+                }
+            }
+        }
         let unit = Unit {
             input: file.clone(),
             pre,
@@ -270,6 +281,17 @@ fn check_syntax(unit: &Unit, flags: &[OsString]) -> Result<(), FrontEndError> {
             "mergelens's C parser (tree-sitter) cannot read `{near}`, which gcc accepts; this construct is not supported yet"
         ),
     })
+}
+
+/// ERROR and MISSING nodes anywhere, to compare two parses of one text.
+fn error_count(node: Node) -> usize {
+    if !node.has_error() {
+        return 0;
+    }
+    if node.is_error() || node.is_missing() {
+        return 1;
+    }
+    children(node).into_iter().map(error_count).sum()
 }
 
 /// The ERROR and MISSING nodes outside system headers, in source order.

@@ -1,9 +1,17 @@
-//! Pre-C99 function definitions, which gcc accepts and tree-sitter-c cannot parse, rewritten
-//! to prototype form in the preprocessed text before it is parsed.
+//! C that gcc accepts and tree-sitter-c cannot parse: pre-C99 function definitions,
+//! rewritten to prototype form in the preprocessed text before it is parsed, and GNU syntax
+//! the parser only needs to skip.
 //!
-//! Key item: [`rewrite`], applied to a [`Preprocessed`] unit.
+//! Key items: [`rewrite`], applied to a [`Preprocessed`] unit, and [`blank_for_parser`].
 //!
-//! Two forms are handled, at file scope only:
+//! [`blank_for_parser`] turns into spaces, in the text the parser reads and not in the text
+//! the compiler gets (so byte offsets stay the same in both), what tree-sitter-c cannot
+//! read where gcc allows it and what no event depends on: `__attribute__((...))` (e.g.
+//! between a declarator and its initialiser) and the `... high` of a GNU case range
+//! (`case 1 ... 3:` is parsed as `case 1:`; the compiler still sees the range). The driver
+//! uses it only when the plain parse has errors and it removes some.
+//!
+//! Two pre-C99 forms are rewritten, at file scope only:
 //!
 //! * K&R definitions: `int f(a, b) int a; char *b; { ... }` becomes
 //!   `int f(int a, char *b) { ... }`; a parameter without a declaration is `int`.
@@ -355,6 +363,83 @@ fn declaration(
     Some(())
 }
 
+/// `src` with GNU attributes and the upper ends of case ranges blanked (see the module
+/// documentation); line breaks and byte offsets unchanged.
+pub(crate) fn blank_for_parser(src: &str) -> String {
+    let toks = tokens(src);
+    let t = |i: usize| &src[toks[i].start..toks[i].end];
+    let mut bytes = src.as_bytes().to_vec();
+    let mut blank = |from: usize, to: usize| {
+        if src[from..to].is_ascii() {
+            for b in &mut bytes[from..to] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+        }
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        match t(i) {
+            "__attribute__" | "__attribute" if i + 1 < toks.len() && t(i + 1) == "(" => {
+                // The balanced parentheses after the keyword.
+                let mut depth = 0usize;
+                let mut j = i + 1;
+                while j < toks.len() {
+                    match t(j) {
+                        "(" => depth += 1,
+                        ")" => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                if j < toks.len() {
+                    blank(toks[i].start, toks[j].end);
+                    i = j;
+                }
+            }
+            "case" => {
+                // `case LOW ... HIGH:`: the three dots are three `.` tokens.
+                let mut j = i + 1;
+                let mut depth = 0usize;
+                while j < toks.len() && !(depth == 0 && t(j) == ":") {
+                    match t(j) {
+                        "(" | "[" => depth += 1,
+                        ")" | "]" => depth = depth.saturating_sub(1),
+                        ";" | "{" | "}" => break,
+                        _ => {}
+                    }
+                    if depth == 0
+                        && j + 2 < toks.len()
+                        && t(j) == "."
+                        && t(j + 1) == "."
+                        && t(j + 2) == "."
+                        && toks[j + 2].start == toks[j].start + 2
+                    {
+                        let mut end = j + 3;
+                        while end < toks.len() && t(end) != ":" && t(end) != ";" {
+                            end += 1;
+                        }
+                        if end < toks.len() && t(end) == ":" {
+                            blank(toks[j].start, toks[end].start);
+                        }
+                        break;
+                    }
+                    j += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| src.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,6 +475,16 @@ mod tests {
         assert!(out.starts_with("static int f(int x)"), "{out}");
         let out = rewritten("struct s { int a; };\ng() { }\n");
         assert!(out.contains("\nint g() { }"), "{out}");
+    }
+
+    #[test]
+    fn attributes_and_case_ranges_are_blanked_for_the_parser_only() {
+        let src = "int main(void) { int u __attribute__((unused)) = 0;\n switch (u) { case 1 ... 3: break; case 'a': ; } }\n";
+        let out = blank_for_parser(src);
+        assert_eq!(out.len(), src.len());
+        assert_eq!(out.lines().count(), src.lines().count());
+        assert!(out.contains("int u                         = 0;"), "{out}");
+        assert!(out.contains("case 1      : break; case 'a':"), "{out}");
     }
 
     #[test]
