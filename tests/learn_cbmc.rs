@@ -151,6 +151,21 @@ fn a_complete_batch_decides_the_conjectures_without_cbmc() {
     assert_eq!((t.cbmc_runs, t.conjectures_to_cbmc), (1, 0), "{t:?}");
     assert!(t.conjectures_decided_by_answers >= 1, "{t:?}");
     assert!(teacher.exactness().unwrap().is_complete());
+    // What a partial result claims: the learned automaton agrees with every answer up to
+    // the bound; one that misses `g g f end` only up to 3 letters; the empty one up to 1
+    // (the shortest word, `f end`, has 2).
+    assert_eq!(teacher.agrees_up_to(&result.dfa), 8);
+    let letter = |n: &str| p.alphabet.letter(n).unwrap();
+    // `f end` and `g f end` only.
+    let mut short = Dfa::with_states(p.alphabet.clone(), 4);
+    short.set_transition(0, letter("f"), 2);
+    short.set_transition(0, letter("g"), 1);
+    short.set_transition(1, letter("f"), 2);
+    short.set_transition(2, p.end, 3);
+    short.set_accepting(3, true);
+    assert_eq!(words(&short), set(&["f end", "g f end"]));
+    assert_eq!(teacher.agrees_up_to(&short), 3);
+    assert_eq!(teacher.agrees_up_to(&Dfa::new(p.alphabet.clone())), 1);
 }
 
 /// A local function pointer named like a defined function hides it: `f()` is a call
