@@ -32,6 +32,8 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     let settings = load_settings(&repo, &args.flags)?;
     let from = repo.resolve(&args.from)?;
     let to = repo.resolve(&args.to)?;
+    // Ctrl-C stops the CBMC runs, as in a review.
+    super::anytime::start(None);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
     let report = review::diff_revisions(&repo, &from, &to, &settings, &ctx);
     progress.finish();

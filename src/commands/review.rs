@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::anytime::Progress;
+use super::anytime::{self, Progress};
 use super::{Outcome, write_output};
 use mergelens::config::{FileConfig, OnError, Overrides, Settings};
 use mergelens::document::{Difference, Review, Verdict};
@@ -107,6 +107,9 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
             paths.join(", ")
         );
     }
+    // Ctrl-C stops the CBMC runs (in process groups of their own, a signal to ours would
+    // leave them running) and ends the review with an error.
+    anytime::start(None);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
     let report = review::review_merge(&repo, &versions, &settings, &ctx);
     progress.finish();
