@@ -14,6 +14,7 @@ fn root() -> &'static Path {
 
 /// `hash_loop.c` at bounds where the full run takes CBMC about 25 s (a few conjectures
 /// come in the first seconds).
+/// (`explain_slow.c` is the same loop with an assertion.)
 const SLOW: [&str; 6] = [
     "tests/programs/hash_loop.c",
     "--no-cache",
@@ -115,4 +116,31 @@ fn in_an_anytime_run_a_query_timeout_writes_the_partial_result_and_exits_4() {
     assert_eq!(value["learned"]["partial"], true, "{value}");
     assert_eq!(value["learned"]["stopped"], "query-timeout", "{value}");
     assert!(stderr.contains("CBMC timed out after 1.0 s"), "{stderr}");
+}
+
+#[test]
+fn explain_stops_at_the_time_budget_with_a_partial_language() {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .current_dir(root())
+        .args(["explain", "tests/programs/explain_slow.c", "--no-cache"])
+        .args(["--line", "tests/programs/explain_slow.c:26"])
+        .args([
+            "--unwind",
+            "5",
+            "--max-word-length",
+            "8",
+            "--time-budget",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let (value, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(20), "{stderr}");
+    let explained = &value["explained"];
+    assert_eq!(explained["partial"], true, "{value}");
+    assert_eq!(explained["stopped"], "time-budget", "{value}");
+    assert!(explained["exact_up_to"].as_u64().unwrap() < 8, "{value}");
+    assert!(stderr.contains("explaining stopped early"), "{stderr}");
 }
