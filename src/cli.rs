@@ -277,9 +277,17 @@ pub struct ProgramCli {
     /// A macro definition, as for the compiler.
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
+    /// A harness file compiled with the program (repeatable): its functions are no events;
+    /// it typically defines the entry, calling the code on nondeterministic input.
+    #[arg(long, value_name = "FILE.c")]
+    pub harness: Vec<PathBuf>,
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
     #[arg(long, value_name = "S", default_value_t = crate::commands::program::DEFAULT_QUERY_TIMEOUT_SECS, value_parser = seconds)]
     pub query_timeout: f64,
+    /// Stop learning after S seconds and write the last conjecture, marked `partial` (exit
+    /// code 0, with a warning). Ctrl-C does the same.
+    #[arg(long, value_name = "S")]
+    pub time_budget: Option<f64>,
     /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
     #[arg(long, value_name = "PATH")]
     pub cbmc: Option<PathBuf>,
@@ -323,8 +331,13 @@ impl ProgramCli {
             exclude: self.exclude,
             include_dirs: self.include,
             defines: self.define,
+            harness: self.harness,
             query_timeout: (self.query_timeout > 0.0)
                 .then(|| std::time::Duration::from_secs_f64(self.query_timeout)),
+            time_budget: self
+                .time_budget
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(std::time::Duration::from_secs_f64),
             cbmc: self.cbmc,
             exact_limit: self.exact_limit,
             library_unwind: self.library_unwind,
@@ -587,6 +600,10 @@ pub struct ReviewLearnFlags {
     /// A compile_commands.json for files, include directories and defines.
     #[arg(long, value_name = "FILE")]
     pub compile_commands: Option<PathBuf>,
+    /// A harness file from outside the history, compiled with every version (repeatable):
+    /// its functions are no events; it typically defines the entry.
+    #[arg(long, value_name = "FILE.c")]
+    pub harness: Vec<PathBuf>,
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
     #[arg(long, value_name = "S", value_parser = seconds)]
     pub query_timeout: Option<f64>,
@@ -623,6 +640,12 @@ impl ReviewLearnFlags {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
             compile_commands: self.compile_commands.clone(),
+            // Named on the command line, so read where the user is, not in a checkout.
+            harness: self
+                .harness
+                .iter()
+                .map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone()))
+                .collect(),
             entries: self.entry.clone(),
             events: self.events.map(|e| match e {
                 EventsArg::Functions => EventKind::Functions,

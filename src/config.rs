@@ -223,6 +223,8 @@ pub struct Overrides {
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
     pub compile_commands: Option<PathBuf>,
+    /// `--harness`: absolute paths of files from outside the history.
+    pub harness: Vec<PathBuf>,
     pub entries: Vec<String>,
     pub events: Option<EventKind>,
     pub only: Option<Vec<String>>,
@@ -315,6 +317,9 @@ impl BoundsSetting {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     pub sources: SourceSpec,
+    /// Harness files the user named (absolute), compiled with every version; their
+    /// functions are no events.
+    pub harness: Vec<PathBuf>,
     pub entries: Vec<String>,
     pub events: EventKind,
     pub only: Option<Vec<String>>,
@@ -336,6 +341,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             sources: SourceSpec::default(),
+            harness: Vec::new(),
             entries: vec!["main".to_string()],
             events: EventKind::default(),
             only: None,
@@ -524,6 +530,7 @@ impl Settings {
         if let Some(jobs) = flags.jobs.or(file.jobs) {
             s.jobs = jobs.max(1);
         }
+        s.harness.clone_from(&flags.harness);
         Ok(s)
     }
 }

@@ -154,16 +154,27 @@ pub enum Ran {
     TimedOut,
     /// Killed because standard output or error passed the cap.
     TooMuchOutput,
+    /// Killed, or never started, because the run was asked to stop (Ctrl-C) or its time
+    /// budget ran out ([`crate::stop`]).
+    Stopped,
 }
 
+/// How often a waiting run looks for a stop request.
+const STOP_POLL: Duration = Duration::from_millis(100);
+
 /// Runs `cmd` to completion, or until `deadline`, or until it writes more than `cap` bytes on
-/// either stream; in the last two cases the child's whole process group is killed (gcc and
+/// either stream, or until the process is asked to stop ([`crate::stop`]: Ctrl-C, the time
+/// budget); in all but the first case the child's whole process group is killed (gcc and
 /// goto-cc run subprocesses of their own).
 pub fn run_bounded(
     mut cmd: Command,
     deadline: Option<Instant>,
     cap: usize,
 ) -> std::io::Result<Ran> {
+    if crate::stop::stop_reason().is_some() {
+        return Ok(Ran::Stopped);
+    }
+    let budget = crate::stop::deadline();
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -189,11 +200,11 @@ pub fn run_bounded(
     let (mut out, mut err) = (None, None);
     let mut outcome = None;
     while out.is_none() || err.is_none() {
-        let received = match deadline {
-            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-            Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
-        };
-        match received {
+        // Wait in slices, so that a stop request ends the run within one.
+        let slice = deadline.map_or(STOP_POLL, |d| {
+            d.saturating_duration_since(Instant::now()).min(STOP_POLL)
+        });
+        match rx.recv_timeout(slice) {
             Ok((is_out, result)) => match result? {
                 Some(bytes) if is_out => out = Some(bytes),
                 Some(bytes) => err = Some(bytes),
@@ -203,8 +214,14 @@ pub fn run_bounded(
                 }
             },
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                outcome = Some(Ran::TimedOut);
-                break;
+                if crate::stop::stop_requested() || budget.is_some_and(|b| Instant::now() >= b) {
+                    outcome = Some(Ran::Stopped);
+                    break;
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    outcome = Some(Ran::TimedOut);
+                    break;
+                }
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }

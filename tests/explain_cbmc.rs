@@ -375,3 +375,33 @@ fn error_mode_instruments_the_target_and_prechecks_the_shape() {
     .unwrap();
     assert_ne!(program.fingerprint(), other.fingerprint());
 }
+
+#[test]
+fn a_syntax_error_is_reported_before_any_cbmc_run() {
+    // Without --assertion the target is found by running CBMC; the front end's checks come
+    // first. A CBMC that does not exist proves that none ran: finding it would fail with
+    // exit code 5 (tool missing), but the syntax error (exit code 2) comes first.
+    for cbmc in [None, Some("/nonexistent/mergelens-test/cbmc")] {
+        let mut args = vec!["tests/programs/syntax_error.c"];
+        if let Some(cbmc) = cbmc {
+            args.extend(["--cbmc", cbmc]);
+        }
+        let started = std::time::Instant::now();
+        let output = explain(&args);
+        let text = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{text}");
+        assert!(text.contains("syntax_error.c:7:"), "{text}");
+        assert!(text.contains("C syntax error"), "{text}");
+        assert!(started.elapsed().as_secs() < 30, "{text}");
+    }
+    // The same for a missing entry function.
+    let output = explain(&[
+        "tests/programs/explain_two.c",
+        "--entry",
+        "nowhere",
+        "--cbmc",
+        "/nonexistent/mergelens-test/cbmc",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("`nowhere`"), "{}", stderr(&output));
+}

@@ -151,6 +151,21 @@ fn a_complete_batch_decides_the_conjectures_without_cbmc() {
     assert_eq!((t.cbmc_runs, t.conjectures_to_cbmc), (1, 0), "{t:?}");
     assert!(t.conjectures_decided_by_answers >= 1, "{t:?}");
     assert!(teacher.exactness().unwrap().is_complete());
+    // What a partial result claims: the learned automaton agrees with every answer up to
+    // the bound; one that misses `g g f end` only up to 3 letters; the empty one up to 1
+    // (the shortest word, `f end`, has 2).
+    assert_eq!(teacher.agrees_up_to(&result.dfa), 8);
+    let letter = |n: &str| p.alphabet.letter(n).unwrap();
+    // `f end` and `g f end` only.
+    let mut short = Dfa::with_states(p.alphabet.clone(), 4);
+    short.set_transition(0, letter("f"), 2);
+    short.set_transition(0, letter("g"), 1);
+    short.set_transition(1, letter("f"), 2);
+    short.set_transition(2, p.end, 3);
+    short.set_accepting(3, true);
+    assert_eq!(words(&short), set(&["f end", "g f end"]));
+    assert_eq!(teacher.agrees_up_to(&short), 3);
+    assert_eq!(teacher.agrees_up_to(&Dfa::new(p.alphabet.clone())), 1);
 }
 
 /// A local function pointer named like a defined function hides it: `f()` is a call
@@ -631,5 +646,80 @@ fn a_library_bound_too_small_for_the_buffer_is_named() {
             "the C library's bound cuts every path at the loop(s) <builtin-library-strncpy>:"
         ) && err.contains("in `strncpy`; raise --library-unwind"),
         "{err}"
+    );
+}
+
+#[test]
+fn k_and_r_definitions_and_implicit_int_are_learned_like_modern_c() {
+    let d = learned(&[&program("knr.c")]);
+    let names: Vec<&str> = d.alphabet().names().collect();
+    assert_eq!(names, ["log_it", "scale", "end"]);
+    assert_eq!(words(&d), set(&["scale end", "scale log_it end"]));
+    // The lines the user sees are those of the file: the events' sites keep them.
+    let out = tempfile::tempdir().unwrap();
+    let p = instrument(
+        &FrontEndConfig::new(vec![program("knr.c").into()]),
+        out.path(),
+    )
+    .unwrap();
+    let line = |name: &str| p.functions.iter().find(|f| f.name == name).unwrap().line;
+    assert_eq!((line("log_it"), line("scale"), line("main")), (6, 13, 22));
+    assert_eq!(
+        p.functions
+            .iter()
+            .find(|f| f.name == "scale")
+            .unwrap()
+            .parameters,
+        ["int a", "char *label", "int k"]
+    );
+}
+
+#[test]
+fn an_entry_with_parameters_is_called_by_a_generated_harness() {
+    // `s` points to a NUL-terminated buffer of 4 bytes: at most 3 characters, each `a`
+    // (token) or not (other); `limit` is any int, so `report` may be skipped.
+    let d = learned(&[
+        &program("entry_params.c"),
+        "--entry",
+        "count_a",
+        "--unwind",
+        "6",
+        "--max-word-length",
+        "8",
+    ]);
+    let mut expected = BTreeSet::new();
+    let mut prefixes = vec![String::new()];
+    for _ in 0..=3 {
+        let mut next = Vec::new();
+        for p in &prefixes {
+            expected.insert(format!("{p}end"));
+            expected.insert(format!("{p}report end"));
+            next.push(format!("{p}token "));
+            next.push(format!("{p}other "));
+        }
+        prefixes = next;
+    }
+    assert_eq!(words(&d), expected);
+    let out = tempfile::tempdir().unwrap();
+    let mut config = FrontEndConfig::new(vec![program("entry_params.c").into()]);
+    config.entry = "count_a".into();
+    let p = instrument(&config, out.path()).unwrap();
+    assert_eq!(p.entry, "count_a");
+    assert_eq!(p.cbmc_entry, "__mergelens_call_count_a");
+    // `main` keeps CBMC's own model of argc and argv.
+    let p = instrument(
+        &FrontEndConfig::new(vec![program("fig12_base.c").into()]),
+        out.path(),
+    )
+    .unwrap();
+    assert_eq!(p.cbmc_entry, "main");
+}
+
+#[test]
+fn gnu_extensions_are_learned_like_standard_c() {
+    let d = learned(&[&program("gnu.c")]);
+    assert_eq!(
+        words(&d),
+        set(&["twice end", "low twice end", "high twice end"])
     );
 }

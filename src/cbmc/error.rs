@@ -51,6 +51,9 @@ pub enum CbmcRunError {
     /// output than mergelens reads (the tool's process group was killed).
     #[error("{tool} stopped: it {what}")]
     Limit { tool: &'static str, what: String },
+    /// The run was stopped (Ctrl-C, `--time-budget`) before CBMC answered.
+    #[error("stopped before CBMC answered: {reason}")]
+    Stopped { reason: crate::stop::StopReason },
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,

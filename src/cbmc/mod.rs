@@ -17,6 +17,7 @@
 //!   the exactness pass and answers reused across bounds; [`cache_store`] keeps its answers
 //!   on disk between runs; `learning` runs lazy L* against it once, for every command that
 //!   learns a program.
+//! * [`stop`]: the process-wide stop request (Ctrl-C) and time budget every CBMC run obeys.
 //!
 //! * [`program_properties`]: the program's own assertions as CBMC names them, for choosing
 //!   the target of error explanation; [`GotoProgram::word_trace`] gives the concrete

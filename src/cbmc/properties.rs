@@ -71,7 +71,12 @@ pub fn program_properties(
     }
     let finished = match run::run(cmd, "cbmc", None, counters)? {
         Outcome::Finished(f) => f,
-        Outcome::TimedOut => unreachable!("no deadline was set"),
+        // No deadline of its own: only a stop (Ctrl-C, the time budget) ends it early.
+        Outcome::TimedOut => {
+            return Err(CbmcRunError::Stopped {
+                reason: crate::stop::stop_reason().unwrap_or(crate::stop::StopReason::TimeBudget),
+            });
+        }
     };
     let messages: Vec<Value> =
         serde_json::from_slice(&finished.stdout).map_err(|e| CbmcRunError::Json {

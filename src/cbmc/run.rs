@@ -66,7 +66,8 @@ pub(crate) enum Outcome {
 /// running would keep a core busy long after its answer stopped mattering). A run without a
 /// deadline of its own gets the command's query timeout ([`crate::limits::tool_deadline`]),
 /// and every run stops at [`crate::limits::MAX_TOOL_OUTPUT`] bytes of output: both are errors
-/// ([`CbmcRunError::Limit`]). `counters`, when given, record the run as a CBMC run.
+/// ([`CbmcRunError::Limit`]). A stop request or the time budget ([`crate::stop`]) ends a run
+/// as its deadline does. `counters`, when given, record the run as a CBMC run.
 pub(crate) fn run(
     cmd: Command,
     tool: &'static str,
@@ -74,13 +75,17 @@ pub(crate) fn run(
     counters: Option<&CbmcCounters>,
 ) -> Result<Outcome, CbmcRunError> {
     let start = Instant::now();
+    // A stopped run starts nothing more: its caller keeps what it has.
+    if crate::stop::stop_reason().is_some() {
+        return Ok(Outcome::TimedOut);
+    }
     let program = cmd.get_program().to_owned();
     let implicit = deadline.is_none();
     let deadline = deadline.or_else(limits::tool_deadline);
     let ran = limits::run_bounded(cmd, deadline, limits::MAX_TOOL_OUTPUT)
         .map_err(CbmcRunError::io(program))?;
     if let Some(counters) = counters {
-        counters.record(start.elapsed(), matches!(ran, Ran::TimedOut));
+        counters.record(start.elapsed(), matches!(ran, Ran::TimedOut | Ran::Stopped));
     }
     match ran {
         Ran::Finished {
@@ -99,7 +104,8 @@ pub(crate) fn run(
                 limits::tool_timeout().unwrap_or_default().as_secs_f64()
             ),
         }),
-        Ran::TimedOut => Ok(Outcome::TimedOut),
+        // The caller asks `crate::stop` why, and keeps what it has.
+        Ran::TimedOut | Ran::Stopped => Ok(Outcome::TimedOut),
         Ran::TooMuchOutput => Err(CbmcRunError::Limit {
             tool,
             what: format!(

@@ -32,11 +32,11 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     let settings = load_settings(&repo, &args.flags)?;
     let from = repo.resolve(&args.from)?;
     let to = repo.resolve(&args.to)?;
-    let (ctx, bar) = context(&repo, &settings, args.no_cache)?;
+    // Ctrl-C stops the CBMC runs, as in a review.
+    super::anytime::start(None);
+    let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
     let report = review::diff_revisions(&repo, &from, &to, &settings, &ctx);
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     for warning in ctx.take_warnings() {
         eprintln!("mergelens: warning: {warning}");
     }

@@ -16,7 +16,9 @@
 //! Target selection: `--assertion` takes CBMC's property id (CBMC's `--show-properties` on
 //! the user's own sources gives its line); `--line` names the line directly. Without either,
 //! one CBMC run lists the assertions that fail within the bounds; the only one is taken,
-//! several are an [`ExplainError::Choose`] (exit code 2) listing them, one per line.
+//! several are an [`ExplainError::Choose`] (exit code 2) listing them, one per line. The
+//! front end's checks (preprocessing, syntax, the entry, the alphabet) run before that CBMC
+//! run, so bad input fails in a second, not after the bounds' worth of CBMC.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +28,7 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
+use super::anytime::{self, Partial, Progress};
 use super::learn::add_stats;
 use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
@@ -140,6 +143,10 @@ struct ExplainedDoc<'a> {
     max_word_length: usize,
     cbmc_unwind: u32,
     exact_up_to: usize,
+    /// Learning stopped early (`stopped` says why): the last conjecture, right on the
+    /// words up to `exact_up_to` letters.
+    partial: bool,
+    stopped: Option<&'static str>,
     /// The language is empty: the assertion cannot fail within the bounds.
     empty: bool,
     dominating: Vec<&'a str>,
@@ -163,6 +170,19 @@ struct StatsDoc<'a> {
 
 pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
+    anytime::start(args.program.time_budget);
+    let config = args.program.front_end_config();
+    let instrumented = tempfile::Builder::new()
+        .prefix("mergelens-explain-")
+        .tempdir()
+        .context("cannot create a temporary directory")?;
+    // Fail fast: the front end's checks (preprocessing, syntax, the entry, the alphabet)
+    // need no CBMC, so they come before finding the target, which runs CBMC for as long as
+    // the bounds take. Error mode instruments again once the target is known (with `--line`
+    // it is known already, and error mode's own checks come first anyway).
+    if !matches!(args.target, TargetChoice::Line { .. }) {
+        cprog::instrument(&config, instrumented.path())?;
+    }
     let (tools, work_dir) = args.program.toolchain()?;
     // Finding the target costs the same with or without the learner's optimisations, so
     // its runs are counted apart from the queries'.
@@ -174,11 +194,6 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     } = choose_target(args, &tools, &work_dir, &selection)?;
     let counters = Arc::new(CbmcCounters::new());
 
-    let instrumented = tempfile::Builder::new()
-        .prefix("mergelens-explain-")
-        .tempdir()
-        .context("cannot create a temporary directory")?;
-    let config = args.program.front_end_config();
     let program = cprog::instrument_error(&config, &target, instrumented.path())?;
     for warning in &program.warnings {
         eprintln!("mergelens: warning: {warning}");
@@ -197,6 +212,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         exactness,
         bounds,
         converged,
+        partial,
     } = if cannot_fail {
         // Target selection already ran CBMC at these bounds (with --auto-bounds, the
         // largest) and the assertion held: the language is empty, whatever the word-length
@@ -208,6 +224,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             exactness: None,
             bounds: args.bounds,
             converged: args.auto_bounds.then_some(true),
+            partial: None,
         }
     } else {
         learn_language(args, &tools, &work_dir, &program, &counters)?
@@ -221,16 +238,23 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             bounds.unwind, bounds.max_word_length
         );
     }
-    if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
+    if let Some(partial) = &partial {
+        partial.warn("explaining");
+    } else if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
         eprintln!(
             "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
             e.exact_up_to, e.unchecked_words
         );
     }
 
-    let traces = write_traces(
-        args, bounds, &tools, &work_dir, &program, &examples, &counters,
-    )?;
+    // A stopped run runs no more CBMC: the traces would not come either.
+    let traces = if partial.is_some() {
+        TraceLinks::new()
+    } else {
+        write_traces(
+            args, bounds, &tools, &work_dir, &program, &examples, &counters,
+        )?
+    };
 
     let word_text = |w: &Word| {
         w.iter()
@@ -274,9 +298,14 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         unwind: bounds.unwind,
         max_word_length: bounds.max_word_length,
         cbmc_unwind: bounds.cbmc().unwind,
-        exact_up_to: exactness
-            .as_ref()
-            .map_or(bounds.max_word_length, |e| e.exact_up_to),
+        exact_up_to: match &partial {
+            Some(p) => p.exact_up_to,
+            None => exactness
+                .as_ref()
+                .map_or(bounds.max_word_length, |e| e.exact_up_to),
+        },
+        partial: partial.is_some(),
+        stopped: partial.as_ref().map(|p| p.cause.key()),
         empty: examples.is_empty(),
         // `assert` ends every failing word: naming it would say nothing.
         dominating: marks
@@ -328,6 +357,9 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             selection.runs()
         )
     );
+    if let Some(partial) = partial {
+        partial.finish()?;
+    }
     Ok(Outcome::Success)
 }
 
@@ -374,6 +406,8 @@ struct Explained {
     bounds: LearnBounds,
     /// With `--auto-bounds`: whether the automaton stopped changing before the limits.
     converged: Option<bool>,
+    /// Learning stopped early; `dfa` is the last conjecture.
+    partial: Option<Partial>,
 }
 
 fn learn_language(
@@ -393,9 +427,19 @@ fn learn_language(
     )
     .with_counters(Arc::clone(counters));
     load_answers(store.as_ref(), &mut teacher);
+    let mut progress = Progress::new("explaining");
+    progress.set_phase(format!(
+        "--unwind {} --max-word-length {}",
+        args.bounds.unwind, args.bounds.max_word_length
+    ));
+    teacher.on_progress(progress.observer());
     // Sec. 6: most paths do not fail the assertion, so "no" is the likely answer.
     let learn_at = |teacher: &mut CbmcTeacher<'_>, bounds: LearnBounds| {
         teacher.set_bounds(bounds);
+        progress.set_phase(format!(
+            "--unwind {} --max-word-length {}",
+            bounds.unwind, bounds.max_word_length
+        ));
         learn(teacher, program, args.program.guess(false), || {
             format!(
                 "explaining the assertion at --unwind {} --max-word-length {}",
@@ -423,8 +467,31 @@ fn learn_language(
     } else {
         learn_at(&mut teacher, args.bounds).map(|run| (run.dfa, run.stats, args.bounds, None))
     };
+    progress.finish();
     save_answers(store.as_ref(), &teacher);
-    let (dfa, stats, bounds, converged) = learned?;
+    let (dfa, stats, bounds, converged, partial) = match learned {
+        Ok((dfa, stats, bounds, converged)) => (dfa, stats, bounds, converged, None),
+        Err(error) => {
+            let Some(cause) = anytime::partial_cause(&error, args.program.time_budget.is_some())
+            else {
+                return Err(error);
+            };
+            let dfa = teacher
+                .last_conjecture()
+                .cloned()
+                .unwrap_or_else(|| Dfa::new(program.alphabet.clone()));
+            let partial = Partial {
+                cause,
+                exact_up_to: teacher.agrees_up_to(&dfa),
+                error,
+            };
+            let stats = LearnStats {
+                states: dfa.num_states(),
+                ..LearnStats::default()
+            };
+            (dfa, stats, teacher.bounds(), None, Some(partial))
+        }
+    };
     Ok(Explained {
         dfa,
         stats,
@@ -432,6 +499,7 @@ fn learn_language(
         exactness: teacher.exactness().cloned(),
         bounds,
         converged,
+        partial,
     })
 }
 
@@ -601,7 +669,7 @@ fn write_traces(
         &args.program.defines,
         work_dir,
     )?
-    .with_entry(program.entry.clone())
+    .with_entry(program.cbmc_entry.clone())
     .with_recursive_functions(program.recursive_functions())
     .with_library_unwind(args.program.library_unwind)
     .with_counters(Arc::clone(counters));

@@ -12,20 +12,21 @@
 //! `auto_bounds`). The result is minimal and trimmed, with the Sec. 7.2 marks (dominating
 //! letters, doomed states) in its drawings and in the `learned` object of its JSON.
 //!
-//! Standard error gets the front end's warnings, a progress line when it is a terminal, a
-//! note when the result is exact only up to some length, and one summary line at the end.
+//! Standard error gets the front end's warnings, progress (a spinner on a terminal, else a
+//! plain line every few seconds: `anytime`), a note when the result is exact only up to
+//! some length, and one summary line at the end. `--time-budget`, Ctrl-C and a query
+//! timeout keep the last conjecture, marked `partial` (`anytime`).
 //! Nothing is left behind but the store: the instrumented copies and goto binaries live in
 //! temporary directories.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
+use super::anytime::{self, Partial, Progress};
 use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Marks, dot, json, ops};
@@ -82,6 +83,7 @@ struct Learned {
 /// Learns, writes the result, the statistics and the summary line.
 pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
+    anytime::start(args.program.time_budget);
     let instrumented = tempfile::Builder::new()
         .prefix("mergelens-learn-")
         .tempdir()
@@ -110,15 +112,12 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     )
     .with_counters(Arc::clone(&counters));
     let loaded = load_answers(store.as_ref(), &mut teacher);
-    let progress = progress_bar();
-    if let Some(bar) = &progress {
-        bar.set_prefix(format!(
-            "--unwind {} --max-word-length {}",
-            first.unwind, first.max_word_length
-        ));
-        let bar = bar.clone();
-        teacher.on_progress(move |s: &TeacherStats| bar.set_message(progress_message(s)));
-    }
+    let mut progress = Progress::new("learning");
+    progress.set_phase(format!(
+        "--unwind {} --max-word-length {}",
+        first.unwind, first.max_word_length
+    ));
+    teacher.on_progress(progress.observer());
 
     let outcome = match args.bounds {
         BoundsChoice::Fixed(bounds) => {
@@ -129,19 +128,46 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
                 converged: None,
             })
         }
-        BoundsChoice::Auto(limits) => {
-            auto_bounds(&mut teacher, &program, args, limits, progress.as_ref())
+        BoundsChoice::Auto(limits) => auto_bounds(&mut teacher, &program, args, limits, &progress),
+    };
+    progress.finish();
+    let saved = save_answers(store.as_ref(), &teacher);
+    let (learned, partial) = match outcome {
+        Ok(learned) => (learned, None),
+        Err(error) => {
+            let Some(cause) = anytime::partial_cause(&error, args.program.time_budget.is_some())
+            else {
+                return Err(error);
+            };
+            // The last conjecture on confirmed answers, or nothing learned yet.
+            let bounds = teacher.bounds();
+            let dfa = teacher
+                .last_conjecture()
+                .cloned()
+                .unwrap_or_else(|| Dfa::new(program.alphabet.clone()));
+            let exact_up_to = teacher.agrees_up_to(&dfa);
+            let stats = LearnStats {
+                states: dfa.num_states(),
+                ..LearnStats::default()
+            };
+            let learned = Learned {
+                run: Run { bounds, dfa },
+                stats,
+                runs: vec![bounds],
+                converged: None,
+            };
+            let partial = Partial {
+                cause,
+                exact_up_to,
+                error,
+            };
+            (learned, Some(partial))
         }
     };
-    if let Some(bar) = &progress {
-        bar.finish_and_clear();
-    }
-    let saved = save_answers(store.as_ref(), &teacher);
-    let learned = outcome?;
     let dfa = ops::minimize(&learned.run.dfa);
     let bounds = learned.run.bounds;
     // An empty language is almost always the bounds, not the program: say which.
-    let empty = if dfa.states().any(|q| dfa.is_accepting(q)) {
+    let empty = if partial.is_some() || dfa.states().any(|q| dfa.is_accepting(q)) {
         None
     } else {
         let reason = match teacher.reach() {
@@ -168,7 +194,9 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     drop(teacher);
 
     let marks = Marks::analyse(&dfa);
-    if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
+    if let Some(partial) = &partial {
+        partial.warn("learning");
+    } else if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
         eprintln!(
             "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
             e.exact_up_to,
@@ -193,9 +221,14 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
                 max_word_length: bounds.max_word_length,
                 cbmc_unwind: bounds.cbmc().unwind,
                 auto_bounds: learned.converged.is_some(),
-                exact_up_to: exactness
-                    .as_ref()
-                    .map_or(bounds.max_word_length, |e| e.exact_up_to),
+                exact_up_to: match &partial {
+                    Some(p) => p.exact_up_to,
+                    None => exactness
+                        .as_ref()
+                        .map_or(bounds.max_word_length, |e| e.exact_up_to),
+                },
+                partial: partial.is_some(),
+                stopped: partial.as_ref().map(|p| p.cause.key()),
                 dominating: marks
                     .dominating
                     .iter()
@@ -243,7 +276,11 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         };
         write_stats(path, &doc)?;
     }
-    eprintln!("{}", summary(&stats, counters.runs()));
+    let partial_note = if partial.is_some() { " (partial)" } else { "" };
+    eprintln!("{}{partial_note}", summary(&stats, counters.runs()));
+    if let Some(partial) = partial {
+        partial.finish()?;
+    }
     Ok(Outcome::Success)
 }
 
@@ -278,19 +315,17 @@ fn auto_bounds(
     program: &InstrumentedProgram,
     args: &LearnArgs,
     limits: BoundsLimits,
-    progress: Option<&ProgressBar>,
+    progress: &Progress,
 ) -> anyhow::Result<Learned> {
     let mut total = LearnStats::default();
     let search = search_bounds(
         limits,
         |b| shortest_word(program, b),
         |bounds| {
-            if let Some(bar) = progress {
-                bar.set_prefix(format!(
-                    "--unwind {} --max-word-length {}",
-                    bounds.unwind, bounds.max_word_length
-                ));
-            }
+            progress.set_phase(format!(
+                "--unwind {} --max-word-length {}",
+                bounds.unwind, bounds.max_word_length
+            ));
             let (run, stats) = learn_at(teacher, program, bounds, args)?;
             add_stats(&mut total, &stats);
             Ok::<_, anyhow::Error>(run)
@@ -350,25 +385,6 @@ fn summary(stats: &LearnStats, cbmc_runs: u64) -> String {
     )
 }
 
-fn progress_bar() -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {prefix} {msg}").expect("a valid template"),
-    );
-    bar.enable_steady_tick(Duration::from_millis(120));
-    Some(bar)
-}
-
-fn progress_message(s: &TeacherStats) -> String {
-    format!(
-        "· conjecture {} · {} CBMC runs · words: {} pre-check no, {} known, {} to CBMC",
-        s.conjectures, s.cbmc_runs, s.precheck_no, s.words_known, s.words_to_cbmc
-    )
-}
-
 /// The `learned` object of the JSON output: how the automaton was learned, and the marks
 /// of the paper's Sec. 7.2. `mergelens-dfa/1` readers ignore keys they do not know.
 #[derive(Serialize)]
@@ -381,6 +397,10 @@ struct LearnedDoc<'a> {
     auto_bounds: bool,
     /// Every accepted word of at most this many letters is the word of an execution.
     exact_up_to: usize,
+    /// Learning stopped before it finished (`stopped` says why): the automaton is the last
+    /// conjecture, right on the words up to `exact_up_to` letters.
+    partial: bool,
+    stopped: Option<&'static str>,
     dominating: Vec<&'a str>,
     doomed: &'a [mergelens::automaton::StateId],
     /// Only for an empty language: why no word was learned, and the loops the unwinding

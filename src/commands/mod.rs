@@ -2,6 +2,7 @@
 //! write outputs. Errors are `anyhow` with context here, and only here; `crate::exit`
 //! turns them into exit codes.
 
+pub mod anytime;
 pub mod automaton;
 pub mod demo;
 pub mod diff;

@@ -43,7 +43,11 @@ pub struct ProgramArgs {
     pub exclude: Vec<String>,
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
+    /// `--harness`: compiled with the files, its functions no events.
+    pub harness: Vec<PathBuf>,
     pub query_timeout: Option<Duration>,
+    /// `--time-budget`: stop learning after this long and keep the last conjecture.
+    pub time_budget: Option<Duration>,
     /// The cbmc binary (`--cbmc`); else found as [`Toolchain::locate`] does.
     pub cbmc: Option<PathBuf>,
     pub exact_limit: u64,
@@ -68,6 +72,7 @@ impl ProgramArgs {
         config.defines = self.defines.clone();
         // gcc and goto-cc run under the query timeout as CBMC does.
         mergelens::limits::set_tool_timeout(self.query_timeout);
+        config.harness = self.harness.clone();
         config
     }
 

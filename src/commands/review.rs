@@ -12,12 +12,9 @@
 //! merge only as `fail-on` says, and a failure of mergelens itself lets the merge through
 //! with a warning unless `on-error = "block"`.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
+use super::anytime::{self, Progress};
 use super::{Outcome, write_output};
 use mergelens::config::{FileConfig, OnError, Overrides, Settings};
 use mergelens::document::{Difference, Review, Verdict};
@@ -134,13 +131,13 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
             paths.join(", ")
         );
     }
-    let ctx = context(&repo, &settings, args.no_cache)?;
-    let bar = ctx.1;
-    let report = review::review_merge(&repo, &versions, &settings, &ctx.0);
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    for warning in ctx.0.take_warnings() {
+    // Ctrl-C stops the CBMC runs (in process groups of their own, a signal to ours would
+    // leave them running) and ends the review with an error.
+    anytime::start(None);
+    let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
+    let report = review::review_merge(&repo, &versions, &settings, &ctx);
+    progress.finish();
+    for warning in ctx.take_warnings() {
         eprintln!("mergelens: warning: {warning}");
     }
     let mut report = report?;
@@ -192,27 +189,17 @@ pub(crate) fn load_settings(repo: &GitRepo, flags: &Overrides) -> anyhow::Result
     Ok(settings)
 }
 
-/// The learning context, with a progress spinner when standard error is a terminal.
+/// The learning context, with progress on standard error: a spinner on a terminal, else
+/// (a hook, CI) a plain line every few seconds ([`Progress`]).
 pub(crate) fn context(
     repo: &GitRepo,
     settings: &Settings,
     no_cache: bool,
-) -> anyhow::Result<(LearnContext, Option<ProgressBar>)> {
+) -> anyhow::Result<(LearnContext, Progress)> {
     let dir = (!no_cache).then(|| repo.mergelens_dir());
     let ctx = LearnContext::new(settings, dir.as_deref())?;
-    if !std::io::stderr().is_terminal() {
-        return Ok((ctx, None));
-    }
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("a valid template"),
-    );
-    bar.enable_steady_tick(Duration::from_millis(120));
-    let handle = bar.clone();
-    Ok((
-        ctx.with_progress(move |line| handle.set_message(line.to_string())),
-        Some(bar),
-    ))
+    let progress = Progress::new("reviewing:");
+    Ok((ctx.with_progress(progress.phase_setter()), progress))
 }
 
 /// Writes the document as `.git/mergelens/NAME.json` and `.html`; returns the HTML's path,

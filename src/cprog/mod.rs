@@ -45,6 +45,7 @@
 //! and repeated type definitions. The files are compiled and linked together.
 
 mod cfg;
+mod dialect;
 mod edit;
 mod error;
 mod frontend;

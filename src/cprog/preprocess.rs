@@ -49,6 +49,19 @@ pub(crate) struct Preprocessed {
 }
 
 impl Preprocessed {
+    /// Makes the unit's own file a header's text rather than an analysed file's: for a
+    /// harness, which is compiled with the program but whose functions are no events.
+    pub(crate) fn demote_main_file(&mut self) {
+        if let Some(main) = self.files.first_mut() {
+            main.analysed = false;
+        }
+        for row in &mut self.rows {
+            if row.0 == 0 && row.2 == FileOrigin::Analysed {
+                row.2 = FileOrigin::Header;
+            }
+        }
+    }
+
     /// The file index, original line and origin of a (0-based) row of the preprocessed text.
     pub(crate) fn origin(&self, row: usize) -> (usize, u32, FileOrigin) {
         let (file, line, origin) =
@@ -143,6 +156,10 @@ fn bounded_gcc(
         Ran::TimedOut => Err(error(format!(
             "the preprocessor ran longer than the query timeout ({:.0} s) and was stopped",
             limits::tool_timeout().unwrap_or_default().as_secs_f64()
+        ))),
+        Ran::Stopped => Err(error(format!(
+            "gcc was stopped: {}",
+            crate::stop::stop_reason().map_or("stopped".to_string(), |r| r.to_string())
         ))),
         Ran::TooMuchOutput => Err(error(format!(
             "the preprocessor wrote more than {} MiB and was stopped",

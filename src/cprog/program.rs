@@ -127,6 +127,10 @@ pub struct FrontEndConfig {
     /// one of these directories: a version under review may include its own files (and those
     /// of the trusted include directories), never `#include "/home/you/.ssh/id_rsa"`.
     pub confine_to: Option<Vec<PathBuf>>,
+    /// Harness files (`--harness`): compiled and linked with `files`, but their functions
+    /// are no events (their text counts as a header's), so the entry, typically a `main`
+    /// calling the library on nondeterministic input, can live outside the history.
+    pub harness: Vec<PathBuf>,
 }
 
 impl FrontEndConfig {
@@ -141,6 +145,7 @@ impl FrontEndConfig {
             include_dirs: Vec::new(),
             defines: Vec::new(),
             confine_to: None,
+            harness: Vec::new(),
         }
     }
 }
@@ -194,6 +199,10 @@ pub struct InstrumentedProgram {
     pub alphabet: Alphabet,
     pub end: Letter,
     pub entry: String,
+    /// The function CBMC starts from: `entry`, or for an entry with parameters (other than
+    /// `main`) a generated harness calling it on nondeterministic arguments (pointers to
+    /// small nondeterministic buffers, character buffers NUL-terminated).
+    pub cbmc_entry: String,
     pub events: Vec<Event>,
     /// Every function definition, system headers' included.
     pub functions: Vec<FunctionInfo>,

@@ -271,6 +271,7 @@ fn prepare(
     let mut confine = vec![input.root.clone()];
     confine.extend(config.include_dirs.iter().cloned());
     config.confine_to = Some(confine);
+    config.harness.clone_from(&settings.harness);
     let dir = tempfile::Builder::new()
         .prefix("mergelens-instrumented-")
         .tempdir()

@@ -82,6 +82,7 @@ use super::program::GotoProgram;
 use super::run::CbmcCounters;
 use crate::automaton::{Dfa, Letter, Word};
 use crate::cprog::InstrumentedProgram;
+use crate::stop::StopReason;
 pub use bounds::{DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH, TeacherOptions};
 use bounds::{Known, min_option};
 
@@ -116,6 +117,8 @@ pub struct TeacherStats {
     /// Conjectures the exactness pass refuted: accepted words no execution has, which the
     /// trap of Fig. 11 did not catch.
     pub exactness_counterexamples: u64,
+    /// The states of the last conjecture built on confirmed answers (for progress lines).
+    pub conjecture_states: u64,
     /// CBMC runs and their wall time, from the program's [`CbmcCounters`].
     pub cbmc_runs: u64,
     pub cbmc_seconds: f64,
@@ -137,6 +140,10 @@ pub enum CbmcTeacherError {
         unwind: u32,
         max_word_length: usize,
     },
+    /// The run was stopped (Ctrl-C, `--time-budget`) before the query was answered: the
+    /// commands keep [`CbmcTeacher::last_conjecture`] as a partial result.
+    #[error("learning stopped before it finished: {reason}")]
+    Stopped { reason: StopReason },
     /// CBMC failed on a query: it crashed, reported an error, or its output was unreadable.
     #[error("{query} at --unwind {unwind} --max-word-length {max_word_length}: {source}")]
     Query {
@@ -154,7 +161,7 @@ impl CbmcTeacherError {
     pub fn is_bad_input(&self) -> bool {
         let run_error = match self {
             CbmcTeacherError::Compile(e) | CbmcTeacherError::Query { source: e, .. } => e,
-            CbmcTeacherError::Timeout { .. } => return false,
+            CbmcTeacherError::Timeout { .. } | CbmcTeacherError::Stopped { .. } => return false,
         };
         matches!(
             run_error,
@@ -197,6 +204,8 @@ pub struct CbmcTeacher<'p> {
     stats: TeacherStats,
     precheck_no: Cell<u64>,
     observer: Option<Observer<'p>>,
+    /// The last conjecture built from confirmed answers: what a stopped run returns.
+    last_conjecture: Option<Dfa>,
 }
 
 impl<'p> CbmcTeacher<'p> {
@@ -227,6 +236,7 @@ impl<'p> CbmcTeacher<'p> {
             stats: TeacherStats::default(),
             precheck_no: Cell::new(0),
             observer: None,
+            last_conjecture: None,
         };
         teacher.set_bounds(bounds);
         teacher
@@ -274,6 +284,45 @@ impl<'p> CbmcTeacher<'p> {
     /// the current bounds.
     pub fn exactness(&self) -> Option<&Exactness> {
         self.exactness.as_ref()
+    }
+
+    /// The last conjecture the learner asked about with only confirmed answers behind it
+    /// (any bounds), for a run stopped before learning finished; `None` before the first.
+    pub fn last_conjecture(&self) -> Option<&Dfa> {
+        self.last_conjecture.as_ref()
+    }
+
+    /// The longest length up to which `dfa` is known to be right at the current bounds:
+    /// every word of at most that many letters is either rejected by the pre-check (and by
+    /// `dfa`) or has a known answer that `dfa` agrees with. What a partial result can claim.
+    pub fn agrees_up_to(&self, dfa: &Dfa) -> usize {
+        // Words the pre-check admits or `dfa` accepts: every other word is "no" on both.
+        let either = crate::automaton::ops::union(&self.allowed, dfa);
+        // As far as the words can be listed in reasonable time.
+        const LIMIT: u128 = 200_000;
+        let max = (0..=self.bounds.max_word_length)
+            .take_while(|&n| {
+                crate::automaton::analysis::count_up_to(&either, n).is_some_and(|c| c <= LIMIT)
+            })
+            .last();
+        let Some(max) = max else {
+            return 0;
+        };
+        let Ok(words) = crate::automaton::analysis::words_up_to(&either, max, LIMIT as u64) else {
+            return 0;
+        };
+        let mut first_wrong = max + 1;
+        for word in words {
+            let right = if self.allowed.accepts(&word) {
+                self.lookup(&word)
+            } else {
+                Some(false)
+            };
+            if right != Some(dfa.accepts(&word)) {
+                first_wrong = first_wrong.min(word.len());
+            }
+        }
+        first_wrong.saturating_sub(1)
     }
 
     pub fn stats(&self) -> TeacherStats {

@@ -18,14 +18,18 @@ use crate::cbmc::language::{is_explanation_word, words_dfa};
 use crate::cbmc::program::{Bounds, Feedback, GotoProgram};
 use crate::cbmc::reach::Reach;
 use crate::learn::{Answer, Equivalence, Teacher, TeacherError, unpack};
+use crate::stop;
 
 impl CbmcTeacher<'_> {
     fn goto(&mut self) -> Result<&GotoProgram, CbmcTeacherError> {
         if self.goto.is_none() {
             let program =
                 GotoProgram::compile(&self.tools, &self.program.paths, &[], &[], &self.work_dir)
-                    .map_err(CbmcTeacherError::Compile)?
-                    .with_entry(self.program.entry.clone())
+                    .map_err(|e| match stop::stop_reason() {
+                        Some(reason) => CbmcTeacherError::Stopped { reason },
+                        None => CbmcTeacherError::Compile(e),
+                    })?
+                    .with_entry(self.program.cbmc_entry.clone())
                     .with_recursive_functions(self.program.recursive_functions())
                     .with_library_unwind(self.options.library_unwind)
                     .with_counters(Arc::clone(&self.counters));
@@ -45,6 +49,10 @@ impl CbmcTeacher<'_> {
     }
 
     fn query_error(&self, query: String, error: CbmcRunError) -> CbmcTeacherError {
+        // A run killed by a stop request is no timeout of the query: say why it stopped.
+        if let Some(reason) = stop::stop_reason() {
+            return CbmcTeacherError::Stopped { reason };
+        }
         let LearnBounds {
             unwind,
             max_word_length,
@@ -223,6 +231,8 @@ impl CbmcTeacher<'_> {
 
     fn equivalence_inner(&mut self, hypothesis: &Dfa) -> Result<Equivalence, CbmcTeacherError> {
         self.stats.conjectures += 1;
+        self.stats.conjecture_states = hypothesis.num_states() as u64;
+        self.last_conjecture = Some(hypothesis.clone());
         self.notify();
         if let Some(answer) = self.equivalence_without_cbmc(hypothesis) {
             return Ok(answer);
@@ -301,6 +311,9 @@ impl CbmcTeacher<'_> {
         if answers != guessed {
             return Ok((answers, None));
         }
+        // The guesses held: the conjecture stands on confirmed answers only.
+        self.stats.conjecture_states = hypothesis.num_states() as u64;
+        self.last_conjecture = Some(hypothesis.clone());
         let equivalence = match feedback {
             // The new answers may contradict the conjecture: asked one after the other, the
             // equivalence query would have found that before any CBMC run.

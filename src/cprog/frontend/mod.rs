@@ -9,6 +9,7 @@
 //! mode's part (the assertion calls and the target among them).
 
 mod assertions;
+mod entry_harness;
 pub(super) mod index;
 pub(super) mod sites;
 
@@ -20,6 +21,7 @@ use tree_sitter::Node;
 
 use super::cfg::SiteKey;
 use super::cfg::{self, ProgramModel};
+use super::dialect;
 use super::edit;
 use super::error::FrontEndError;
 use super::preprocess::{self, FileOrigin};
@@ -67,10 +69,28 @@ pub(crate) fn run(
         .collect::<Result<_, _>>()?;
 
     let mut units = Vec::new();
-    for file in &config.files {
-        let pre = preprocess::preprocess(file, &flags, &analysed)?;
+    let inputs =
+        (config.files.iter().map(|f| (f, false))).chain(config.harness.iter().map(|f| (f, true)));
+    for (file, harness) in inputs {
+        let mut pre = preprocess::preprocess(file, &flags, &analysed)?;
         preprocess::check_confined(&pre, file, config.confine_to.as_deref(), &header_dir)?;
-        let tree = syntax::parse(&pre.parse_text);
+        if harness {
+            pre.demote_main_file();
+        }
+        // gcc takes pre-C99 definitions; tree-sitter-c needs them in prototype form.
+        dialect::rewrite(&mut pre);
+        let mut tree = syntax::parse(&pre.parse_text);
+        if tree.root_node().has_error() {
+            // GNU syntax tree-sitter-c cannot read, blanked for the parser only.
+            let blanked = dialect::blank_for_parser(&pre.parse_text);
+            if blanked != pre.parse_text {
+                let retry = syntax::parse(&blanked);
+                if error_count(retry.root_node()) < error_count(tree.root_node()) {
+                    pre.parse_text = blanked;
+                    tree = retry;
+                }
+            }
+        }
         let unit = Unit {
             input: file.clone(),
             pre,
@@ -133,12 +153,18 @@ pub(crate) fn run(
         .letter(end_name)
         .expect("the end letter is always interned");
 
+    // An entry with parameters gets a harness calling it on nondeterministic arguments.
+    let entry_def = &index.defs[entry];
+    let harness = entry_harness::generate(entry_def, units[entry_def.unit].src());
     let mut paths = Vec::new();
     let mut used_names = HashSet::new();
     for (u, unit) in units.iter().enumerate() {
         let mut edits = std::mem::take(&mut findings.edits[u]);
         site_edits(&findings.sites, u, &letters, &mut edits);
-        let instrumented = format!("{HOOKS}{}", edit::apply(&unit.pre.text, edits));
+        let mut instrumented = format!("{HOOKS}{}", edit::apply(&unit.pre.text, edits));
+        if let Some(h) = harness.as_ref().filter(|_| u == entry_def.unit) {
+            instrumented.push_str(&h.text);
+        }
         let path = out_dir.join(output_name(&unit.input, u, &mut used_names));
         std::fs::write(&path, preprocess::encode(&instrumented)).map_err(io(&path))?;
         paths.push(path);
@@ -182,6 +208,13 @@ pub(crate) fn run(
         })
         .collect();
     let mut fingerprint = fingerprint(config, &units, &alphabet);
+    if let Some(h) = &harness {
+        let mut f = Fingerprint::new();
+        f.field(&fingerprint);
+        f.field("entry-harness");
+        f.tokens(&h.text);
+        fingerprint = f.hex();
+    }
     if let Some(target) = target {
         // Another target is another language.
         let mut h = Fingerprint::new();
@@ -199,6 +232,7 @@ pub(crate) fn run(
         alphabet,
         end,
         entry: config.entry.clone(),
+        cbmc_entry: harness.map_or_else(|| config.entry.clone(), |h| h.function),
         events,
         functions,
         warnings: findings.warnings,
@@ -242,9 +276,20 @@ fn check_syntax(unit: &Unit, flags: &[OsString]) -> Result<(), FrontEndError> {
         line,
         column: node.start_position().column as u32 + 1,
         message: format!(
-            "mergelens's C parser (tree-sitter) cannot read `{near}`, which gcc accepts; pre-C99 code (a function without a return type) is not supported"
+            "mergelens's C parser (tree-sitter) cannot read `{near}`, which gcc accepts; this construct is not supported yet"
         ),
     })
+}
+
+/// ERROR and MISSING nodes anywhere, to compare two parses of one text.
+fn error_count(node: Node) -> usize {
+    if !node.has_error() {
+        return 0;
+    }
+    if node.is_error() || node.is_missing() {
+        return 1;
+    }
+    children(node).into_iter().map(error_count).sum()
 }
 
 /// The ERROR and MISSING nodes outside system headers, in source order.
@@ -365,6 +410,11 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
     let mut h = Fingerprint::new();
     h.field("mergelens-cprog/2");
     h.field(&config.entry);
+    if !config.harness.is_empty() {
+        // The units' tokens include the harness's; which units are harnesses matters too.
+        h.field("harness");
+        h.field(&config.harness.len().to_string());
+    }
     h.field(config.events.as_str());
     match &config.only {
         Some(only) => {

@@ -1,0 +1,146 @@
+//! Anytime learning against the real CBMC: `--time-budget` and Ctrl-C stop learning and keep
+//! the last conjecture, marked partial; progress lines reach a standard error that is not a
+//! terminal.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use mergelens::automaton::json;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `hash_loop.c` at bounds where the full run takes CBMC about 25 s (a few conjectures
+/// come in the first seconds).
+/// (`explain_slow.c` is the same loop with an assertion.)
+const SLOW: [&str; 6] = [
+    "tests/programs/hash_loop.c",
+    "--no-cache",
+    "--unwind",
+    "5",
+    "--max-word-length",
+    "8",
+];
+
+fn learn(extra: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mergelens"));
+    c.current_dir(root())
+        .arg("learn")
+        .args(SLOW)
+        .args(extra)
+        .env("MERGELENS_PROGRESS_SECS", "1");
+    c
+}
+
+fn text(out: &Output) -> (serde_json::Value, String) {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("JSON output ({e}); stderr: {stderr}"));
+    (value, stderr)
+}
+
+#[test]
+fn a_time_budget_returns_the_last_conjecture_marked_partial_with_progress_lines() {
+    let started = Instant::now();
+    let out = learn(&["--time-budget", "6"]).output().unwrap();
+    let elapsed = started.elapsed();
+    let (value, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // The budget, not the 25 s of the whole run (the slack covers a loaded machine).
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}: {stderr}");
+    let learned = &value["learned"];
+    assert_eq!(learned["partial"], true, "{value}");
+    assert_eq!(learned["stopped"], "time-budget", "{value}");
+    let exact = learned["exact_up_to"].as_u64().unwrap();
+    assert!(exact < 8, "{value}");
+    assert!(stderr.contains("time budget ran out"), "{stderr}");
+    // A conjecture came before the budget ran out: the automaton accepts something, and
+    // it reads back as a mergelens-dfa/1 automaton.
+    let dfa = json::from_str(&String::from_utf8_lossy(&out.stdout), "learn").unwrap();
+    assert!(dfa.num_states() >= 2, "{value}");
+    assert!(dfa.accepts_names(&["end"]), "{value}");
+    // Standard error is a pipe here, not a terminal: plain progress lines, one a second.
+    let progress: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("mergelens: progress: learning --unwind 5 --max-word-length 8"))
+        .collect();
+    assert!(progress.len() >= 2, "{stderr}");
+    assert!(progress.iter().all(|l| l.contains("CBMC runs")), "{stderr}");
+}
+
+#[test]
+fn ctrl_c_stops_learning_and_keeps_the_last_conjecture() {
+    let child = learn(&[])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let (value, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(value["learned"]["partial"], true, "{value}");
+    assert_eq!(value["learned"]["stopped"], "interrupted", "{value}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+}
+
+#[test]
+fn in_an_anytime_run_a_query_timeout_writes_the_partial_result_and_exits_4() {
+    let dir = tempfile::tempdir().unwrap();
+    // Reaching found() means factoring a 64-bit semiprime: no quick answer.
+    std::fs::write(
+        dir.path().join("hard.c"),
+        "unsigned long long nondet_ull(void);\nvoid found(void) {}\nint main(void)\n{\n    \
+         unsigned long long x = nondet_ull(), y = nondet_ull();\n    \
+         if (x > 1 && y > 1 && x < 0x100000000ULL && y < 0x100000000ULL &&\n        \
+         x * y == 0x8f7248d74bb32155ULL)\n        found();\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .current_dir(dir.path())
+        .args(["learn", "hard.c", "--no-cache", "--query-timeout", "1"])
+        .args(["--time-budget", "60"])
+        .output()
+        .unwrap();
+    let (value, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert_eq!(value["learned"]["partial"], true, "{value}");
+    assert_eq!(value["learned"]["stopped"], "query-timeout", "{value}");
+    assert!(stderr.contains("CBMC timed out after 1.0 s"), "{stderr}");
+}
+
+#[test]
+fn explain_stops_at_the_time_budget_with_a_partial_language() {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .current_dir(root())
+        .args(["explain", "tests/programs/explain_slow.c", "--no-cache"])
+        .args(["--line", "tests/programs/explain_slow.c:26"])
+        .args([
+            "--unwind",
+            "5",
+            "--max-word-length",
+            "8",
+            "--time-budget",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let (value, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(20), "{stderr}");
+    let explained = &value["explained"];
+    assert_eq!(explained["partial"], true, "{value}");
+    assert_eq!(explained["stopped"], "time-budget", "{value}");
+    assert!(explained["exact_up_to"].as_u64().unwrap() < 8, "{value}");
+    assert!(stderr.contains("explaining stopped early"), "{stderr}");
+}
