@@ -17,8 +17,8 @@
 //!   the exactness pass and answers reused across bounds; [`cache_store`] keeps its answers
 //!   on disk between runs; `learning` runs lazy L* against it once, for every command that
 //!   learns a program.
-//! * [`stop`]: the process-wide stop request (Ctrl-C) and time budget every CBMC run obeys.
-//!
+//! * Every CBMC run obeys the process-wide stop request (Ctrl-C) and time budget of
+//!   [`crate::stop`].
 //! * [`program_properties`]: the program's own assertions as CBMC names them, for choosing
 //!   the target of error explanation; [`GotoProgram::word_trace`] gives the concrete
 //!   execution behind an accepted word (Sec. 7.3's debug traces).
