@@ -267,9 +267,11 @@ fn prepare(
         })
         .collect();
     config.defines.clone_from(&settings.sources.defines);
-    // The version may read its checkout and the include directories, nothing else.
+    // The version may read its checkout, the include directories and the harness files the
+    // user named (all trusted: the command line or the user's configuration), nothing else.
     let mut confine = vec![input.root.clone()];
     confine.extend(config.include_dirs.iter().cloned());
+    confine.extend(settings.harness.iter().cloned());
     config.confine_to = Some(confine);
     config.harness.clone_from(&settings.harness);
     let dir = tempfile::Builder::new()
