@@ -23,7 +23,7 @@ MAX_LINES = 900
 # The library's top-level modules, lowest first. Modules on one line are one layer: they
 # may not use each other.
 LAYERS = [
-    ["bounds", "failure", "fingerprint", "stop"],
+    ["bounds", "failure", "fingerprint", "sandbox", "stop"],
     ["limits"],
     ["automaton"],
     ["document", "learn"],

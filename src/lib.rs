@@ -7,13 +7,14 @@
 //! both branches, the merge result) and shows what the merge does that neither branch meant.
 //!
 //! The modules follow the data flow of a review, and each imports only from those above it
-//! in this list (the first five are leaves; `scripts/check-layers.py` checks the order):
+//! in this list (the first six are leaves; `scripts/check-layers.py` checks the order):
 //!
 //! | module | what it holds |
 //! |---|---|
 //! | [`bounds`] | the default loop and word-length bounds every analysis shares |
 //! | [`failure`] | [`FailureKind`]: whose fault a failure is (bad input, a missing tool, a failed run); [`failure_kind`] reads it off any error of the library, for a front end's exit code |
 //! | `fingerprint` | the one content hash (SHA-256) of every cache key, and C text hashed by its tokens |
+//! | [`sandbox`] | Landlock: in a review, gcc, goto-cc and CBMC may read only the checkouts, the system and CBMC's installation |
 //! | [`stop`] | the process-wide stop request (Ctrl-C) and time budget (`--time-budget`) every run of gcc, goto-cc and CBMC obeys, so a stopped run keeps what it learned |
 //! | [`limits`] | bounds on what outside input can make mergelens spend: the time and output of gcc, goto-cc and CBMC, the size of JSON documents |
 //! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
@@ -66,6 +67,7 @@ pub mod learn;
 pub mod limits;
 pub mod report;
 pub mod review;
+pub mod sandbox;
 pub mod stop;
 pub mod trust;
 

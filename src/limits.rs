@@ -179,7 +179,11 @@ pub fn run_bounded(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    // Where the process confines its children (a review), the kernel limits what this one
+    // may read; the ruleset must stay open until the child has applied it.
+    let rules = crate::sandbox::restrict(&mut cmd)?;
     let mut child = cmd.spawn()?;
+    drop(rules);
     let mut guard = GroupGuard(Some(child.id()));
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");

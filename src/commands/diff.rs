@@ -6,6 +6,7 @@
 //! Software Errors* (JAIR 2020), compared as in Sec. 5 (Fig. 13-14). The report is kept in
 //! `.git/mergelens/last-diff.json` and `.html`; exit code 1 when some behaviour changed.
 
+use anyhow::Context;
 use std::path::PathBuf;
 
 use super::Outcome;
@@ -28,6 +29,9 @@ pub struct DiffArgs {
 }
 
 pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
+    // As for a review: the tools read code anyone can push (docs/trust.md).
+    let _confined = mergelens::sandbox::confine_children()
+        .context("cannot make the private temporary directory of the sandbox")?;
     let repo = GitRepo::from_env()?;
     let settings = load_settings(&repo, &args.flags)?;
     let from = repo.resolve(&args.from)?;

@@ -23,9 +23,13 @@ pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
         mergelens::trust::user_config_path()
             .map_or_else(|| "none (no HOME)".to_string(), |p| p.display().to_string())
     );
-    // No Landlock (or other) sandbox is applied: say so, as docs/trust.md does.
-    println!(
-        "sandbox         none in effect: gcc, goto-cc and CBMC run with this user's full read access (docs/trust.md)"
-    );
+    match mergelens::sandbox::status() {
+        mergelens::sandbox::Status::Available { abi } => println!(
+            "sandbox         Landlock (ABI {abi}): in review, diff and the hook, gcc, goto-cc and CBMC read only the checkouts, the system directories and CBMC's installation (docs/trust.md)"
+        ),
+        mergelens::sandbox::Status::Unavailable { why } => println!(
+            "sandbox         none in effect (no Landlock: {why}): gcc, goto-cc and CBMC run with this user's full read access (docs/trust.md)"
+        ),
+    }
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! merge only as `fail-on` says, and a failure of mergelens itself lets the merge through
 //! with a warning unless `on-error = "block"`.
 
+use anyhow::Context;
 use std::path::{Path, PathBuf};
 
 use super::anytime::{self, Progress};
@@ -65,6 +66,10 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Success);
     }
     let mut on_error = args.flags.on_error.unwrap_or_default();
+    // gcc, goto-cc and CBMC read the branches' code: where the kernel offers Landlock, they
+    // may read the checkouts and the system, nothing else (docs/trust.md).
+    let _confined = mergelens::sandbox::confine_children()
+        .context("cannot make the private temporary directory of the sandbox")?;
     // A panic in any worker is an internal failure, which on-error governs like any other.
     let result = mergelens::trust::catch_panic(|| review(args, &mut on_error))
         .unwrap_or_else(|e| Err(e.into()));

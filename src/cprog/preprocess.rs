@@ -253,7 +253,12 @@ fn first_errors(stderr: &str) -> String {
     } else {
         errors
     };
-    let joined = chosen.join("; ");
+    let mut joined = chosen.join("; ");
+    if joined.contains("Permission denied") && crate::sandbox::confining() {
+        joined.push_str(
+            " (the sandbox lets a version under review read only its checkout, the trusted include directories and the system headers; this file is outside the checkout: docs/trust.md)",
+        );
+    }
     if joined.is_empty() {
         "gcc failed without a message".to_string()
     } else {

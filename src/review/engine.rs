@@ -272,6 +272,9 @@ fn prepare(
     let mut confine = vec![input.root.clone()];
     confine.extend(config.include_dirs.iter().cloned());
     confine.extend(settings.harness.iter().cloned());
+    for trusted in &confine[1..] {
+        crate::sandbox::allow_read(trusted);
+    }
     config.confine_to = Some(confine);
     config.harness.clone_from(&settings.harness);
     let dir = tempfile::Builder::new()
