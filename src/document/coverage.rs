@@ -85,13 +85,23 @@ pub struct CoverageCounts {
     pub unreached: usize,
 }
 
+/// What checking the coverage cost: CBMC runs (one per version with changed hunks, and
+/// one per larger `--unwind` tried for an unreached hunk) and their wall-clock seconds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CoverageCost {
+    pub cbmc_runs: u64,
+    pub seconds: f64,
+}
+
 /// The changed hunks of an entry and whether its executions reach them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Coverage {
     #[serde(default)]
     pub hunks: Vec<CoveredHunk>,
     #[serde(default)]
     pub counts: CoverageCounts,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CoverageCost>,
 }
 
 impl Coverage {
@@ -101,7 +111,11 @@ impl Coverage {
             reached: hunks.iter().filter(|h| h.reached).count(),
             unreached: hunks.iter().filter(|h| h.unreached()).count(),
         };
-        Coverage { hunks, counts }
+        Coverage {
+            hunks,
+            counts,
+            cost: None,
+        }
     }
 }
 

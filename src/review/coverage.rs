@@ -174,7 +174,12 @@ pub(crate) fn check(
         runs: counters.runs(),
         seconds: counters.seconds(),
     };
-    (Coverage::new(hunks), problems, cost)
+    let mut coverage = Coverage::new(hunks);
+    coverage.cost = Some(crate::document::coverage::CoverageCost {
+        cbmc_runs: cost.runs,
+        seconds: (cost.seconds * 1000.0).round() / 1000.0,
+    });
+    (coverage, problems, cost)
 }
 
 /// The coverage check of one side.
