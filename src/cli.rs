@@ -734,6 +734,11 @@ pub struct DiffCli {
     pub from: String,
     /// The later commit or tag.
     pub to: String,
+    /// `inconclusive`: exit code 1 also when no behaviour changed but the check fell short
+    /// of the bounds (changed code no execution reaches, say). Other values change nothing:
+    /// a difference always gives 1.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOnArg>,
     #[command(flatten)]
     pub learn: ReviewLearnFlags,
 }
@@ -741,7 +746,7 @@ pub struct DiffCli {
 impl DiffCli {
     pub fn into_args(self) -> crate::commands::diff::DiffArgs {
         crate::commands::diff::DiffArgs {
-            flags: self.learn.overrides(None, None),
+            flags: self.learn.overrides(self.fail_on, None),
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),
             no_cache: self.learn.no_cache,

@@ -19,6 +19,9 @@
 //!   learns a program.
 //! * Every CBMC run obeys the process-wide stop request (Ctrl-C) and time budget of
 //!   [`crate::stop`].
+//!
+//! * [`GotoProgram::cover`]: which source lines some execution within the bounds reaches
+//!   ([`CoveredLines`]), for the coverage of a review's changed code.
 //! * [`program_properties`]: the program's own assertions as CBMC names them, for choosing
 //!   the target of error explanation; [`GotoProgram::word_trace`] gives the concrete
 //!   execution behind an accepted word (Sec. 7.3's debug traces).
@@ -34,6 +37,7 @@
 
 pub mod bounds_search;
 pub mod cache_store;
+mod coverage;
 mod error;
 mod harness;
 mod json;
@@ -46,6 +50,7 @@ mod reach;
 mod run;
 mod teacher;
 
+pub use coverage::CoveredLines;
 pub use error::CbmcRunError;
 pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
 pub use program::{Bounds, Feedback, GotoProgram, LIBRARY_UNWIND, VERIFY_BATCH};

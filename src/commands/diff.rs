@@ -4,13 +4,17 @@
 //! Key types: [`DiffArgs`] and [`run`]; [`mergelens::review::diff_revisions`] does the work, with
 //! the automata of Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
 //! Software Errors* (JAIR 2020), compared as in Sec. 5 (Fig. 13-14). The report is kept in
-//! `.git/mergelens/last-diff.json` and `.html`; exit code 1 when some behaviour changed.
+//! `.git/mergelens/last-diff.json` and `.html`; exit code 1 when some behaviour changed, or
+//! when nothing changed but the check was inconclusive (a changed hunk no execution within
+//! the bounds reaches) and `fail-on = "inconclusive"`.
 
 use anyhow::Context;
 use std::path::PathBuf;
 
 use super::Outcome;
-use super::review::{DocFormat, context, load_settings, save_last, write_requested};
+use super::review::{
+    DocFormat, context, load_settings, save_last, unreached_lines, write_requested,
+};
 use mergelens::config::Overrides;
 use mergelens::document::{Difference, Version};
 use mergelens::git::GitRepo;
@@ -82,9 +86,22 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     }
     text.push_str(if report.changed {
         "behaviour changed\n"
+    } else if report.inconclusive() {
+        "inconclusive: behaviour unchanged within the bounds, but the check fell short of them\n"
     } else {
         "behaviour unchanged\n"
     });
+    // Changed code no execution runs: "unchanged" says nothing about it.
+    let doc = &report.document;
+    let lead = unreached_lines(doc.entries.iter().map(|e| &e.coverage), doc.bounds.unwind);
+    for line in &lead {
+        text.push_str(&format!("  {line}\n"));
+    }
+    if report.inconclusive() {
+        for reason in doc.inconclusive.iter().filter(|r| !lead.contains(r)) {
+            text.push_str(&format!("  {reason}\n"));
+        }
+    }
     if let Some(path) = saved {
         text.push_str(&format!("full report: {}\n", path.display()));
     }
@@ -93,9 +110,11 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     } else {
         print!("{text}");
     }
-    Ok(if report.changed {
-        Outcome::Different
-    } else {
-        Outcome::Success
-    })
+    Ok(
+        if report.changed || (report.inconclusive() && settings.fail_on.fails_inconclusive()) {
+            Outcome::Different
+        } else {
+            Outcome::Success
+        },
+    )
 }

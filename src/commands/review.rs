@@ -320,6 +320,16 @@ pub(crate) fn summary(
         short(&v.base.rev)
     );
     let _ = writeln!(out, "verdict: {verdict}");
+    // Changed code no execution runs comes first: no difference says nothing about it.
+    for line in unreached_lines(doc.entries.iter().map(|e| &e.coverage), doc.bounds.unwind) {
+        let _ = writeln!(out, "  {line}");
+    }
+    if doc.verdict == Verdict::Inconclusive {
+        let lead = unreached_lines(doc.entries.iter().map(|e| &e.coverage), doc.bounds.unwind);
+        for reason in doc.inconclusive.iter().filter(|r| !lead.contains(r)) {
+            let _ = writeln!(out, "  {reason}");
+        }
+    }
     if !doc.conflicts.is_empty() {
         let _ = writeln!(out, "conflicting files: {}", doc.conflicts.join(", "));
     }
@@ -368,6 +378,19 @@ pub(crate) fn summary(
         let _ = writeln!(out, "full report: {}", path.display());
     }
     out
+}
+
+/// "theirs' change at parser.c:41-47 is never reached within --unwind 2", one per changed
+/// hunk that no entry's executions reach.
+pub(crate) fn unreached_lines<'a>(
+    coverages: impl IntoIterator<Item = &'a mergelens::document::Coverage>,
+    unwind: u32,
+) -> Vec<String> {
+    use mergelens::document::coverage::{unreached, unreached_sentence};
+    unreached(coverages)
+        .into_iter()
+        .map(|h| unreached_sentence(h, unwind))
+        .collect()
 }
 
 #[cfg(test)]

@@ -30,7 +30,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::automaton::{Dfa, json};
 
+pub mod coverage;
 pub mod languages;
+
+pub use coverage::Coverage;
 
 pub const REVIEW_FORMAT: &str = "mergelens-review/1";
 /// The format tag diffs had before they shared `mergelens-review/1` (with `"kind": "diff"`);
@@ -344,6 +347,10 @@ pub struct ReviewEntry {
     /// Learning statistics by version.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<Version, LearningStats>,
+    /// The changed hunks (base → ours, base → theirs) and whether this entry's executions
+    /// within the bounds reach them.
+    #[serde(default)]
+    pub coverage: Coverage,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -372,6 +379,10 @@ pub struct DiffDocument {
     pub bounds: Bounds,
     pub entries: Vec<DiffEntry>,
     pub tool: Option<String>,
+    /// Why "unchanged" does not mean "unchanged within the bounds" (as
+    /// [`Review::inconclusive`]): an unreached changed hunk, an automaton exact only up to a
+    /// shorter length, a version without the entry.
+    pub inconclusive: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -407,6 +418,10 @@ pub struct DiffEntry {
     pub source_changes: Vec<SourceChange>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<Version, LearningStats>,
+    /// The changed hunks (from → to, in to's lines) and whether this entry's executions
+    /// within the bounds reach them.
+    #[serde(default)]
+    pub coverage: Coverage,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -566,6 +581,8 @@ struct DiffWire {
     repository: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     tool: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    inconclusive: Vec<String>,
 }
 
 impl From<DiffWire> for DiffDocument {
@@ -592,6 +609,7 @@ impl From<DiffWire> for DiffDocument {
             bounds: w.bounds,
             entries: w.entries,
             tool: w.tool,
+            inconclusive: w.inconclusive,
         }
     }
 }
@@ -612,6 +630,7 @@ impl From<DiffDocument> for DiffWire {
             bounds: d.bounds,
             repository: d.repository,
             tool: d.tool,
+            inconclusive: d.inconclusive,
         }
     }
 }

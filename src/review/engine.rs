@@ -14,6 +14,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -62,13 +63,18 @@ pub(crate) struct EntryAutomata {
     pub bounds: LearnBounds,
     /// What a reader must know: the front end's warnings, an exactness limit reached.
     pub notes: Vec<String>,
+    /// The instrumented program of every version that defines the entry, kept for the
+    /// coverage check of the changed lines.
+    pub programs: BTreeMap<Version, Arc<Prepared>>,
 }
 
 /// A version instrumented for one entry.
-struct Prepared {
-    version: Version,
-    root: PathBuf,
-    program: InstrumentedProgram,
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    pub version: Version,
+    /// The version's checkout.
+    pub root: PathBuf,
+    pub program: InstrumentedProgram,
     _dir: tempfile::TempDir,
 }
 
@@ -216,6 +222,10 @@ pub(crate) fn learn_entry(
         spans,
         bounds,
         notes,
+        programs: prepared
+            .into_iter()
+            .map(|p| (p.version, Arc::new(p)))
+            .collect(),
     })
 }
 

@@ -26,6 +26,7 @@
 //! differences into one answer: what the merge does beyond each branch's own change.
 
 mod context;
+mod coverage;
 mod engine;
 mod error;
 pub mod fig12;
@@ -35,6 +36,7 @@ mod store;
 
 use crate::automaton::analysis;
 use crate::config::{Settings, SourceSpec};
+use crate::document::coverage::{self as covered, HunkSide};
 use crate::document::languages::{self as compare, MergeLanguages};
 use crate::document::{
     Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, REVIEW_FORMAT, Review,
@@ -154,6 +156,50 @@ fn shortfalls(learned: &engine::EntryAutomata, bound: usize) -> Vec<String> {
     out
 }
 
+/// The hunks `new` changed against `old`, which `new`'s executions must reach.
+fn change_set(old: &Checkout, new: &Checkout, side: HunkSide) -> coverage::ChangeSet {
+    coverage::ChangeSet {
+        side,
+        version: new.version,
+        hunks: coverage::changed_hunks(old.dir.path(), &old.files, new.dir.path(), &new.files),
+    }
+}
+
+/// The coverage of one entry's change, with the reasons a side could not be checked added
+/// to `inconclusive` and the cost to `cost`.
+fn entry_coverage(
+    changes: &[coverage::ChangeSet],
+    learned: &engine::EntryAutomata,
+    settings: &Settings,
+    ctx: &LearnContext,
+    inconclusive: &mut Vec<String>,
+    cost: &mut coverage::CoverageCost,
+) -> covered::Coverage {
+    let (found, problems, spent) = coverage::check(changes, learned, settings, ctx);
+    ctx.progress(&format!(
+        "{}: {} of {} changed hunks reached ({} CBMC runs, {:.1} s)",
+        learned.entry, found.counts.reached, found.counts.hunks, spent.runs, spent.seconds
+    ));
+    inconclusive.extend(problems);
+    cost.runs += spent.runs;
+    cost.seconds += spent.seconds;
+    found
+}
+
+/// Puts the changed hunks no entry reaches first among the reasons of `inconclusive`: they
+/// are what a reader must know before trusting "no difference".
+fn lead_with_unreached<'a>(
+    coverages: impl IntoIterator<Item = &'a covered::Coverage>,
+    unwind: u32,
+    inconclusive: &mut Vec<String>,
+) {
+    let lead: Vec<String> = covered::unreached(coverages)
+        .into_iter()
+        .map(|h| covered::unreached_sentence(h, unwind))
+        .collect();
+    inconclusive.splice(0..0, lead);
+}
+
 fn revision(commit: &CommitInfo) -> Revision {
     Revision {
         rev: commit.sha(),
@@ -220,15 +266,28 @@ pub fn review_merge(
         Merged::Conflict(paths) => (paths.clone(), None),
     };
     let inputs = inputs(&checkouts, settings)?;
+    let changes = [
+        change_set(&checkouts[0], &checkouts[1], HunkSide::Ours),
+        change_set(&checkouts[0], &checkouts[2], HunkSide::Theirs),
+    ];
     let mut notes = common_notes(repo, &checkouts, settings);
     let bound = settings.bounds.max_word_length();
     let mut entries = Vec::new();
     let (mut unexpected, mut lost) = (false, false);
     let mut unwind = None;
     let mut inconclusive = Vec::new();
+    let mut cost = coverage::CoverageCost::default();
     for entry in &settings.entries {
         let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
         inconclusive.extend(shortfalls(&learned, bound));
+        let coverage = entry_coverage(
+            &changes,
+            &learned,
+            settings,
+            ctx,
+            &mut inconclusive,
+            &mut cost,
+        );
         unwind = Some(learned.bounds.unwind);
         notes.extend(learned.notes.iter().cloned());
         let a = &learned.automata;
@@ -277,8 +336,19 @@ pub fn review_merge(
             functions: learned.functions,
             source_changes,
             stats: learned.stats,
+            coverage,
         });
     }
+    let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
+    lead_with_unreached(
+        entries.iter().map(|e| &e.coverage),
+        unwind,
+        &mut inconclusive,
+    );
+    ctx.progress(&format!(
+        "coverage of the change: {} CBMC runs, {:.1} s",
+        cost.runs, cost.seconds
+    ));
     let verdict = Verdict::of(
         !conflicts.is_empty(),
         unexpected,
@@ -308,7 +378,7 @@ pub fn review_merge(
             merged: merged_revision,
         },
         bounds: Bounds {
-            unwind: unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND),
+            unwind,
             max_word_length: bound as u32,
             notes,
         },
@@ -332,6 +402,15 @@ pub struct DiffReport {
     pub changed: bool,
 }
 
+impl DiffReport {
+    /// No behaviour changed, but the check fell short: a changed hunk no execution within
+    /// the bounds reaches, an inexact automaton, a version without the entry (see
+    /// [`DiffDocument::inconclusive`]).
+    pub fn inconclusive(&self) -> bool {
+        !self.changed && !self.document.inconclusive.is_empty()
+    }
+}
+
 /// The behaviour added and removed from `from` to `to`, per entry.
 pub fn diff_revisions(
     repo: &GitRepo,
@@ -345,13 +424,25 @@ pub fn diff_revisions(
         checkout(repo, Version::New, &repo.commit_snapshot(to)?, settings)?,
     ];
     let inputs = inputs(&checkouts, settings)?;
+    let changes = [change_set(&checkouts[0], &checkouts[1], HunkSide::To)];
     let mut notes = common_notes(repo, &checkouts, settings);
     let bound = settings.bounds.max_word_length();
     let mut entries = Vec::new();
     let mut changed = false;
     let mut unwind = None;
+    let mut inconclusive = Vec::new();
+    let mut cost = coverage::CoverageCost::default();
     for entry in &settings.entries {
         let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
+        inconclusive.extend(shortfalls(&learned, bound));
+        let coverage = entry_coverage(
+            &changes,
+            &learned,
+            settings,
+            ctx,
+            &mut inconclusive,
+            &mut cost,
+        );
         unwind = Some(learned.bounds.unwind);
         notes.extend(learned.notes.iter().cloned());
         let (old, new) = (
@@ -382,8 +473,19 @@ pub fn diff_revisions(
             functions: learned.functions,
             source_changes,
             stats: learned.stats,
+            coverage,
         });
     }
+    let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
+    lead_with_unreached(
+        entries.iter().map(|e| &e.coverage),
+        unwind,
+        &mut inconclusive,
+    );
+    ctx.progress(&format!(
+        "coverage of the change: {} CBMC runs, {:.1} s",
+        cost.runs, cost.seconds
+    ));
     Ok(DiffReport {
         document: DiffDocument {
             format: REVIEW_FORMAT.to_string(),
@@ -393,12 +495,13 @@ pub fn diff_revisions(
                 new: revision(to),
             },
             bounds: Bounds {
-                unwind: unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND),
+                unwind,
                 max_word_length: bound as u32,
                 notes,
             },
             entries,
             tool: tool(),
+            inconclusive,
         },
         changed,
     })

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use super::coverage::lead_banner;
 use super::parts::{
     ADDED, Labels, Links, REMOVED, SYMDIFF, entry_alphabet, figure, finding, split_changes,
     version_caption,
@@ -124,7 +125,17 @@ pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
         });
     }
     let (old, new) = (&doc.versions.old, &doc.versions.new);
-    let banner = if changed.is_empty() {
+    let banner = if changed.is_empty() && !doc.inconclusive.is_empty() {
+        Banner {
+            kind: "inconclusive",
+            headline: "Inconclusive".to_string(),
+            detail: format!(
+                "No difference up to {bound} calls, but the check fell short of the bounds: {}",
+                doc.inconclusive.join("; ")
+            ),
+            counts: Vec::new(),
+        }
+    } else if changed.is_empty() {
         Banner {
             kind: "clean",
             headline: "Same behaviour".to_string(),
@@ -148,7 +159,7 @@ pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
             counts: Vec::new(),
         }
     };
-    let banner = Banner {
+    let mut banner = Banner {
         counts: vec![
             counted(doc.entries.len(), "entry", "entries"),
             words_total(added_total, "added", bound),
@@ -156,6 +167,11 @@ pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
         ],
         ..banner
     };
+    lead_banner(
+        &mut banner,
+        doc.entries.iter().map(|e| &e.coverage),
+        doc.bounds.unwind,
+    );
     Page {
         kind: "diff",
         title: format!(

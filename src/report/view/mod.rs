@@ -16,6 +16,7 @@
 //! and the small helpers every page uses.
 
 pub(super) mod automaton_page;
+mod coverage;
 pub(super) mod diff_page;
 mod parts;
 pub(super) mod review_page;

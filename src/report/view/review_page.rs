@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 
+use super::coverage::lead_banner;
 use super::parts::{
     LOST, Labels, Links, MERGE_MINUS_OURS, MERGE_MINUS_THEIRS, OURS_VS_THEIRS, UNEXPECTED,
     entry_alphabet, figure, finding, split_changes, version_caption,
@@ -199,12 +200,17 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
             derived.name()
         ));
     }
-    let banner = review_banner(
+    let mut banner = review_banner(
         review,
         &with_unexpected,
         &with_lost,
         unexpected_total,
         lost_total,
+    );
+    lead_banner(
+        &mut banner,
+        review.entries.iter().map(|e| &e.coverage),
+        review.bounds.unwind,
     );
     let v = &review.versions;
     let mut revisions = vec![

@@ -1,0 +1,198 @@
+//! The coverage of the change in a document: which changed hunks of the analysed C files
+//! some execution within the bounds reaches ([`Coverage`], one per entry of a review or
+//! diff). A difference of languages says nothing about code no execution runs, so an
+//! unreached hunk keeps "no difference" from meaning "the change was checked".
+
+use serde::{Deserialize, Serialize};
+
+/// Which change a hunk belongs to, named by the version that introduced it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HunkSide {
+    /// base → ours, in ours' lines.
+    Ours,
+    /// base → theirs, in theirs' lines.
+    Theirs,
+    /// The earlier revision of a diff (reserved: hunks of a diff are given in `to`'s lines).
+    From,
+    /// from → to, in to's lines.
+    To,
+}
+
+impl HunkSide {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HunkSide::Ours => "ours",
+            HunkSide::Theirs => "theirs",
+            HunkSide::From => "from",
+            HunkSide::To => "to",
+        }
+    }
+}
+
+/// One changed region of one file, in the lines of the version that introduced it. A pure
+/// deletion is given as the lines around it in that version (the line before and the line
+/// after the deleted text).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoveredHunk {
+    /// Relative to the repository root.
+    pub file: String,
+    pub side: HunkSide,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// Some execution of the entry within the bounds runs a statement on one of its lines.
+    pub reached: bool,
+    /// Whether one of its lines holds a statement at all; a hunk without code (comments,
+    /// declarations, blank lines) is neither reached nor unreached.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub code: bool,
+    /// The smallest `--unwind` (up to `--max-unwind`) at which some execution reaches it,
+    /// when it is unreached at the document's bounds and a larger one does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached_at_unwind: Option<u32>,
+}
+
+impl CoveredHunk {
+    /// Code that no execution within the bounds runs.
+    pub fn unreached(&self) -> bool {
+        self.code && !self.reached
+    }
+
+    /// `parser.c:41-47` (or `parser.c:41`).
+    pub fn place(&self) -> String {
+        if self.start_line == self.end_line {
+            format!("{}:{}", self.file, self.start_line)
+        } else {
+            format!("{}:{}-{}", self.file, self.start_line, self.end_line)
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// The counts of a [`Coverage`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoverageCounts {
+    pub hunks: usize,
+    pub reached: usize,
+    /// Hunks with code that no execution within the bounds runs.
+    pub unreached: usize,
+}
+
+/// What checking the coverage cost: CBMC runs (one per version with changed hunks, and
+/// one per larger `--unwind` tried for an unreached hunk) and their wall-clock seconds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CoverageCost {
+    pub cbmc_runs: u64,
+    pub seconds: f64,
+}
+
+/// The changed hunks of an entry and whether its executions reach them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Coverage {
+    #[serde(default)]
+    pub hunks: Vec<CoveredHunk>,
+    #[serde(default)]
+    pub counts: CoverageCounts,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CoverageCost>,
+}
+
+impl Coverage {
+    pub fn new(hunks: Vec<CoveredHunk>) -> Coverage {
+        let counts = CoverageCounts {
+            hunks: hunks.len(),
+            reached: hunks.iter().filter(|h| h.reached).count(),
+            unreached: hunks.iter().filter(|h| h.unreached()).count(),
+        };
+        Coverage {
+            hunks,
+            counts,
+            cost: None,
+        }
+    }
+}
+
+/// The hunks of code that no entry's executions reach (a hunk one entry runs is checked),
+/// each once, in document order.
+pub fn unreached<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&'a CoveredHunk> {
+    let all: Vec<&CoveredHunk> = coverages.into_iter().flat_map(|c| &c.hunks).collect();
+    let same = |a: &CoveredHunk, b: &CoveredHunk| {
+        (a.file.as_str(), a.side, a.start_line, a.end_line)
+            == (b.file.as_str(), b.side, b.start_line, b.end_line)
+    };
+    let mut out: Vec<&CoveredHunk> = Vec::new();
+    for h in &all {
+        if h.unreached()
+            && !all.iter().any(|o| same(o, h) && o.reached)
+            && !out.iter().any(|o| same(o, h))
+        {
+            out.push(h);
+        }
+    }
+    out
+}
+
+/// "theirs' change at parser.c:41-47 is never reached within --unwind 2", with the bound
+/// that would reach it when one is known.
+pub fn unreached_sentence(hunk: &CoveredHunk, unwind: u32) -> String {
+    let owner = match hunk.side {
+        HunkSide::Ours => "ours'",
+        HunkSide::Theirs => "theirs'",
+        HunkSide::From => "from's",
+        HunkSide::To => "to's",
+    };
+    let mut s = format!(
+        "{owner} change at {} is never reached within --unwind {unwind}",
+        hunk.place()
+    );
+    if let Some(k) = hunk.reached_at_unwind {
+        s.push_str(&format!(" (--unwind {k} reaches it)"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hunk(side: HunkSide, start: u32, reached: bool) -> CoveredHunk {
+        CoveredHunk {
+            file: "p.c".into(),
+            side,
+            start_line: start,
+            end_line: start + 2,
+            reached,
+            code: true,
+            reached_at_unwind: None,
+        }
+    }
+
+    #[test]
+    fn a_hunk_one_entry_reaches_is_checked() {
+        let a = Coverage::new(vec![
+            hunk(HunkSide::Ours, 3, false),
+            hunk(HunkSide::Theirs, 9, false),
+        ]);
+        let b = Coverage::new(vec![hunk(HunkSide::Ours, 3, true)]);
+        let left = unreached([&a, &b]);
+        assert_eq!(left.len(), 1);
+        assert_eq!(
+            unreached_sentence(left[0], 2),
+            "theirs' change at p.c:9-11 is never reached within --unwind 2"
+        );
+        assert_eq!(a.counts.unreached, 2);
+        let json = serde_json::to_value(&a).unwrap();
+        assert_eq!(json["counts"]["hunks"], 2);
+        assert_eq!(json["hunks"][1]["side"], "theirs");
+        assert!(json["hunks"][0].get("code").is_none());
+        let back: Coverage = serde_json::from_value(json).unwrap();
+        assert_eq!(back, a);
+    }
+}

@@ -1,0 +1,169 @@
+//! Coverage of the change (issue 14): whether some execution within the bounds reaches each
+//! changed hunk, with the real CBMC and real git repositories.
+
+mod common;
+
+use common::{Repo, text};
+use serde_json::Value;
+
+/// `c()` once per iteration of a loop of nondeterministic length `n`; `before` runs before
+/// the loop (line 9), `late` only when `n > 3` (line 14), that is after a fourth iteration.
+fn program(before: &str, late: &str) -> String {
+    format!(
+        "int nondet_int(void);\nvoid a(void) {{}}\nvoid b(void) {{}}\nvoid c(void) {{}}\n\n\
+         int main(void)\n{{\n    int n = nondet_int();\n    {before}\n    \
+         for (int i = 0; i < n; i++) {{\n        c();\n    }}\n    \
+         if (n > 3) {{\n        {late}\n    }}\n    return 0;\n}}\n"
+    )
+}
+
+fn hunks(entry: &Value) -> Vec<(String, String, u64, u64, bool)> {
+    entry["coverage"]["hunks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no coverage in {entry}"))
+        .iter()
+        .map(|h| {
+            (
+                h["side"].as_str().unwrap().to_string(),
+                h["file"].as_str().unwrap().to_string(),
+                h["start_line"].as_u64().unwrap(),
+                h["end_line"].as_u64().unwrap(),
+                h["reached"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Base: the loop. Ours calls `a()` first (line 9); theirs calls `b()` after a fourth
+/// iteration (line 14), which `--unwind 2` never runs.
+fn merge() -> Repo {
+    let repo = Repo::new();
+    repo.commit("prog.c", &program("", ""), "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("prog.c", &program("a();", ""), "ours: a first");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("prog.c", &program("", "b();"), "theirs: b late");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
+
+#[test]
+fn a_change_behind_a_loop_the_bounds_cut_makes_the_review_inconclusive() {
+    let repo = merge();
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    // No finding; the default fail-on lets an inconclusive verdict through.
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "inconclusive", "{}", text(&out));
+    let entry = &doc["entries"][0];
+    assert_eq!(
+        hunks(entry),
+        [
+            ("ours".into(), "prog.c".into(), 9, 9, true),
+            ("theirs".into(), "prog.c".into(), 14, 14, false),
+        ]
+    );
+    let counts = &entry["coverage"]["counts"];
+    assert_eq!(
+        (&counts["hunks"], &counts["reached"], &counts["unreached"]),
+        (&2.into(), &1.into(), &1.into()),
+        "{counts}"
+    );
+    // n > 3 needs a fourth iteration: --unwind 4 (the limit of --auto-bounds) reaches it.
+    assert_eq!(entry["coverage"]["hunks"][1]["reached_at_unwind"], 4);
+    let sentence =
+        "theirs' change at prog.c:14 is never reached within --unwind 2 (--unwind 4 reaches it)";
+    assert_eq!(doc["inconclusive"][0], sentence, "{}", doc["inconclusive"]);
+    // The summary leads with it, right below the verdict.
+    let summary = String::from_utf8_lossy(&out.stderr);
+    let verdict_at = summary.find("verdict: inconclusive").expect("verdict");
+    let sentence_at = summary.find(sentence).expect("the unreached change");
+    assert!(verdict_at < sentence_at, "{summary}");
+    let out = repo.mergelens(&["review", "main", "feature", "--fail-on", "inconclusive"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    // The reports lead with it too.
+    let html =
+        std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
+    assert!(html.contains("prog.c:14"), "the HTML names the hunk");
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "md"]);
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains(sentence), "{md}");
+    // At the bound that reaches it, the change is checked: the merge's `a c c c c b end`
+    // is a word neither branch has.
+    let out = repo.mergelens(&[
+        "review", "main", "feature", "--format", "json", "--unwind", "4",
+    ]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "unexpected", "{}", text(&out));
+    assert!(hunks(&doc["entries"][0]).iter().all(|h| h.4), "{doc}");
+    assert!(!text(&out).contains("never reached"), "{}", text(&out));
+}
+
+#[test]
+fn a_merge_whose_changes_all_run_keeps_its_verdict() {
+    // The paper's Fig. 12: both branches' calls run within the default bounds.
+    let repo = common::fig12();
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "unexpected", "{}", text(&out));
+    let entry = &doc["entries"][0];
+    // Ours adds a declaration (no code) and funcZ; theirs a declaration and a definition
+    // (lines 2-3, funcC's body runs) and the choice.
+    let file = mergelens::review::fig12::PROGRAM.to_string();
+    assert_eq!(
+        hunks(entry),
+        [
+            ("ours".into(), file.clone(), 7, 8, false),
+            ("ours".into(), file.clone(), 12, 16, true),
+            ("theirs".into(), file.clone(), 2, 3, true),
+            ("theirs".into(), file, 13, 16, true),
+        ]
+    );
+    assert_eq!(entry["coverage"]["hunks"][0]["code"], false);
+    let counts = &entry["coverage"]["counts"];
+    assert_eq!(
+        (&counts["hunks"], &counts["reached"], &counts["unreached"]),
+        (&4.into(), &3.into(), &0.into())
+    );
+    assert_eq!(doc.get("inconclusive"), None, "{doc}");
+    assert!(!text(&out).contains("never reached"), "{}", text(&out));
+}
+
+#[test]
+fn a_diff_with_an_unreached_change_is_inconclusive() {
+    let repo = Repo::new();
+    repo.commit("prog.c", &program("", ""), "v1");
+    repo.git(&["tag", "v1"]);
+    // A comment (no code) and a call after a fourth iteration.
+    let v2 = program("/* nothing yet */", "b();");
+    repo.commit("prog.c", &v2, "v2");
+    repo.git(&["tag", "v2"]);
+    let out = repo.mergelens(&["diff", "v1", "v2", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let entry = &doc["entries"][0];
+    let coverage = &entry["coverage"];
+    assert_eq!(
+        hunks(entry),
+        [
+            ("to".into(), "prog.c".into(), 9, 9, false),
+            ("to".into(), "prog.c".into(), 14, 14, false),
+        ],
+        "{coverage}"
+    );
+    // A comment is neither reached nor unreached.
+    assert_eq!(coverage["hunks"][0]["code"], false, "{coverage}");
+    assert_eq!(coverage["counts"]["unreached"], 1, "{coverage}");
+    assert_eq!(
+        doc["inconclusive"][0],
+        "to's change at prog.c:14 is never reached within --unwind 2 (--unwind 4 reaches it)"
+    );
+    assert!(
+        text(&out).contains("inconclusive: behaviour unchanged within the bounds"),
+        "{}",
+        text(&out)
+    );
+    let out = repo.mergelens(&["diff", "v1", "v2", "--fail-on", "inconclusive"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}
