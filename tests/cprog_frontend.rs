@@ -285,8 +285,9 @@ fn preprocessor_options_and_failures() {
     c.include_dirs = vec![include];
     c.defines = vec!["FEATURE=1".into()];
     let p = instrument(&c, out.path()).unwrap();
-    // helper is defined in a header, not an analysed file: its calls are no events.
-    assert_eq!(names(&p.alphabet), ["f@5", "end"]);
+    // helper is defined in a project header the analysed file includes: its calls are events
+    // (issue 14: functions of the analysed files' headers are letters; they were not before).
+    assert_eq!(names(&p.alphabet), ["f@5", "helper@7", "end"]);
     let helper = p.functions.iter().find(|f| f.name == "helper").unwrap();
     assert_eq!(helper.origin, mergelens::cprog::FunctionOrigin::Header);
     assert!(helper.file.ends_with("inc/helper.h") && helper.line == 1 && helper.end_line == 1);

@@ -723,3 +723,13 @@ fn gnu_extensions_are_learned_like_standard_c() {
         set(&["twice end", "low twice end", "high twice end"])
     );
 }
+
+#[test]
+fn functions_defined_in_the_projects_headers_are_letters_and_cbmc_builtins_are_known() {
+    let output = learn_in(None, &[&program("header_helper.c"), "--no-cache"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // No false warning about `__CPROVER_assume` being undeclared.
+    assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
+    let d = json::from_str(&String::from_utf8_lossy(&output.stdout), "learn output").unwrap();
+    assert_eq!(words(&d), set(&["helper end", "helper f end"]));
+}

@@ -21,12 +21,25 @@ pub(crate) const MARKER_FN: &str = "__mergelens_marker";
 pub(crate) enum FileOrigin {
     /// One of the files the user asked to analyse.
     Analysed,
-    /// Any other file, outside system headers: the user's own headers, `<built-in>`.
+    /// Any other file, outside system headers: the user's own headers, `<built-in>`. Their
+    /// functions are the program's own: they emit events like the analysed files' do.
     Header,
+    /// A harness file (`--harness`, or the main file of a generated harness): compiled with
+    /// the program, but its functions are no events.
+    Harness,
     /// Text from a system header (flag 3 of the line marker). The flag belongs to a region,
     /// not a file: the tokens of a system macro such as `assert` expanded in the user's code
     /// get regions of their own, under the user's file name and line.
     System,
+}
+
+impl FileOrigin {
+    /// Whether the functions defined here emit events: those of the analysed files and of
+    /// the user's own headers (a `static inline` helper is the program's behaviour too), not
+    /// those of system headers or harnesses.
+    pub(crate) fn has_events(self) -> bool {
+        matches!(self, FileOrigin::Analysed | FileOrigin::Header)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -57,7 +70,7 @@ impl Preprocessed {
         }
         for row in &mut self.rows {
             if row.0 == 0 && row.2 == FileOrigin::Analysed {
-                row.2 = FileOrigin::Header;
+                row.2 = FileOrigin::Harness;
             }
         }
     }

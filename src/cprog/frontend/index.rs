@@ -225,7 +225,8 @@ pub(super) fn find_entry(index: &Index, entry: &str) -> Result<usize, FrontEndEr
     let rank = |origin: FileOrigin| match origin {
         FileOrigin::Analysed => 0,
         FileOrigin::Header => 1,
-        FileOrigin::System => 2,
+        FileOrigin::Harness => 2,
+        FileOrigin::System => 3,
     };
     index
         .defs

@@ -117,7 +117,7 @@ pub(crate) fn run(
             index: &index,
             config,
             function: &def.name,
-            analysed: def.origin == FileOrigin::Analysed,
+            analysed: def.origin.has_events(),
             is_entry: d == entry,
             entry,
             returns_void: return_typedef(def, unit.src()).is_none(),
@@ -202,7 +202,7 @@ pub(crate) fn run(
             parameters: d.parameters.clone(),
             origin: match d.origin {
                 FileOrigin::Analysed => FunctionOrigin::Analysed,
-                FileOrigin::Header => FunctionOrigin::Header,
+                FileOrigin::Header | FileOrigin::Harness => FunctionOrigin::Header,
                 FileOrigin::System => FunctionOrigin::SystemHeader,
             },
         })

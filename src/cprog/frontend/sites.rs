@@ -354,7 +354,7 @@ impl SiteWalker<'_, '_> {
                         ),
                     );
                 }
-                let analysed_callee = self.index.defs[callee].origin == FileOrigin::Analysed;
+                let analysed_callee = self.index.defs[callee].origin.has_events();
                 if self.analysed && self.config.events == EventKind::Calls && analysed_callee {
                     let (_, line, _) = self.unit.locate(node);
                     let place = Place::Expr(node.start_byte(), node.end_byte());
@@ -371,7 +371,7 @@ impl SiteWalker<'_, '_> {
                 ));
                 self.edit(Edit::insert(node.end_byte(), ")", Side::Close, rank));
             }
-            None if !self.index.is_declared(self.unit_index, name) => self.warn(
+            None if !self.index.is_declared(self.unit_index, name) && !cbmc_builtin(name) => self.warn(
                 node,
                 format!(
                     "call of `{name}` in `{}`, which is not declared as a function (a function pointer?): its events are not known before CBMC runs",
@@ -573,4 +573,13 @@ pub(super) fn site_edits(
             }
         }
     }
+}
+
+/// Functions CBMC knows without a declaration: its built-ins (`__CPROVER_assume`,
+/// `__CPROVER_assert`, ...) and the nondeterministic choices (`nondet_int`,
+/// `__VERIFIER_nondet_int`, ...), which call nothing of the program's.
+fn cbmc_builtin(name: &str) -> bool {
+    name.starts_with("__CPROVER_")
+        || name.starts_with("nondet_")
+        || name.starts_with("__VERIFIER_nondet_")
 }
