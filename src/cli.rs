@@ -530,6 +530,7 @@ pub enum FailOnArg {
     Never,
     Unexpected,
     Lost,
+    Overlapping,
     Any,
 }
 
@@ -636,6 +637,7 @@ impl ReviewLearnFlags {
                 FailOnArg::Never => FailOn::Never,
                 FailOnArg::Unexpected => FailOn::Unexpected,
                 FailOnArg::Lost => FailOn::Lost,
+                FailOnArg::Overlapping => FailOn::Overlapping,
                 FailOnArg::Any => FailOn::Any,
             }),
             on_error: on_error.map(|o| match o {

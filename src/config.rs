@@ -83,7 +83,10 @@ pub enum FailOn {
     Unexpected,
     /// Behaviour a branch meant that the merge dropped.
     Lost,
-    /// Either.
+    /// Executions on which both branches changed the same part differently (the
+    /// per-execution check's overlaps), or unexpected behaviour.
+    Overlapping,
+    /// Any finding: unexpected, lost or overlapping.
     Any,
 }
 
@@ -94,16 +97,18 @@ impl FailOn {
             FailOn::Never => "never",
             FailOn::Unexpected => "unexpected",
             FailOn::Lost => "lost",
+            FailOn::Overlapping => "overlapping",
             FailOn::Any => "any",
         }
     }
 
-    pub fn fails(self, unexpected: bool, lost: bool) -> bool {
+    pub fn fails(self, unexpected: bool, lost: bool, overlapping: bool) -> bool {
         match self {
             FailOn::Never => false,
             FailOn::Unexpected => unexpected,
             FailOn::Lost => lost,
-            FailOn::Any => unexpected || lost,
+            FailOn::Overlapping => unexpected || overlapping,
+            FailOn::Any => unexpected || lost || overlapping,
         }
     }
 }

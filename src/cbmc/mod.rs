@@ -39,6 +39,7 @@ mod json;
 mod language;
 pub mod learning;
 mod locate;
+pub mod product;
 mod program;
 mod properties;
 mod reach;

@@ -284,7 +284,10 @@ pub(crate) fn write_requested(
 fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
     if report.verdict() == Verdict::Conflict {
         Outcome::Conflict
-    } else if settings.fail_on.fails(report.unexpected, report.lost) {
+    } else if settings
+        .fail_on
+        .fails(report.unexpected, report.lost, report.overlapping)
+    {
         Outcome::Different
     } else {
         Outcome::Success
@@ -306,7 +309,10 @@ pub(crate) fn summary(
     let verdict = match doc.verdict {
         Verdict::Clean => "clean: the merge does what the branches' changes do, and nothing else",
         Verdict::Unexpected | Verdict::Lost => {
-            "unexpected: the merge's behaviour is not the sum of the branches' changes"
+            "unexpected: on some input the merge does what neither branch's change, nor both together, do"
+        }
+        Verdict::Overlapping => {
+            "overlapping: on some input both branches changed the same part of the execution differently"
         }
         Verdict::Conflict => "conflict: git cannot merge the files textually",
     };

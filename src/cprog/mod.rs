@@ -50,6 +50,7 @@ mod error;
 mod frontend;
 mod precheck;
 mod preprocess;
+pub mod product;
 mod program;
 mod syntax;
 

@@ -127,6 +127,11 @@ pub struct FrontEndConfig {
     /// one of these directories: a version under review may include its own files (and those
     /// of the trusted include directories), never `#include "/home/you/.ssh/id_rsa"`.
     pub confine_to: Option<Vec<PathBuf>>,
+    /// Also call `__mergelens_return()` where each analysed function other than the entry
+    /// returns, so that an execution's call tree can be rebuilt from its hook calls (the
+    /// per-execution merge check's product program). Off for learning: the automata's
+    /// letters are the entries only.
+    pub record_returns: bool,
 }
 
 impl FrontEndConfig {
@@ -141,6 +146,7 @@ impl FrontEndConfig {
             include_dirs: Vec::new(),
             defines: Vec::new(),
             confine_to: None,
+            record_returns: false,
         }
     }
 }
@@ -202,6 +208,10 @@ pub struct InstrumentedProgram {
     pub warnings: Vec<String>,
     /// In error mode, every assertion of the analysed files; empty otherwise.
     pub assertions: Vec<AssertionSite>,
+    /// The file-scope variables the analysed files and their own headers declare (not the
+    /// system headers'): with the functions, the names a product program renames per
+    /// version.
+    pub globals: Vec<String>,
     pub(crate) fingerprint: String,
     pub(crate) model: ProgramModel,
     pub(crate) error_mode: bool,

@@ -30,7 +30,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::automaton::{Dfa, json};
 
+mod execution;
 pub mod languages;
+
+pub use execution::{Execution, ExecutionCheck, ExecutionInput, ExecutionKind};
 
 pub const REVIEW_FORMAT: &str = "mergelens-review/1";
 /// The format tag diffs had before they shared `mergelens-review/1` (with `"kind": "diff"`);
@@ -74,6 +77,9 @@ pub enum Verdict {
     /// tells it apart again by the entries' languages (see [`Review`]).
     #[serde(rename(serialize = "unexpected", deserialize = "lost"))]
     Lost,
+    /// Some execution on which both branches changed the same part differently (the
+    /// per-execution check), and none the merge leaves unexplained otherwise.
+    Overlapping,
     /// git could not merge (or the merge result does not build): see `conflicts`.
     Conflict,
 }
@@ -94,6 +100,21 @@ impl Verdict {
         }
     }
 
+    /// The verdict of the per-execution check, in order of severity: a conflict, then
+    /// executions the merge does not explain, then executions both branches changed in the
+    /// same place.
+    pub fn of_executions(conflict: bool, unexpected: bool, overlapping: bool) -> Verdict {
+        if conflict {
+            Verdict::Conflict
+        } else if unexpected {
+            Verdict::Unexpected
+        } else if overlapping {
+            Verdict::Overlapping
+        } else {
+            Verdict::Clean
+        }
+    }
+
     /// The verdict as people read it (`lost` included, which documents write as
     /// `unexpected`).
     pub fn name(self) -> &'static str {
@@ -101,6 +122,7 @@ impl Verdict {
             Verdict::Clean => "clean",
             Verdict::Unexpected => "unexpected",
             Verdict::Lost => "lost",
+            Verdict::Overlapping => "overlapping",
             Verdict::Conflict => "conflict",
         }
     }
@@ -334,6 +356,13 @@ pub struct ReviewEntry {
     /// Learning statistics by version.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<Version, LearningStats>,
+    /// The per-execution check's stories: executions the merge does not explain or both
+    /// branches changed in the same place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub executions: Vec<Execution>,
+    /// What the per-execution check covered; absent when it did not run (a conflict).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution_check: Option<ExecutionCheck>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -470,9 +499,11 @@ impl From<ReviewWire> for Review {
             theirs: sha(revisions.theirs),
             merged: revisions.merged.map(sha),
         });
-        // `lost` is written as `unexpected`: the entries' languages tell them apart.
+        // `lost` is written as `unexpected`: the entries' languages tell them apart, in a
+        // document whose verdict is the word-level one (no per-execution check).
+        let per_execution = w.entries.iter().any(|e| e.execution_check.is_some());
         let verdict = match w.verdict {
-            Verdict::Unexpected => {
+            Verdict::Unexpected if !per_execution => {
                 let given = |d: &Option<Difference>| {
                     d.as_ref()
                         .map(|d| !crate::automaton::analysis::is_empty(&d.automaton.0))

@@ -243,6 +243,37 @@ fn prepare(
     if input.files.is_empty() {
         return Ok(None);
     }
+    let config = front_end_config(input, entry, settings);
+    let dir = tempfile::Builder::new()
+        .prefix("mergelens-instrumented-")
+        .tempdir()
+        .map_err(|source| ReviewError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+    match cprog::instrument(&config, dir.path()) {
+        Ok(program) => Ok(Some(Prepared {
+            version: input.version,
+            root: input.root.clone(),
+            program,
+            _dir: dir,
+        })),
+        Err(FrontEndError::MissingEntry { .. }) => Ok(None),
+        Err(source) => Err(ReviewError::FrontEnd {
+            version: input.version,
+            entry: entry.to_string(),
+            source: Box::new(source),
+        }),
+    }
+}
+
+/// How a version is read for `entry`: its files, the settings' events and filters, and the
+/// include directories, confined to its checkout.
+pub(crate) fn front_end_config(
+    input: &VersionInput,
+    entry: &str,
+    settings: &Settings,
+) -> FrontEndConfig {
     let mut config = FrontEndConfig::new(input.files.iter().map(|f| input.root.join(f)).collect());
     config.entry = entry.to_string();
     config.events = settings.events;
@@ -265,27 +296,7 @@ fn prepare(
     let mut confine = vec![input.root.clone()];
     confine.extend(config.include_dirs.iter().cloned());
     config.confine_to = Some(confine);
-    let dir = tempfile::Builder::new()
-        .prefix("mergelens-instrumented-")
-        .tempdir()
-        .map_err(|source| ReviewError::Io {
-            path: std::env::temp_dir(),
-            source,
-        })?;
-    match cprog::instrument(&config, dir.path()) {
-        Ok(program) => Ok(Some(Prepared {
-            version: input.version,
-            root: input.root.clone(),
-            program,
-            _dir: dir,
-        })),
-        Err(FrontEndError::MissingEntry { .. }) => Ok(None),
-        Err(source) => Err(ReviewError::FrontEnd {
-            version: input.version,
-            entry: entry.to_string(),
-            source: Box::new(source),
-        }),
-    }
+    config
 }
 
 /// One version's result at some bounds.

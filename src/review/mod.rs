@@ -26,8 +26,10 @@
 //! differences into one answer: what the merge does beyond each branch's own change.
 
 mod context;
+mod diff3;
 mod engine;
 mod error;
+mod execution;
 pub mod fig12;
 mod learn;
 mod source;
@@ -53,6 +55,8 @@ pub struct ReviewReport {
     pub unexpected: bool,
     /// Some entry's merge dropped behaviour a branch meant.
     pub lost: bool,
+    /// Some entry has an execution both branches changed in the same place differently.
+    pub overlapping: bool,
 }
 
 impl ReviewReport {
@@ -204,7 +208,7 @@ pub fn review_merge(
     let mut notes = common_notes(repo, &checkouts, settings);
     let bound = settings.bounds.max_word_length();
     let mut entries = Vec::new();
-    let (mut unexpected, mut lost) = (false, false);
+    let (mut unexpected, mut lost, mut overlapping) = (false, false, false);
     let mut unwind = None;
     for entry in &settings.entries {
         let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
@@ -220,8 +224,36 @@ pub fn review_merge(
             &learned.alphabet,
             bound,
         );
-        unexpected |= languages.has_unexpected();
-        lost |= languages.has_lost();
+        // The verdict is the per-execution check's; the word-level languages are the fast
+        // first pass a reader looks at, and the verdict where the check cannot run.
+        let mut executions = Vec::new();
+        let mut execution_check = None;
+        if merged.is_some() {
+            match execution::check_entry(
+                &inputs,
+                entry,
+                settings,
+                ctx,
+                &learned.alphabet,
+                learned.bounds,
+            )? {
+                execution::CheckOutcome::Ran(check) => {
+                    unexpected |= check.check.unexpected > 0;
+                    lost |= check.check.unexpected > 0;
+                    overlapping |= check.check.overlapping > 0;
+                    notes.extend(check.notes);
+                    executions = check.executions;
+                    execution_check = Some(check.check);
+                }
+                execution::CheckOutcome::Skipped(reason) => {
+                    notes.push(format!(
+                        "{entry}: the per-execution check did not run ({reason}); the verdict compares words"
+                    ));
+                    unexpected |= languages.has_unexpected();
+                    lost |= languages.has_lost();
+                }
+            }
+        }
         // Without a merge result the branches' disagreement is what a reviewer looks at.
         let (letters, from, to) = if merged.is_some() {
             let shown = [
@@ -256,9 +288,15 @@ pub fn review_merge(
             functions: learned.functions,
             source_changes,
             stats: learned.stats,
+            executions,
+            execution_check,
         });
     }
-    let verdict = Verdict::of(!conflicts.is_empty(), unexpected, lost);
+    let verdict = match Verdict::of(!conflicts.is_empty(), unexpected, lost) {
+        Verdict::Clean if overlapping => Verdict::Overlapping,
+        Verdict::Lost if overlapping => Verdict::Overlapping,
+        v => v,
+    };
     let merged_revision = merged_name.map(|name| Revision {
         label: Some(format!(
             "{} into {}",
@@ -294,6 +332,7 @@ pub fn review_merge(
         document,
         unexpected,
         lost,
+        overlapping,
     })
 }
 

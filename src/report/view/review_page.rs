@@ -15,7 +15,7 @@ use super::{
     display_rev, names_list, revision_view, stats_table, words_total,
 };
 use crate::automaton::{Alphabet, Dfa, Marks, ops};
-use crate::document::{Difference, Review, Revision, Verdict, Version};
+use crate::document::{Difference, ExecutionKind, Review, Revision, Verdict, Version};
 use crate::report::compute::{self, Language};
 
 /// The review report's view.
@@ -185,11 +185,27 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
         });
     }
 
-    let derived = Verdict::of(
-        !review.conflicts.is_empty(),
-        !with_unexpected.is_empty(),
-        !with_lost.is_empty(),
-    );
+    // With the per-execution check the verdict is its stories'; else the automata's.
+    let checked = review.entries.iter().any(|e| e.execution_check.is_some());
+    let story = |kind: ExecutionKind| {
+        review
+            .entries
+            .iter()
+            .any(|e| e.executions.iter().any(|x| x.kind == kind))
+    };
+    let derived = if checked {
+        Verdict::of_executions(
+            !review.conflicts.is_empty(),
+            story(ExecutionKind::Unexpected),
+            story(ExecutionKind::Overlapping),
+        )
+    } else {
+        Verdict::of(
+            !review.conflicts.is_empty(),
+            !with_unexpected.is_empty(),
+            !with_lost.is_empty(),
+        )
+    };
     let mut warnings = Vec::new();
     if derived != review.verdict && review.verdict != Verdict::Conflict {
         warnings.push(format!(
@@ -235,6 +251,16 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
     }
 }
 
+/// The entries with a story of this kind.
+fn with_stories(review: &Review, kind: ExecutionKind) -> Vec<String> {
+    review
+        .entries
+        .iter()
+        .filter(|e| e.executions.iter().any(|x| x.kind == kind))
+        .map(|e| e.entry.clone())
+        .collect()
+}
+
 fn review_banner(
     review: &Review,
     with_unexpected: &[String],
@@ -248,14 +274,30 @@ fn review_banner(
             "clean",
             "Clean merge".to_string(),
             format!(
-                "Up to {n} calls, the merge does what the branches' changes mean, and nothing else."
+                "Up to {n} calls, on every input the merge does what both branches' changes do together, and nothing else."
+            ),
+        ),
+        Verdict::Overlapping => (
+            "overlapping",
+            "Overlapping changes".to_string(),
+            format!(
+                "On some inputs both branches changed the same part of the execution differently (in {}): see the executions, and decide what the merge should do.",
+                names_list(&with_stories(review, ExecutionKind::Overlapping))
             ),
         ),
         Verdict::Unexpected => {
-            let mut detail = format!(
-                "The merge makes call sequences that neither branch's change explains (in {}).",
-                names_list(with_unexpected)
-            );
+            let with = with_stories(review, ExecutionKind::Unexpected);
+            let mut detail = if with.is_empty() {
+                format!(
+                    "The merge makes call sequences that neither branch's change explains (in {}).",
+                    names_list(with_unexpected)
+                )
+            } else {
+                format!(
+                    "On some inputs the merge does what neither branch's change, nor both together, do (in {}): see the executions.",
+                    names_list(&with)
+                )
+            };
             if !with_lost.is_empty() {
                 detail.push_str(&format!(
                     " It also loses behaviour a branch meant (in {}).",
