@@ -294,6 +294,33 @@ fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
     }
 }
 
+/// The entry's per-execution stories, a few of them, as aligned rows.
+pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry) {
+    use std::fmt::Write;
+    if let Some(check) = &entry.execution_check {
+        let _ = writeln!(
+            out,
+            "  per execution: {} execution(s) both branches changed: {} explained, {} unexpected, {} overlapping{}",
+            check.quadruples,
+            check.explained,
+            check.unexpected,
+            check.overlapping,
+            if check.complete { "" } else { " (partial)" }
+        );
+    }
+    for story in entry.executions.iter().take(SUMMARY_WORDS) {
+        let _ = writeln!(
+            out,
+            "  {} execution, on {}:",
+            story.kind.name(),
+            story.input_text()
+        );
+        for line in story.aligned_text().lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+}
+
 /// At most this many words of one language in the summary.
 const SUMMARY_WORDS: usize = 3;
 
@@ -366,6 +393,7 @@ pub(crate) fn summary(
         if doc.verdict == Verdict::Conflict {
             words(&mut out, "ours and theirs differ on", &entry.ours_vs_theirs);
         }
+        stories(&mut out, entry);
     }
     if doc.entries.len() > 4 {
         let _ = writeln!(out, "... and {} more entries", doc.entries.len() - 4);

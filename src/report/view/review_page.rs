@@ -11,8 +11,8 @@ use super::parts::{
     entry_alphabet, figure, finding, split_changes, version_caption,
 };
 use super::{
-    Banner, Draw, EXAMPLES, EntryView, Page, add_count, bounds_view, counted, default_tool,
-    display_rev, names_list, revision_view, stats_table, words_total,
+    Banner, Draw, EXAMPLES, EntryView, Page, StoryRow, StoryView, add_count, bounds_view, counted,
+    default_tool, display_rev, names_list, revision_view, stats_table, words_total,
 };
 use crate::automaton::{Alphabet, Dfa, Marks, ops};
 use crate::document::{Difference, ExecutionKind, Review, Revision, Verdict, Version};
@@ -182,6 +182,20 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
             changes,
             other_changes,
             stats: stats_table(&entry.stats),
+            execution_summary: entry.execution_check.as_ref().map(|c| {
+                format!(
+                    "Per execution: {} execution(s) on which both branches changed something (the others one branch alone explains): {} explained, {} unexpected, {} overlapping{}; {} CBMC run(s), {:.2} s{}.",
+                    c.quadruples,
+                    c.explained,
+                    c.unexpected,
+                    c.overlapping,
+                    if c.complete { "" } else { ", partial: the check stopped at its limit" },
+                    c.cbmc_runs,
+                    c.wall_seconds,
+                    if c.from_cache { " (from the cache)" } else { "" }
+                )
+            }),
+            stories: entry.executions.iter().map(story_view).collect(),
         });
     }
 
@@ -248,6 +262,26 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
         entries,
         bounds: bounds_view(&review.bounds, true),
         tool: review.tool.clone().unwrap_or_else(default_tool),
+    }
+}
+
+fn story_view(e: &crate::document::Execution) -> StoryView {
+    StoryView {
+        kind: e.kind.name(),
+        input: e.input_text(),
+        rows: e
+            .rows()
+            .into_iter()
+            .map(|(label, word)| StoryRow {
+                label,
+                cells: word
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (l.clone(), label != "expected" && e.differs(word, i)))
+                    .collect(),
+            })
+            .collect(),
+        text: e.aligned_text(),
     }
 }
 
