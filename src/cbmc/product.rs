@@ -350,9 +350,9 @@ pub(crate) fn harness(
                 " __CPROVER_assume({len} < {n}u); {log}[{len}] = {code}; {len}++;"
             );
         };
-        let _ = write!(
+        let _ = writeln!(
             c,
-            "long long {}(void) {{ __CPROVER_assume({tc} < {TAPE_LENGTH}u); {tc}++; return __ml_tape[{tc} - 1u]; }}\n",
+            "long long {}(void) {{ __CPROVER_assume({tc} < {TAPE_LENGTH}u); {tc}++; return __ml_tape[{tc} - 1u]; }}",
             names.tape
         );
         let _ = write!(
