@@ -754,6 +754,12 @@ mod tests {
             }
         );
         assert_eq!(s.fail_on, FailOn::Never);
+        // `overlapping` blocks overlaps and unexpected executions, not lost words alone.
+        assert!(FailOn::Overlapping.fails(false, false, true));
+        assert!(FailOn::Overlapping.fails(true, false, false));
+        assert!(!FailOn::Overlapping.fails(false, true, false));
+        assert!(!FailOn::Unexpected.fails(false, false, true));
+        assert!(FailOn::Any.fails(false, false, true));
         let bad = FileConfig::parse("events = \"lines\"\n", Path::new("x")).unwrap();
         assert!(Settings::resolve(&bad, &Overrides::default(), Path::new("/r")).is_err());
     }
