@@ -8,9 +8,11 @@
 //!   `mergelens-review/1` document ([`crate::document::Review`]): per entry function,
 //!   the four automata over one alphabet, `merge_minus_ours` = L(M) \ L(A) and
 //!   `merge_minus_theirs` = L(M) \ L(B) (the paper's Fig. 13-14), the expected merge E
-//!   ([`crate::document::languages::expected_merge`]), `unexpected` = L(M) \ E and `lost` = E \ L(M), and the
-//!   verdict: clean, unexpected, or conflict when git could not merge the files (then O, A
-//!   and B are learned and A △ B shown instead of conflict markers).
+//!   ([`crate::document::languages::expected_merge`]), `unexpected` = L(M) \ E and `lost` = E \ L(M)
+//!   (the word-level first pass), and the verdict of the per-execution check (`execution`,
+//!   with the call-tree three-way merge of `diff3`): clean, unexpected, overlapping, or
+//!   conflict when git could not merge the files (then O, A and B are learned and A △ B
+//!   shown instead of conflict markers).
 //!   Each entry also carries the source changes (`source`) of the functions its
 //!   differences are about: base → merged, or ours → theirs in a conflict.
 //! * [`diff_revisions`]: two commits → the behaviour added, removed and changed per entry,
