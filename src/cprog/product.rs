@@ -13,8 +13,9 @@
 //! identifier naming a function the version defines outside the system headers, or a
 //! file-scope variable of its own, becomes `__ml_<tag>_NAME`, the three hooks and the return
 //! hook become the version's own (`__mlev_<tag>`, ...), and `nondet_*` /
-//! `__VERIFIER_nondet_*` functions the version declares but does not define become
-//! functions that read the version's next value from the one input tape the product shares.
+//! `__VERIFIER_nondet_*` functions (and `rand`, `random`) the version declares but
+//! does not define become functions that read the version's next value from the one input
+//! tape the product shares.
 //! Renaming is consistent inside a version (a struct member that happens to share a
 //! function's name is renamed everywhere alike), string and character literals are left
 //! alone, and the system headers' declarations keep their names, so the C library stays
@@ -214,7 +215,13 @@ fn scalar_parameter(declaration: &str) -> Option<String> {
         .then(|| name.to_string())
 }
 
+/// Whether calls of `name` (not defined by the program) read the input: SV-COMP's and
+/// CBMC's `nondet_*` functions, and the C library's sources of values that CBMC models as
+/// arbitrary, which must also be the same values in every version.
 fn is_nondet(name: &str) -> bool {
+    if matches!(name, "rand" | "random") {
+        return true;
+    }
     let rest = name.strip_prefix("__VERIFIER_").unwrap_or(name);
     rest.strip_prefix("nondet_")
         .is_some_and(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -337,6 +344,7 @@ mod tests {
     fn nondet_names_and_scalar_parameters() {
         assert!(is_nondet("nondet_int") && is_nondet("__VERIFIER_nondet_uchar"));
         assert!(!is_nondet("nondet_") && !is_nondet("my_nondet_int"));
+        assert!(is_nondet("rand") && !is_nondet("srand"));
         assert_eq!(scalar_parameter("unsigned int n").as_deref(), Some("n"));
         assert_eq!(scalar_parameter("char *s"), None);
         assert_eq!(scalar_parameter("struct s v"), None);
