@@ -143,8 +143,10 @@ def main():
         env = {"PATH": os.environ["PATH"], "HOME": root, "GIT_CONFIG_NOSYSTEM": "1"}
         cbmc = subprocess.run([binary, "doctor"], capture_output=True, text=True).stdout
         for line in cbmc.splitlines():
-            if line.startswith("cbmc "):
+            # `cbmc  /path/to/cbmc (6.6.0)`, not `cbmc chosen by ...`.
+            if line.startswith("cbmc ") and line.split()[1].startswith("/"):
                 env["MERGELENS_CBMC"] = line.split()[1]
+                break
         lines = program(audit_in=2, fast_path=5).count("\n")
         cases = [
             # Theirs gets two more commits: one that only edits a comment, one that changes
