@@ -135,7 +135,6 @@ pub(crate) fn check_entry(
     }
 
     // The review's letters decide what counts towards the bound: part of the key.
-    let mut fingerprints = fingerprints;
     fingerprints.push(alphabet.names().collect::<Vec<_>>().join(" "));
     let key = cache_key(&fingerprints, bounds, ctx, trees);
     let cache_path = ctx
