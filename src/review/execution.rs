@@ -16,6 +16,8 @@
 //! keyed by the four versions' fingerprints, the bounds and the CBMC version.
 
 use std::sync::Arc;
+
+use rayon::prelude::*;
 use std::time::Instant;
 
 use super::context::LearnContext;
@@ -26,7 +28,7 @@ use crate::automaton::Alphabet;
 use crate::cbmc::product::{Enumeration, Item, ProductProgram, TAPE_LENGTH, harness};
 use crate::cbmc::{CbmcCounters, CbmcRunError, LearnBounds};
 use crate::config::Settings;
-use crate::cprog::product::{ProductError, product_version};
+use crate::cprog::product::{ProductError, ProductVersion, product_version};
 use crate::cprog::{self, EventKind, FrontEndError};
 use crate::document::{Execution, ExecutionCheck, ExecutionInput, ExecutionKind, Version};
 use crate::fingerprint::Fingerprint;
@@ -77,44 +79,25 @@ pub(crate) fn check_entry(
             source,
         })?;
     let trees = settings.events == EventKind::Functions;
+    // The four versions are read in parallel, as the learning reads them.
+    let prepared: Vec<Result<Prepared, ReviewError>> = ctx.pool.install(|| {
+        ORDER
+            .par_iter()
+            .map(|&(version, tag)| {
+                prepare(inputs, version, tag, entry, settings, trees, dir.path())
+            })
+            .collect()
+    });
     let mut versions = Vec::new();
     let mut fingerprints = Vec::new();
-    for (version, tag) in ORDER {
-        let Some(input) = inputs.iter().find(|i| i.version == version) else {
-            return Ok(CheckOutcome::Skipped(format!("no {version} version")));
-        };
-        let mut config = front_end_config(input, entry, settings);
-        config.only = None;
-        config.exclude.clear();
-        config.record_returns = trees;
-        let out = dir.path().join(tag.to_string());
-        std::fs::create_dir_all(&out).map_err(|source| ReviewError::Io {
-            path: out.clone(),
-            source,
-        })?;
-        let front_end = |source: FrontEndError| ReviewError::FrontEnd {
-            version,
-            entry: entry.to_string(),
-            source: Box::new(source),
-        };
-        let program = match cprog::instrument(&config, &out) {
-            Ok(p) => p,
-            Err(FrontEndError::MissingEntry { .. }) => {
-                return Ok(CheckOutcome::Skipped(format!(
-                    "{version} does not define `{entry}`"
-                )));
+    for p in prepared {
+        match p? {
+            Prepared::Ready(product, fingerprint) => {
+                versions.push(*product);
+                fingerprints.push(fingerprint);
             }
-            Err(e) => return Err(front_end(e)),
-        };
-        let product = match product_version(&program, tag, &out) {
-            Ok(p) => p,
-            Err(e @ ProductError::Parameter { .. }) => {
-                return Ok(CheckOutcome::Skipped(e.to_string()));
-            }
-            Err(ProductError::FrontEnd(e)) => return Err(front_end(e)),
-        };
-        fingerprints.push(program.fingerprint());
-        versions.push(product);
+            Prepared::Skip(reason) => return Ok(CheckOutcome::Skipped(reason)),
+        }
     }
     let mut notes = Vec::new();
     if versions.iter().any(|v| v.exits) {
@@ -280,6 +263,55 @@ pub(crate) fn check_entry(
         check,
         notes,
     }))
+}
+
+enum Prepared {
+    /// The version's share of the product, and its fingerprint.
+    Ready(Box<ProductVersion>, String),
+    Skip(String),
+}
+
+/// Instruments one version with its returns recorded and rewrites it for the product.
+fn prepare(
+    inputs: &[VersionInput],
+    version: Version,
+    tag: char,
+    entry: &str,
+    settings: &Settings,
+    trees: bool,
+    dir: &std::path::Path,
+) -> Result<Prepared, ReviewError> {
+    let Some(input) = inputs.iter().find(|i| i.version == version) else {
+        return Ok(Prepared::Skip(format!("no {version} version")));
+    };
+    let mut config = front_end_config(input, entry, settings);
+    config.only = None;
+    config.exclude.clear();
+    config.record_returns = trees;
+    let out = dir.join(tag.to_string());
+    std::fs::create_dir_all(&out).map_err(|source| ReviewError::Io {
+        path: out.clone(),
+        source,
+    })?;
+    let front_end = |source: FrontEndError| ReviewError::FrontEnd {
+        version,
+        entry: entry.to_string(),
+        source: Box::new(source),
+    };
+    let program = match cprog::instrument(&config, &out) {
+        Ok(p) => p,
+        Err(FrontEndError::MissingEntry { .. }) => {
+            return Ok(Prepared::Skip(format!(
+                "{version} does not define `{entry}`"
+            )));
+        }
+        Err(e) => return Err(front_end(e)),
+    };
+    match product_version(&program, tag, &out) {
+        Ok(p) => Ok(Prepared::Ready(Box::new(p), program.fingerprint())),
+        Err(e @ ProductError::Parameter { .. }) => Ok(Prepared::Skip(e.to_string())),
+        Err(ProductError::FrontEnd(e)) => Err(front_end(e)),
+    }
 }
 
 /// A version's log as a call tree over the review's letters.
