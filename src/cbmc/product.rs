@@ -302,10 +302,17 @@ impl ProductProgram {
         (unwind, max_word_length, timeout): (u32, usize, Option<Duration>),
         found: usize,
     ) -> Result<json::Report, CbmcRunError> {
-        let linked = self.link(source)?;
+        let query = tempfile::Builder::new()
+            .prefix("query-")
+            .tempdir_in(self.dir.path())
+            .map_err(CbmcRunError::io(self.dir.path()))?;
+        let harness_c = query.path().join("harness.c");
+        std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
         let deadline = timeout.map(|t| Instant::now() + t);
+        // CBMC links the harness with the product itself: no goto-cc run per query.
         let mut cmd = Command::new(&self.tools.cbmc);
-        cmd.arg(&linked)
+        cmd.arg(&harness_c)
+            .arg(&self.binary)
             .arg("--unwind")
             .arg(unwind.to_string())
             .arg("--json-ui")
@@ -347,24 +354,6 @@ impl ProductProgram {
                 stderr_tail: run::tail(&finished.stderr, 3),
             }),
         }
-    }
-
-    /// Links `source` (a harness) against the versions.
-    fn link(&self, source: &str) -> Result<PathBuf, CbmcRunError> {
-        let query = tempfile::Builder::new()
-            .prefix("query-")
-            .tempdir_in(self.dir.path())
-            .map_err(CbmcRunError::io(self.dir.path()))?;
-        let harness_c = query.path().join("harness.c");
-        std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
-        let linked = query.keep().join("query.gb");
-        let mut link = Command::new(&self.tools.goto_cc);
-        link.arg(&harness_c)
-            .arg(&self.binary)
-            .arg("-o")
-            .arg(&linked);
-        goto_cc(link, None)?;
-        Ok(linked)
     }
 }
 
