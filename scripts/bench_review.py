@@ -107,8 +107,19 @@ def timed(binary, repo, env):
     import json
     with open(os.path.join(repo, "..", os.path.basename(repo) + ".json")) as f:
         doc = json.load(f)
-    learned = [v for v, s in doc["entries"][0]["stats"].items() if "reused" not in s]
+    entry = doc["entries"][0]
+    learned = [v for v, s in entry["stats"].items() if "reused" not in s]
+    # The learning's cost and the per-execution check's, side by side.
+    learning = (sum(s.get("cbmc_runs") or 0 for s in entry["stats"].values()),
+                sum(s.get("wall_seconds") or 0.0 for s in entry["stats"].values()))
+    c = entry.get("execution_check") or {}
+    check = (c.get("cbmc_runs", 0), c.get("wall_seconds", 0.0), c.get("quadruples", 0),
+             c.get("from_cache", False))
+    timed.costs.append((repo, learning, check, doc["verdict"]))
     return elapsed, doc["verdict"], learned
+
+
+timed.costs = []
 
 
 def main():
@@ -119,10 +130,10 @@ def main():
     binary = os.path.abspath(args.mergelens)
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
-    demo_src = open(os.path.join(here, "..", "src", "commands", "demo.rs")).read()
+    demo_src = open(os.path.join(here, "..", "src", "review", "fig12.rs")).read()
 
     def const(name):
-        # The demo's sources, as src/commands/demo.rs has them (plain strings, no escapes).
+        # The demo's sources, as src/review/fig12.rs has them (plain strings, no escapes).
         start = re.search(rf'pub const {name}: &str =\s*"', demo_src).end()
         return demo_src[start:demo_src.index('";\n', start)]
 
@@ -132,8 +143,10 @@ def main():
         env = {"PATH": os.environ["PATH"], "HOME": root, "GIT_CONFIG_NOSYSTEM": "1"}
         cbmc = subprocess.run([binary, "doctor"], capture_output=True, text=True).stdout
         for line in cbmc.splitlines():
-            if line.startswith("cbmc "):
+            # `cbmc  /path/to/cbmc (6.6.0)`, not `cbmc chosen by ...`.
+            if line.startswith("cbmc ") and line.split()[1].startswith("/"):
                 env["MERGELENS_CBMC"] = line.split()[1]
+                break
         lines = program(audit_in=2, fast_path=5).count("\n")
         cases = [
             # Theirs gets two more commits: one that only edits a comment, one that changes
@@ -146,10 +159,12 @@ def main():
              program(fast_path=5), program(fast_path=5).replace("int state[8];", "int state[8]; /* shared */"),
              program(fast_path=5, tweak=1), CONFIG_LARGE),
         ]
+        cold_costs = []
         for label, name, b, o, t, t_comment, t_code, config in cases:
             for r in range(args.rounds):
                 repo, _ = scenario(root, f"{name}{r}", b, o, t, t_code, config, env)
                 cold, verdict, learned_cold = timed(binary, repo, env)
+                cold_costs.append((label, r, timed.costs[-1]))
                 warm, _, learned_warm = timed(binary, repo, env)
                 after = []
                 for text, message in ((t_comment, "theirs: a comment"), (t_code, "theirs: code")):
@@ -165,6 +180,14 @@ def main():
         (comment, _, l_comment), (code, _, l_code) = after
         print(f"| {label} | {r + 1} | {cold:.2f} s | {warm:.2f} s | {comment:.2f} s | {code:.2f} s | {code / cold:.2f} | {verdict} | "
               f"{names(lc)} / {names(lw)} / {names(l_comment)} / {names(l_code)} |")
+    print()
+    print("Cold review: the learning of the four versions against the per-execution check (issue 12).")
+    print()
+    print("| program | run | learning: CBMC runs | learning: seconds | check: CBMC runs | check: seconds | check / learning (seconds) | executions enumerated | verdict |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for label, r, (_, (l_runs, l_secs), (c_runs, c_secs, quads, _), verdict) in cold_costs:
+        ratio = c_secs / l_secs if l_secs else float("nan")
+        print(f"| {label} | {r + 1} | {l_runs} | {l_secs:.2f} | {c_runs} | {c_secs:.2f} | {ratio:.2f} | {quads} | {verdict} |")
 
 
 if __name__ == "__main__":

@@ -548,6 +548,7 @@ pub enum FailOnArg {
     Never,
     Unexpected,
     Lost,
+    Overlapping,
     Any,
     Inconclusive,
 }
@@ -665,6 +666,7 @@ impl ReviewLearnFlags {
                 FailOnArg::Never => FailOn::Never,
                 FailOnArg::Unexpected => FailOn::Unexpected,
                 FailOnArg::Lost => FailOn::Lost,
+                FailOnArg::Overlapping => FailOn::Overlapping,
                 FailOnArg::Any => FailOn::Any,
                 FailOnArg::Inconclusive => FailOn::Inconclusive,
             }),

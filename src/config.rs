@@ -83,9 +83,12 @@ pub enum FailOn {
     Unexpected,
     /// Behaviour a branch meant that the merge dropped.
     Lost,
-    /// Either.
+    /// Executions on which both branches changed the same part differently (the
+    /// per-execution check's overlaps), or unexpected behaviour.
+    Overlapping,
+    /// Any finding: unexpected, lost or overlapping.
     Any,
-    /// Either, or a verdict `inconclusive`: the check fell short of the bounds.
+    /// Any finding, or a verdict `inconclusive`: the check fell short of the bounds.
     Inconclusive,
 }
 
@@ -96,17 +99,19 @@ impl FailOn {
             FailOn::Never => "never",
             FailOn::Unexpected => "unexpected",
             FailOn::Lost => "lost",
+            FailOn::Overlapping => "overlapping",
             FailOn::Any => "any",
             FailOn::Inconclusive => "inconclusive",
         }
     }
 
-    pub fn fails(self, unexpected: bool, lost: bool) -> bool {
+    pub fn fails(self, unexpected: bool, lost: bool, overlapping: bool) -> bool {
         match self {
             FailOn::Never => false,
             FailOn::Unexpected => unexpected,
             FailOn::Lost => lost,
-            FailOn::Any | FailOn::Inconclusive => unexpected || lost,
+            FailOn::Overlapping => unexpected || overlapping,
+            FailOn::Any | FailOn::Inconclusive => unexpected || lost || overlapping,
         }
     }
 
@@ -764,6 +769,12 @@ mod tests {
             }
         );
         assert_eq!(s.fail_on, FailOn::Never);
+        // `overlapping` blocks overlaps and unexpected executions, not lost words alone.
+        assert!(FailOn::Overlapping.fails(false, false, true));
+        assert!(FailOn::Overlapping.fails(true, false, false));
+        assert!(!FailOn::Overlapping.fails(false, true, false));
+        assert!(!FailOn::Unexpected.fails(false, false, true));
+        assert!(FailOn::Any.fails(false, false, true));
         let bad = FileConfig::parse("events = \"lines\"\n", Path::new("x")).unwrap();
         assert!(Settings::resolve(&bad, &Overrides::default(), Path::new("/r")).is_err());
     }

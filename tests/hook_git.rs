@@ -20,14 +20,29 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
             .contains("review --hook")
     );
     assert!(repo.path().join(".git/hooks/pre-commit").exists());
-    let ours = repo.head();
+    let base_of_ours = repo.head();
 
-    // fail-on = "unexpected" (the default): the merge is blocked, the reason on one screen.
+    // fail-on = "unexpected" (the default): Fig. 12 is an overlap (both branches changed
+    // what follows funcA when the guard is false), which the default lets through, saying so.
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("verdict: overlapping"), "{said}");
+    assert!(repo.merged());
+    repo.git(&["reset", "-q", "--hard", &base_of_ours]);
+
+    // fail-on = "overlapping": the merge is blocked, the reason on one screen.
+    repo.commit(".mergelens.toml", "fail-on = \"overlapping\"\n", "settings");
+    let ours = repo.head();
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
     let said = text(&out);
     assert!(!out.status.success(), "{said}");
     assert_eq!(repo.head(), ours, "no merge commit");
     assert!(said.contains("funcA funcZ funcC end"), "{said}");
+    assert!(
+        said.contains("overlapping execution, on nondet values [0]"),
+        "{said}"
+    );
     assert!(said.contains("last-review.html"), "{said}");
     assert!(said.lines().count() <= 25, "more than one screen:\n{said}");
     let doc: serde_json::Value = serde_json::from_str(
@@ -54,7 +69,11 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
     repo.commit(".mergelens.toml", "fail-on = \"never\"\n", "settings");
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
     assert!(out.status.success(), "{}", text(&out));
-    assert!(text(&out).contains("verdict: unexpected"), "{}", text(&out));
+    assert!(
+        text(&out).contains("verdict: overlapping"),
+        "{}",
+        text(&out)
+    );
     assert!(repo.merged());
     repo.git(&["reset", "-q", "--hard", &ours]);
 
@@ -92,14 +111,23 @@ fn a_resolved_conflict_is_reviewed_by_the_pre_commit_hook() {
     // During the conflict, `mergelens review` alone reviews the merge in progress.
     let out = repo.mergelens(&["review"]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
-    // Resolved by taking ours: theirs' `g end` is lost, which `fail-on = "lost"` blocks.
+    // Resolved by taking ours: per execution both branches replaced the one call of `f`
+    // (ours with `f f`, theirs with `g`), an overlap, which `fail-on = "overlapping"`
+    // blocks. (Word by word, theirs' `g end` is lost; before the per-execution verdict
+    // this test blocked with `fail-on = "lost"`, which now counts the expected words of
+    // unexpected executions only, and an overlap has no expected word.)
     // The policy comes from the user's configuration file here (ours commits none).
     repo.write("main.c", &conflict_program("f(); f();"));
-    repo.user_config(Some("fail-on = \"lost\"\n"));
+    repo.user_config(Some("fail-on = \"overlapping\"\n"));
     repo.git(&["add", "main.c"]);
     let out = repo.run_git(&["commit", "--no-edit"], &[]);
     assert!(!out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("    g end"), "{}", text(&out));
+    assert!(
+        text(&out).contains("verdict: overlapping"),
+        "{}",
+        text(&out)
+    );
     assert!(!repo.merged());
     // ... and the default `fail-on = "unexpected"` lets through, having said so.
     repo.user_config(None);
@@ -142,7 +170,11 @@ fn install_honours_core_hooks_path_and_chains_to_the_hook_there() {
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(marker.exists(), "the chained hook did not run");
-    assert!(text(&out).contains("verdict: unexpected"), "{}", text(&out));
+    assert!(
+        text(&out).contains("verdict: overlapping"),
+        "{}",
+        text(&out)
+    );
 
     let out = repo.mergelens(&["hook", "uninstall"]);
     assert!(out.status.success(), "{}", text(&out));
@@ -154,6 +186,7 @@ fn install_honours_core_hooks_path_and_chains_to_the_hook_there() {
 fn a_pull_is_reviewed_from_fetch_head() {
     let repo = fig12();
     assert!(repo.mergelens(&["hook", "install"]).status.success());
+    repo.commit(".mergelens.toml", "fail-on = \"overlapping\"\n", "settings");
     // `git pull . feature` fetches into FETCH_HEAD and merges it: GIT_REFLOG_ACTION says
     // `pull`.
     let ours = repo.head();

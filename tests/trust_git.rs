@@ -32,6 +32,10 @@ fn reports(repo: &Repo) -> String {
 #[test]
 fn a_branch_cannot_name_the_program_mergelens_runs() {
     let repo = fig12();
+    // Per execution Fig. 12 is an overlap, which the default fail-on lets through: the
+    // owner blocks overlaps in the user's file (before the per-execution verdict the
+    // default blocked Fig. 12).
+    repo.user_config(Some("fail-on = \"overlapping\"\n"));
     let outside = tempfile::tempdir().unwrap();
     let marker = outside.path().join("cbmc-ran");
     repo.git(&["checkout", "-q", "feature"]);
@@ -50,8 +54,8 @@ fn a_branch_cannot_name_the_program_mergelens_runs() {
     let out = repo.run_git(&MERGE, &[]);
     let said = text(&out);
     assert!(!marker.exists(), "the branch's program ran:\n{said}");
-    // The owner's default (fail-on = "unexpected") still blocks the unexpected merge, and
-    // the settings change is a finding of its own, with the diff.
+    // The owner's fail-on still blocks the overlapping merge, and the settings change is a
+    // finding of its own, with the diff.
     assert!(!out.status.success(), "{said}");
     assert_eq!(repo.head(), ours);
     assert!(said.contains("funcA funcZ funcC end"), "{said}");
@@ -90,6 +94,7 @@ fn a_branch_cannot_name_the_program_mergelens_runs() {
 #[test]
 fn a_branch_cannot_open_the_gate_and_a_malformed_owner_file_follows_on_error() {
     let repo = fig12();
+    repo.user_config(Some("fail-on = \"overlapping\"\n"));
     repo.git(&["checkout", "-q", "feature"]);
     repo.commit(
         ".mergelens.toml",
@@ -104,7 +109,7 @@ fn a_branch_cannot_open_the_gate_and_a_malformed_owner_file_follows_on_error() {
     assert!(!out.status.success(), "the gate opened:\n{said}");
     assert_eq!(repo.head(), ours);
     assert!(said.contains("+fail-on = \"never\""), "{said}");
-    assert!(said.contains("fail-on = \"unexpected\""), "{said}");
+    assert!(said.contains("fail-on = \"overlapping\""), "{said}");
     repo.git(&["merge", "--abort"]);
 
     // A malformed committed file names itself and its line; the trusted on-error decides:

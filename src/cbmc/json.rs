@@ -22,7 +22,7 @@ pub(crate) struct Location {
     pub function: String,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct PropertyResult {
     pub description: String,
     /// CBMC's id, e.g. `main.unwind.0`; empty if CBMC gave none.
@@ -42,6 +42,27 @@ impl PropertyResult {
             .rev()
             .find(|(l, _)| l == lhs)
             .map(|&(_, v)| v)
+    }
+
+    /// The value last assigned to `array[i]`, if the trace assigns it.
+    pub fn last_value_of_element(&self, array: &str, i: usize) -> Option<u64> {
+        self.assignments
+            .iter()
+            .rev()
+            .find(|(lhs, _)| array_index(lhs, array) == Some(i))
+            .map(|&(_, v)| v)
+    }
+
+    /// The values last assigned to `array[0..len]`, 0 for an element the trace does not
+    /// assign (a formula slice drops values no property depends on: any value does).
+    pub fn last_array_or_zero(&self, array: &str, len: usize) -> Vec<u64> {
+        let mut values = vec![0; len];
+        for (lhs, value) in &self.assignments {
+            if let Some(i) = array_index(lhs, array).filter(|&i| i < len) {
+                values[i] = *value;
+            }
+        }
+        values
     }
 
     /// The values last assigned to `array[0..len]`.

@@ -44,6 +44,7 @@ mod json;
 mod language;
 pub mod learning;
 mod locate;
+pub mod product;
 mod program;
 mod properties;
 mod reach;

@@ -535,7 +535,7 @@ impl GotoProgram {
 
 /// The ids of the loops `cbmc --show-loops` lists in CBMC's library models: a `Loop ID:`
 /// line followed by `  file <builtin-library-NAME> line N function NAME`.
-fn library_loop_ids(listing: &str) -> Vec<String> {
+pub(super) fn library_loop_ids(listing: &str) -> Vec<String> {
     let mut ids = Vec::new();
     let mut current: Option<&str> = None;
     for line in listing.lines() {
@@ -594,7 +594,7 @@ pub(crate) fn quiet_checks(tools: &Toolchain) -> &'static [&'static str] {
 }
 
 /// Runs goto-cc; `Ok(false)` if it timed out.
-fn goto_cc(cmd: Command, deadline: Option<Instant>) -> Result<bool, CbmcRunError> {
+pub(super) fn goto_cc(cmd: Command, deadline: Option<Instant>) -> Result<bool, CbmcRunError> {
     let finished = match run::run(cmd, "goto-cc", deadline, None)? {
         Outcome::Finished(f) => f,
         Outcome::TimedOut => return Ok(false),
@@ -631,7 +631,7 @@ fn located_error(line: &str) -> Option<CbmcRunError> {
     })
 }
 
-fn describe_status(status: ExitStatus) -> String {
+pub(super) fn describe_status(status: ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
         (Some(code), _) => format!("exit code {code}"),

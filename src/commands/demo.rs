@@ -5,8 +5,11 @@
 //! The base's `main` calls `funcA()` then `funcB()`. On `main`, branch A moves the call of
 //! `funcB()` into a new `funcZ()`; on `feature`, branch B replaces it with `if (guard)
 //! funcB(); else funcC();`. git merges the two without a conflict, and B's choice lands
-//! inside A's `funcZ()`: the merge can run `funcA funcZ funcC end`, which neither branch
-//! meant (unexpected), and no longer runs B's `funcA funcC end` (lost). The report (HTML,
+//! inside A's `funcZ()`. Word by word, the merge can run `funcA funcZ funcC end`, which
+//! neither branch has (unexpected), and no longer runs B's `funcA funcC end` (lost). Per
+//! execution, the verdict is `overlapping`: on the input where the guard is false, both
+//! branches changed what follows `funcA` differently (A: `funcZ funcB`, B: `funcC`), so
+//! there is no composition of the two to expect; the merge did `funcZ funcC`. The report (HTML,
 //! JSON and Markdown) is written to `--out` (default `target/demo/`), which outlives the
 //! repository.
 
@@ -107,14 +110,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
         written.push(path);
     }
     println!();
-    println!(
-        "verdict: {}",
-        if report.unexpected || report.lost {
-            "unexpected"
-        } else {
-            "clean"
-        }
-    );
+    println!("verdict: {}", report.verdict().name());
     let words = |title: &str, d: &Option<Difference>| {
         println!("{title}:");
         for w in d.iter().flat_map(|d| &d.examples) {
@@ -127,6 +123,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
             &entry.unexpected,
         );
         words("lost (a branch's change the merge dropped)", &entry.lost);
+        let mut out = String::new();
+        super::review::stories(&mut out, entry);
+        print!("{out}");
     }
     let html = written[0]
         .canonicalize()

@@ -276,12 +276,41 @@ pub(crate) fn write_requested(
 fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
     if report.verdict() == Verdict::Conflict {
         Outcome::Conflict
-    } else if settings.fail_on.fails(report.unexpected, report.lost)
+    } else if settings
+        .fail_on
+        .fails(report.unexpected, report.lost, report.overlapping)
         || (report.verdict() == Verdict::Inconclusive && settings.fail_on.fails_inconclusive())
     {
         Outcome::Different
     } else {
         Outcome::Success
+    }
+}
+
+/// The entry's per-execution stories, a few of them, as aligned rows.
+pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry) {
+    use std::fmt::Write;
+    if let Some(check) = &entry.execution_check {
+        let _ = writeln!(
+            out,
+            "  per execution: {} execution(s) both branches changed: {} explained, {} unexpected, {} overlapping{}",
+            check.quadruples,
+            check.explained,
+            check.unexpected,
+            check.overlapping,
+            if check.complete { "" } else { " (partial)" }
+        );
+    }
+    for story in entry.executions.iter().take(SUMMARY_WORDS) {
+        let _ = writeln!(
+            out,
+            "  {} execution, on {}:",
+            story.kind.name(),
+            story.input_text()
+        );
+        for line in story.aligned_text().lines() {
+            let _ = writeln!(out, "    {line}");
+        }
     }
 }
 
@@ -300,7 +329,10 @@ pub(crate) fn summary(
     let verdict = match doc.verdict {
         Verdict::Clean => "clean: the merge does what the branches' changes do, and nothing else",
         Verdict::Unexpected | Verdict::Lost => {
-            "unexpected: the merge's behaviour is not the sum of the branches' changes"
+            "unexpected: on some input the merge does what neither branch's change, nor both together, do"
+        }
+        Verdict::Overlapping => {
+            "overlapping: on some input both branches changed the same part of the execution differently"
         }
         Verdict::Conflict => "conflict: git cannot merge the files textually",
         Verdict::Inconclusive => {
@@ -367,6 +399,7 @@ pub(crate) fn summary(
         if doc.verdict == Verdict::Conflict {
             words(&mut out, "ours and theirs differ on", &entry.ours_vs_theirs);
         }
+        stories(&mut out, entry);
     }
     if doc.entries.len() > 4 {
         let _ = writeln!(out, "... and {} more entries", doc.entries.len() - 4);

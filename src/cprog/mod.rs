@@ -51,6 +51,7 @@ mod error;
 mod frontend;
 mod precheck;
 mod preprocess;
+pub mod product;
 mod program;
 mod syntax;
 

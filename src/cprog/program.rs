@@ -131,6 +131,11 @@ pub struct FrontEndConfig {
     /// are no events (their text counts as a header's), so the entry, typically a `main`
     /// calling the library on nondeterministic input, can live outside the history.
     pub harness: Vec<PathBuf>,
+    /// Also call `__mergelens_return()` where each analysed function other than the entry
+    /// returns, so that an execution's call tree can be rebuilt from its hook calls (the
+    /// per-execution merge check's product program). Off for learning: the automata's
+    /// letters are the entries only.
+    pub record_returns: bool,
 }
 
 impl FrontEndConfig {
@@ -146,6 +151,7 @@ impl FrontEndConfig {
             defines: Vec::new(),
             confine_to: None,
             harness: Vec::new(),
+            record_returns: false,
         }
     }
 }
@@ -211,6 +217,10 @@ pub struct InstrumentedProgram {
     pub warnings: Vec<String>,
     /// In error mode, every assertion of the analysed files; empty otherwise.
     pub assertions: Vec<AssertionSite>,
+    /// The file-scope variables the analysed files and their own headers declare (not the
+    /// system headers'): with the functions, the names a product program renames per
+    /// version.
+    pub globals: Vec<String>,
     pub(crate) fingerprint: String,
     pub(crate) model: ProgramModel,
     pub(crate) error_mode: bool,

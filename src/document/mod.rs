@@ -31,9 +31,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::automaton::{Dfa, json};
 
 pub mod coverage;
+mod execution;
 pub mod languages;
 
 pub use coverage::Coverage;
+pub use execution::{Execution, ExecutionCheck, ExecutionInput, ExecutionKind};
 
 pub const REVIEW_FORMAT: &str = "mergelens-review/1";
 /// The format tag diffs had before they shared `mergelens-review/1` (with `"kind": "diff"`);
@@ -77,6 +79,9 @@ pub enum Verdict {
     /// tells it apart again by the entries' languages (see [`Review`]).
     #[serde(rename(serialize = "unexpected", deserialize = "lost"))]
     Lost,
+    /// Some execution on which both branches changed the same part differently (the
+    /// per-execution check), and none the merge leaves unexplained otherwise.
+    Overlapping,
     /// git could not merge (or the merge result does not build): see `conflicts`.
     Conflict,
     /// No finding, but the check fell short of the bounds: an automaton is exact only up to
@@ -87,16 +92,17 @@ pub enum Verdict {
 impl Verdict {
     /// The verdict of a review's findings, in order of severity: one rule for the review
     /// that writes a document, the reader that tells `lost` apart again, and the report
-    /// that checks a document's verdict against its automata. `inconclusive`: something
-    /// was not checked (see [`Review::inconclusive`]); it matters only without a finding.
-    pub fn of(conflict: bool, unexpected: bool, lost: bool, inconclusive: bool) -> Verdict {
-        if conflict {
+    /// that checks a document's verdict against its automata or its stories.
+    pub fn of(f: Findings) -> Verdict {
+        if f.conflict {
             Verdict::Conflict
-        } else if unexpected {
+        } else if f.unexpected {
             Verdict::Unexpected
-        } else if lost {
+        } else if f.overlapping {
+            Verdict::Overlapping
+        } else if f.lost {
             Verdict::Lost
-        } else if inconclusive {
+        } else if f.inconclusive {
             Verdict::Inconclusive
         } else {
             Verdict::Clean
@@ -110,10 +116,28 @@ impl Verdict {
             Verdict::Clean => "clean",
             Verdict::Unexpected => "unexpected",
             Verdict::Lost => "lost",
+            Verdict::Overlapping => "overlapping",
             Verdict::Conflict => "conflict",
             Verdict::Inconclusive => "inconclusive",
         }
     }
+}
+
+/// What a review found, for [`Verdict::of`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Findings {
+    /// git could not merge the files textually.
+    pub conflict: bool,
+    /// Behaviour nobody's change explains: executions the merge does not explain (the
+    /// per-execution check), or words of L(M) \ E (word level, without it).
+    pub unexpected: bool,
+    /// Behaviour a branch meant that the merge dropped (word level only: with the
+    /// per-execution check, the lost words are part of the unexpected executions' stories).
+    pub lost: bool,
+    /// Executions on which both branches changed the same part differently.
+    pub overlapping: bool,
+    /// Something was not checked within the bounds (see [`Review::inconclusive`]).
+    pub inconclusive: bool,
 }
 
 /// The name of a program version inside a document.
@@ -351,6 +375,13 @@ pub struct ReviewEntry {
     /// within the bounds reach them.
     #[serde(default)]
     pub coverage: Coverage,
+    /// The per-execution check's stories: executions the merge does not explain or both
+    /// branches changed in the same place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub executions: Vec<Execution>,
+    /// What the per-execution check covered; absent when it did not run (a conflict).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution_check: Option<ExecutionCheck>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -497,9 +528,11 @@ impl From<ReviewWire> for Review {
             theirs: sha(revisions.theirs),
             merged: revisions.merged.map(sha),
         });
-        // `lost` is written as `unexpected`: the entries' languages tell them apart.
+        // `lost` is written as `unexpected`: the entries' languages tell them apart, in a
+        // document whose verdict is the word-level one (no per-execution check).
+        let per_execution = w.entries.iter().any(|e| e.execution_check.is_some());
         let verdict = match w.verdict {
-            Verdict::Unexpected => {
+            Verdict::Unexpected if !per_execution => {
                 let given = |d: &Option<Difference>| {
                     d.as_ref()
                         .map(|d| !crate::automaton::analysis::is_empty(&d.automaton.0))
@@ -509,7 +542,11 @@ impl From<ReviewWire> for Review {
                     .iter()
                     .any(|e| given(&e.unexpected) != Some(false));
                 let lost = w.entries.iter().any(|e| given(&e.lost) == Some(true));
-                match Verdict::of(false, unexpected, lost, false) {
+                match Verdict::of(Findings {
+                    unexpected,
+                    lost,
+                    ..Findings::default()
+                }) {
                     Verdict::Lost => Verdict::Lost,
                     _ => Verdict::Unexpected,
                 }

@@ -309,6 +309,18 @@ fn entry_blocks(page: &Page, detail: Detail) -> Vec<String> {
 
 fn entry(e: &EntryView, detail: Detail) -> String {
     let mut out = format!("### Entry {}\n\n", code(&e.name));
+    if let Some(summary) = &e.execution_summary {
+        let _ = writeln!(out, "{}\n", text(summary));
+    }
+    for s in &e.stories {
+        let _ = writeln!(
+            out,
+            "**{} execution**, on {}:\n",
+            text(s.kind),
+            text(&s.input)
+        );
+        out.push_str(&fence(&s.text));
+    }
     for f in &e.findings {
         out.push_str(&finding(f));
     }

@@ -19,6 +19,8 @@ pub struct LearnContext {
     pub(crate) automata: Option<store::AutomatonStore>,
     /// The answer store's directory (as `mergelens learn` uses it).
     pub(crate) answers: Option<PathBuf>,
+    /// The per-execution check's cache (`.git/mergelens/executions/`).
+    pub(crate) executions: Option<PathBuf>,
     progress: Option<Progress>,
     warnings: Mutex<Vec<String>>,
 }
@@ -46,6 +48,7 @@ impl LearnContext {
             pool,
             automata: mergelens_dir.map(|d| store::AutomatonStore::new(d.join("automata"))),
             answers: mergelens_dir.map(|d| d.join("cache")),
+            executions: mergelens_dir.map(|d| d.join("executions")),
             progress: None,
             warnings: Mutex::new(Vec::new()),
         })

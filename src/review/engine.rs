@@ -259,6 +259,37 @@ fn prepare(
     if input.files.is_empty() {
         return Ok(None);
     }
+    let config = front_end_config(input, entry, settings);
+    let dir = tempfile::Builder::new()
+        .prefix("mergelens-instrumented-")
+        .tempdir()
+        .map_err(|source| ReviewError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+    match cprog::instrument(&config, dir.path()) {
+        Ok(program) => Ok(Some(Prepared {
+            version: input.version,
+            root: input.root.clone(),
+            program,
+            _dir: dir,
+        })),
+        Err(FrontEndError::MissingEntry { .. }) => Ok(None),
+        Err(source) => Err(ReviewError::FrontEnd {
+            version: input.version,
+            entry: entry.to_string(),
+            source: Box::new(source),
+        }),
+    }
+}
+
+/// How a version is read for `entry`: its files, the settings' events and filters, the
+/// include directories and harness files, confined to its checkout and those.
+pub(crate) fn front_end_config(
+    input: &VersionInput,
+    entry: &str,
+    settings: &Settings,
+) -> FrontEndConfig {
     let mut config = FrontEndConfig::new(input.files.iter().map(|f| input.root.join(f)).collect());
     config.entry = entry.to_string();
     config.events = settings.events;
@@ -287,27 +318,7 @@ fn prepare(
     }
     config.confine_to = Some(confine);
     config.harness.clone_from(&settings.harness);
-    let dir = tempfile::Builder::new()
-        .prefix("mergelens-instrumented-")
-        .tempdir()
-        .map_err(|source| ReviewError::Io {
-            path: std::env::temp_dir(),
-            source,
-        })?;
-    match cprog::instrument(&config, dir.path()) {
-        Ok(program) => Ok(Some(Prepared {
-            version: input.version,
-            root: input.root.clone(),
-            program,
-            _dir: dir,
-        })),
-        Err(FrontEndError::MissingEntry { .. }) => Ok(None),
-        Err(source) => Err(ReviewError::FrontEnd {
-            version: input.version,
-            entry: entry.to_string(),
-            source: Box::new(source),
-        }),
-    }
+    config
 }
 
 /// One version's result at some bounds.

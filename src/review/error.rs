@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::cbmc::{CbmcError, CbmcTeacherError};
+use crate::cbmc::{CbmcError, CbmcRunError, CbmcTeacherError};
 use crate::config::ConfigError;
 use crate::cprog::FrontEndError;
 use crate::document::Version;
@@ -54,6 +54,14 @@ pub enum ReviewError {
         #[source]
         source: Box<LearnError>,
     },
+    /// The per-execution merge check failed (a CBMC timeout, crash, or a product program
+    /// goto-cc rejects).
+    #[error("{entry}: the per-execution merge check failed: {source}")]
+    Product {
+        entry: String,
+        #[source]
+        source: Box<CbmcRunError>,
+    },
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -78,7 +86,9 @@ impl ReviewError {
             } else {
                 FailureKind::Failed
             }),
-            ReviewError::Io { .. } | ReviewError::Learn { .. } => Some(FailureKind::Failed),
+            ReviewError::Io { .. } | ReviewError::Learn { .. } | ReviewError::Product { .. } => {
+                Some(FailureKind::Failed)
+            }
             ReviewError::Git(_) | ReviewError::Config(_) | ReviewError::Cbmc(_) => None,
         }
     }

@@ -8,9 +8,11 @@
 //!   `mergelens-review/1` document ([`crate::document::Review`]): per entry function,
 //!   the four automata over one alphabet, `merge_minus_ours` = L(M) \ L(A) and
 //!   `merge_minus_theirs` = L(M) \ L(B) (the paper's Fig. 13-14), the expected merge E
-//!   ([`crate::document::languages::expected_merge`]), `unexpected` = L(M) \ E and `lost` = E \ L(M), and the
-//!   verdict: clean, unexpected, or conflict when git could not merge the files (then O, A
-//!   and B are learned and A △ B shown instead of conflict markers).
+//!   ([`crate::document::languages::expected_merge`]), `unexpected` = L(M) \ E and `lost` = E \ L(M)
+//!   (the word-level first pass), and the verdict of the per-execution check (`execution`,
+//!   with the call-tree three-way merge of `diff3`): clean, unexpected, overlapping, or
+//!   conflict when git could not merge the files (then O, A and B are learned and A △ B
+//!   shown instead of conflict markers).
 //!   Each entry also carries the source changes (`source`) of the functions its
 //!   differences are about: base → merged, or ours → theirs in a conflict.
 //! * [`diff_revisions`]: two commits → the behaviour added, removed and changed per entry,
@@ -27,8 +29,10 @@
 
 mod context;
 mod coverage;
+mod diff3;
 mod engine;
 mod error;
+mod execution;
 pub mod fig12;
 mod learn;
 mod source;
@@ -39,8 +43,8 @@ use crate::config::{Settings, SourceSpec};
 use crate::document::coverage::{self as covered, HunkSide};
 use crate::document::languages::{self as compare, MergeLanguages};
 use crate::document::{
-    Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, REVIEW_FORMAT, Review,
-    ReviewAutomata, ReviewEntry, ReviewVersions, Revision, Verdict, Version,
+    Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, Findings,
+    REVIEW_FORMAT, Review, ReviewAutomata, ReviewEntry, ReviewVersions, Revision, Verdict, Version,
 };
 use crate::git::{CommitInfo, GitRepo, MergeVersions, Merged, Snapshot};
 pub use context::LearnContext;
@@ -55,6 +59,8 @@ pub struct ReviewReport {
     pub unexpected: bool,
     /// Some entry's merge dropped behaviour a branch meant.
     pub lost: bool,
+    /// Some entry has an execution both branches changed in the same place differently.
+    pub overlapping: bool,
 }
 
 impl ReviewReport {
@@ -273,7 +279,7 @@ pub fn review_merge(
     let mut notes = common_notes(repo, &checkouts, settings);
     let bound = settings.bounds.max_word_length();
     let mut entries = Vec::new();
-    let (mut unexpected, mut lost) = (false, false);
+    let (mut unexpected, mut lost, mut overlapping) = (false, false, false);
     let mut unwind = None;
     let mut inconclusive = Vec::new();
     let mut cost = coverage::CoverageCost::default();
@@ -300,8 +306,36 @@ pub fn review_merge(
             &learned.alphabet,
             bound,
         );
-        unexpected |= languages.has_unexpected();
-        lost |= languages.has_lost();
+        // The verdict is the per-execution check's; the word-level languages are the fast
+        // first pass a reader looks at, and the verdict where the check cannot run.
+        let mut executions = Vec::new();
+        let mut execution_check = None;
+        if merged.is_some() {
+            match execution::check_entry(
+                &inputs,
+                entry,
+                settings,
+                ctx,
+                &learned.alphabet,
+                learned.bounds,
+            )? {
+                execution::CheckOutcome::Ran(check) => {
+                    unexpected |= check.check.unexpected > 0;
+                    lost |= check.check.unexpected > 0;
+                    overlapping |= check.check.overlapping > 0;
+                    notes.extend(check.notes);
+                    executions = check.executions;
+                    execution_check = Some(check.check);
+                }
+                execution::CheckOutcome::Skipped(reason) => {
+                    notes.push(format!(
+                        "{entry}: the per-execution check did not run ({reason}); the verdict compares words"
+                    ));
+                    unexpected |= languages.has_unexpected();
+                    lost |= languages.has_lost();
+                }
+            }
+        }
         // Without a merge result the branches' disagreement is what a reviewer looks at.
         let (letters, from, to) = if merged.is_some() {
             let shown = [
@@ -337,6 +371,8 @@ pub fn review_merge(
             source_changes,
             stats: learned.stats,
             coverage,
+            executions,
+            execution_check,
         });
     }
     let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
@@ -349,12 +385,13 @@ pub fn review_merge(
         "coverage of the change: {} CBMC runs, {:.1} s",
         cost.runs, cost.seconds
     ));
-    let verdict = Verdict::of(
-        !conflicts.is_empty(),
+    let verdict = Verdict::of(Findings {
+        conflict: !conflicts.is_empty(),
         unexpected,
         lost,
-        !inconclusive.is_empty(),
-    );
+        overlapping,
+        inconclusive: !inconclusive.is_empty(),
+    });
     let merged_revision = merged_name.map(|name| Revision {
         label: Some(format!(
             "{} into {}",
@@ -391,6 +428,7 @@ pub fn review_merge(
         document,
         unexpected,
         lost,
+        overlapping,
     })
 }
 

@@ -40,6 +40,10 @@ use sites::{Findings, SiteWalker, return_typedef, site_edits};
 /// JAIR 2020, Fig. 7, 9, 11), which another part of mergelens defines.
 pub(crate) const HOOKS: &str = "void __mergelens_event(unsigned int letter); void __mergelens_end(void); void __mergelens_exit(void);\n";
 
+/// The extra hook of [`FrontEndConfig::record_returns`], declared only then, so that the
+/// instrumentation the learning caches are keyed on does not change.
+pub(crate) const RETURN_HOOK: &str = "void __mergelens_return(void);\n";
+
 pub(crate) const HEADER: &str = include_str!("../../../include/mergelens.h");
 
 pub(crate) fn run(
@@ -161,7 +165,12 @@ pub(crate) fn run(
     for (u, unit) in units.iter().enumerate() {
         let mut edits = std::mem::take(&mut findings.edits[u]);
         site_edits(&findings.sites, u, &letters, &mut edits);
-        let mut instrumented = format!("{HOOKS}{}", edit::apply(&unit.pre.text, edits));
+        let hooks = if config.record_returns {
+            format!("{HOOKS}{RETURN_HOOK}")
+        } else {
+            HOOKS.to_string()
+        };
+        let mut instrumented = format!("{hooks}{}", edit::apply(&unit.pre.text, edits));
         if let Some(h) = harness.as_ref().filter(|_| u == entry_def.unit) {
             instrumented.push_str(&h.text);
         }
@@ -207,6 +216,7 @@ pub(crate) fn run(
             },
         })
         .collect();
+    let globals = file_scope_variables(&units);
     let mut fingerprint = fingerprint(config, &units, &alphabet);
     if let Some(h) = &harness {
         let mut f = Fingerprint::new();
@@ -214,6 +224,12 @@ pub(crate) fn run(
         f.field("entry-harness");
         f.tokens(&h.text);
         fingerprint = f.hex();
+    }
+    if config.record_returns {
+        let mut h = Fingerprint::new();
+        h.field(&fingerprint);
+        h.field("record-returns");
+        fingerprint = h.hex();
     }
     if let Some(target) = target {
         // Another target is another language.
@@ -237,10 +253,31 @@ pub(crate) fn run(
         functions,
         warnings: findings.warnings,
         assertions,
+        globals,
         fingerprint,
         model,
         error_mode: target.is_some(),
     })
+}
+
+/// The names of the file-scope variables declared outside the system headers, in order of
+/// first declaration.
+fn file_scope_variables(units: &[Unit]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for unit in units {
+        let src = unit.src();
+        for top in syntax::named_children(unit.tree.root_node()) {
+            if top.kind() != "declaration" || unit.locate(top).2 == FileOrigin::System {
+                continue;
+            }
+            for name in syntax::declared_variables(top, src) {
+                if !names.iter().any(|n| n == name) {
+                    names.push(name.to_string());
+                }
+            }
+        }
+    }
+    names
 }
 
 /// Reports the first syntax error in the user's code. tree-sitter finds it; gcc, when it

@@ -124,7 +124,7 @@ impl SiteWalker<'_, '_> {
                 site.line = def.line;
             }
         }
-        if self.is_entry {
+        if self.is_entry || self.records_returns() {
             self.entry_edits(def);
         }
         self.visit(body, 0);
@@ -175,13 +175,30 @@ impl SiteWalker<'_, '_> {
             self.edit(Edit::insert(body.start_byte() + 1, typedef, Side::Open, 0));
         }
         let hook = format!(" {}; ", self.return_hook());
-        self.edit(Edit::insert(body.end_byte() - 1, hook, Side::Close, 0));
+        // A function's return comes after everything its body emits, its own entry event
+        // included when the body is empty (`{}`): the outermost open at that offset.
+        let (side, rank) = if self.is_entry {
+            (Side::Close, 0)
+        } else {
+            (Side::Open, u32::MAX)
+        };
+        self.edit(Edit::insert(body.end_byte() - 1, hook, side, rank));
     }
 
-    /// What the entry function's return calls: the end of a word in program explanation,
-    /// an exit point (no failure on this run) in error mode.
+    /// Whether this function's returns call `__mergelens_return()` (see
+    /// [`FrontEndConfig::record_returns`]): every analysed function but the entry, whose
+    /// return is `end`.
+    fn records_returns(&self) -> bool {
+        self.config.record_returns && self.analysed && !self.is_entry
+    }
+
+    /// What the function's return calls: for the entry, the end of a word in program
+    /// explanation, an exit point (no failure on this run) in error mode; for another
+    /// function, the return hook of [`FrontEndConfig::record_returns`].
     fn return_hook(&self) -> &'static str {
-        if self.error_mode {
+        if !self.is_entry {
+            "__mergelens_return()"
+        } else if self.error_mode {
             "__mergelens_exit()"
         } else {
             "__mergelens_end()"
@@ -234,7 +251,9 @@ impl SiteWalker<'_, '_> {
                     self.function
                 ),
             ),
-            "return_statement" if self.is_entry => self.entry_return(node, depth),
+            "return_statement" if self.is_entry || self.records_returns() => {
+                self.entry_return(node, depth)
+            }
             _ => {}
         }
         for child in named_children(node) {

@@ -122,6 +122,8 @@ pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
             changes,
             other_changes,
             stats: stats_table(&entry.stats),
+            execution_summary: None,
+            stories: Vec::new(),
         });
     }
     let (old, new) = (&doc.versions.old, &doc.versions.new);

@@ -170,6 +170,28 @@ pub(crate) struct EntryView {
     pub changes: Vec<ChangeView>,
     pub other_changes: Vec<ChangeView>,
     pub stats: Option<StatsTable>,
+    /// The per-execution check: what it covered, and its stories (a review only).
+    pub execution_summary: Option<String>,
+    pub stories: Vec<StoryView>,
+}
+
+/// One execution the merge does not explain, for the page: the input, each version's word
+/// as cells (marked where it differs from the expected word, or the base's for an
+/// overlap), and the same as aligned text for Markdown.
+#[derive(Clone, Debug)]
+pub(crate) struct StoryView {
+    /// `unexpected` or `overlapping` (also a CSS class).
+    pub kind: &'static str,
+    pub input: String,
+    pub rows: Vec<StoryRow>,
+    pub text: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct StoryRow {
+    pub label: &'static str,
+    /// Each letter and whether it differs.
+    pub cells: Vec<(String, bool)>,
 }
 
 #[derive(Clone, Debug)]

@@ -12,11 +12,11 @@ use super::parts::{
     entry_alphabet, figure, finding, split_changes, version_caption,
 };
 use super::{
-    Banner, Draw, EXAMPLES, EntryView, Page, add_count, bounds_view, counted, default_tool,
-    display_rev, names_list, revision_view, stats_table, words_total,
+    Banner, Draw, EXAMPLES, EntryView, Page, StoryRow, StoryView, add_count, bounds_view, counted,
+    default_tool, display_rev, names_list, revision_view, stats_table, words_total,
 };
 use crate::automaton::{Alphabet, Dfa, Marks, ops};
-use crate::document::{Difference, Review, Revision, Verdict, Version};
+use crate::document::{Difference, ExecutionKind, Findings, Review, Revision, Verdict, Version};
 use crate::report::compute::{self, Language};
 
 /// The review report's view.
@@ -183,15 +183,42 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
             changes,
             other_changes,
             stats: stats_table(&entry.stats),
+            execution_summary: entry.execution_check.as_ref().map(|c| {
+                format!(
+                    "Per execution: {} execution(s) on which both branches changed something (the others one branch alone explains): {} explained, {} unexpected, {} overlapping{}; {} CBMC run(s), {:.2} s{}.",
+                    c.quadruples,
+                    c.explained,
+                    c.unexpected,
+                    c.overlapping,
+                    if c.complete { "" } else { ", partial: the check stopped at its limit" },
+                    c.cbmc_runs,
+                    c.wall_seconds,
+                    if c.from_cache { " (from the cache)" } else { "" }
+                )
+            }),
+            stories: entry.executions.iter().map(story_view).collect(),
         });
     }
 
-    let derived = Verdict::of(
-        !review.conflicts.is_empty(),
-        !with_unexpected.is_empty(),
-        !with_lost.is_empty(),
-        !review.inconclusive.is_empty(),
-    );
+    // With the per-execution check the verdict is its stories'; else the automata's.
+    let checked = review.entries.iter().any(|e| e.execution_check.is_some());
+    let story = |kind: ExecutionKind| {
+        review
+            .entries
+            .iter()
+            .any(|e| e.executions.iter().any(|x| x.kind == kind))
+    };
+    let derived = Verdict::of(Findings {
+        conflict: !review.conflicts.is_empty(),
+        unexpected: if checked {
+            story(ExecutionKind::Unexpected)
+        } else {
+            !with_unexpected.is_empty()
+        },
+        lost: !checked && !with_lost.is_empty(),
+        overlapping: checked && story(ExecutionKind::Overlapping),
+        inconclusive: !review.inconclusive.is_empty(),
+    });
     let mut warnings = Vec::new();
     if derived != review.verdict && review.verdict != Verdict::Conflict {
         warnings.push(format!(
@@ -242,6 +269,36 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
     }
 }
 
+fn story_view(e: &crate::document::Execution) -> StoryView {
+    StoryView {
+        kind: e.kind.name(),
+        input: e.input_text(),
+        rows: e
+            .rows()
+            .into_iter()
+            .map(|(label, word)| StoryRow {
+                label,
+                cells: word
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (l.clone(), label != "expected" && e.differs(word, i)))
+                    .collect(),
+            })
+            .collect(),
+        text: e.aligned_text(),
+    }
+}
+
+/// The entries with a story of this kind.
+fn with_stories(review: &Review, kind: ExecutionKind) -> Vec<String> {
+    review
+        .entries
+        .iter()
+        .filter(|e| e.executions.iter().any(|x| x.kind == kind))
+        .map(|e| e.entry.clone())
+        .collect()
+}
+
 fn review_banner(
     review: &Review,
     with_unexpected: &[String],
@@ -255,14 +312,30 @@ fn review_banner(
             "clean",
             "Clean merge".to_string(),
             format!(
-                "Up to {n} calls, the merge does what the branches' changes mean, and nothing else."
+                "Up to {n} calls, on every input the merge does what both branches' changes do together, and nothing else."
+            ),
+        ),
+        Verdict::Overlapping => (
+            "overlapping",
+            "Overlapping changes".to_string(),
+            format!(
+                "On some inputs both branches changed the same part of the execution differently (in {}): see the executions, and decide what the merge should do.",
+                names_list(&with_stories(review, ExecutionKind::Overlapping))
             ),
         ),
         Verdict::Unexpected => {
-            let mut detail = format!(
-                "The merge makes call sequences that neither branch's change explains (in {}).",
-                names_list(with_unexpected)
-            );
+            let with = with_stories(review, ExecutionKind::Unexpected);
+            let mut detail = if with.is_empty() {
+                format!(
+                    "The merge makes call sequences that neither branch's change explains (in {}).",
+                    names_list(with_unexpected)
+                )
+            } else {
+                format!(
+                    "On some inputs the merge does what neither branch's change, nor both together, do (in {}): see the executions.",
+                    names_list(&with)
+                )
+            };
             if !with_lost.is_empty() {
                 detail.push_str(&format!(
                     " It also loses behaviour a branch meant (in {}).",

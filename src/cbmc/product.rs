@@ -1,0 +1,606 @@
+//! The per-execution merge check's CBMC side: a product program of the four versions of a
+//! merge and the enumeration of their executions on shared inputs.
+//!
+//! Key types:
+//!
+//! * [`ProductProgram`]: the versions rewritten by [`crate::cprog::product`] (each with its
+//!   own hooks), compiled once by goto-cc; [`ProductProgram::enumerate`] links a generated
+//!   harness against it per CBMC run.
+//! * [`Execution`]: one input (tape values and arguments) and each version's [`Item`] log:
+//!   the preorder of its call tree, with returns.
+//!
+//! The harness (see [`harness`]) shares one input tape: the k-th nondet value a version reads
+//! is `tape[k]` in every version, and the entry's arguments are the same. It runs O, A, B
+//! and M one after the other, each recording its log, and asks CBMC for a run that reaches
+//! the end with a quadruple of logs not yet found, skipping quadruples that are explained
+//! whatever they hold (M equal to A while B equals O, or M equal to B while A equals O: one
+//! branch changed nothing there). Each run returns one new quadruple, which becomes a
+//! blocking clause of the next run's harness; the enumeration ends when CBMC finds none
+//! (within the bounds: exact as the learning's queries are) or at `limit` quadruples.
+//! Every log is bounded like the learning's words: at most `max_word_length` letters, `end`
+//! included; longer executions are out of the bounds and are not enumerated.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use tempfile::TempDir;
+
+use super::error::CbmcRunError;
+use super::json;
+use super::locate::Toolchain;
+use super::program::{describe_status, goto_cc, library_loop_ids, quiet_checks};
+use super::run::{self, CbmcCounters, Outcome};
+use crate::cprog::product::{ARGUMENT_READER, ProductVersion, product_names};
+
+/// How many values each version may read from the input tape (one more read is out of the
+/// bounds).
+pub const TAPE_LENGTH: usize = 32;
+/// How many scalar arguments the entry may take.
+const MAX_ARGUMENTS: usize = 8;
+const PROPERTY: &str = "mergelens execution";
+/// Where a replay harness pins the input values.
+const PINS_HERE: &str = "  /* inputs */\n";
+
+/// An input value a sliced trace gave: the array, the index and the value.
+type Pin = (&'static str, usize, i64);
+
+/// The tape and argument values a trace assigns.
+fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
+    let mut pins = Vec::new();
+    for array in ["__ml_tape", "__ml_args"] {
+        let len = if array == "__ml_tape" {
+            TAPE_LENGTH
+        } else {
+            MAX_ARGUMENTS
+        };
+        for i in 0..len {
+            if let Some(v) = property.last_value_of_element(array, i) {
+                pins.push((array, i, v as i64));
+            }
+        }
+    }
+    pins
+}
+
+/// One entry of a version's log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Item {
+    /// The entry function returned (the letter `end`).
+    End,
+    /// The function whose entry is the last open letter returned.
+    Return,
+    /// `exit`/`abort` was called.
+    Exit,
+    /// A letter, by its index in [`Enumeration::letters`] (the union of the versions'
+    /// alphabets, so that equal calls log equal items in every version).
+    Letter(u32),
+}
+
+impl Item {
+    fn code(self) -> u32 {
+        match self {
+            Item::End => 0,
+            Item::Return => 1,
+            Item::Exit => 2,
+            Item::Letter(k) => k + 3,
+        }
+    }
+
+    fn decode(code: u64) -> Option<Item> {
+        Some(match code {
+            0 => Item::End,
+            1 => Item::Return,
+            2 => Item::Exit,
+            k => Item::Letter(u32::try_from(k - 3).ok()?),
+        })
+    }
+}
+
+/// One input and what the four versions did on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Execution {
+    /// The tape values read by some version, in order (signed, as `long long`).
+    pub tape: Vec<i64>,
+    /// The entry's arguments.
+    pub arguments: Vec<i64>,
+    /// Per version, in the order the product was built with.
+    pub logs: Vec<Vec<Item>>,
+}
+
+/// What [`ProductProgram::enumerate`] found.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Enumeration {
+    /// The names of [`Item::Letter`]s.
+    pub letters: Vec<String>,
+    pub executions: Vec<Execution>,
+    /// Whether CBMC proved no other quadruple exists (false: stopped at the limit).
+    pub complete: bool,
+}
+
+/// The four versions linked into one program.
+#[derive(Debug)]
+pub struct ProductProgram {
+    tools: Toolchain,
+    dir: TempDir,
+    binary: PathBuf,
+    tags: Vec<char>,
+    /// Per version, each of its letters' index in `letters`.
+    maps: Vec<Vec<u32>>,
+    letters: Vec<String>,
+    /// Which of `letters` count towards the word bound (the review's alphabet: letters
+    /// `--only`/`--exclude` drop are recorded but not counted, as the learning does not).
+    counted: Vec<bool>,
+    arguments: usize,
+    recursive: Vec<String>,
+    library_loops: Vec<String>,
+    counters: Arc<CbmcCounters>,
+}
+
+impl ProductProgram {
+    /// Compiles the versions' rewritten units into one goto binary.
+    pub fn compile(
+        tools: &Toolchain,
+        versions: &[ProductVersion],
+        counters: Arc<CbmcCounters>,
+    ) -> Result<ProductProgram, CbmcRunError> {
+        let dir = tempfile::Builder::new()
+            .prefix("mergelens-product-")
+            .tempdir()
+            .map_err(CbmcRunError::io(std::env::temp_dir()))?;
+        let binary = dir.path().join("product.gb");
+        let mut cmd = Command::new(&tools.goto_cc);
+        for v in versions {
+            cmd.args(&v.files);
+        }
+        cmd.arg("-o").arg(&binary);
+        goto_cc(cmd, None)?;
+        let arguments = versions.iter().map(|v| v.arguments).max().unwrap_or(0);
+        if arguments > MAX_ARGUMENTS {
+            return Err(CbmcRunError::Contract {
+                message: format!(
+                    "the entry takes {arguments} arguments; the per-execution check shares at most {MAX_ARGUMENTS}"
+                ),
+            });
+        }
+        let mut letters: Vec<String> = Vec::new();
+        let maps = versions
+            .iter()
+            .map(|v| {
+                v.letters
+                    .iter()
+                    .map(|name| {
+                        let i = letters.iter().position(|l| l == name).unwrap_or_else(|| {
+                            letters.push(name.clone());
+                            letters.len() - 1
+                        });
+                        i as u32
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut product = ProductProgram {
+            tools: tools.clone(),
+            dir,
+            binary,
+            tags: versions.iter().map(|v| v.tag).collect(),
+            maps,
+            counted: vec![true; letters.len()],
+            letters,
+            arguments,
+            recursive: versions.iter().flat_map(|v| v.recursive.clone()).collect(),
+            library_loops: Vec::new(),
+            counters,
+        };
+        // The library models a version calls are the same from any version's call wrapper:
+        // CBMC adds one for every function the binary declares and does not define.
+        let mut show = Command::new(&tools.cbmc);
+        show.arg(&product.binary)
+            .arg("--show-loops")
+            .arg("--function")
+            .arg(product_names(product.tags[0]).call);
+        if let Outcome::Finished(f) = run::run(show, "cbmc", None, None)?
+            && f.status.success()
+        {
+            product.library_loops = library_loop_ids(&String::from_utf8_lossy(&f.stdout));
+        }
+        Ok(product)
+    }
+
+    /// Every quadruple of logs not trivially explained, within `unwind` and
+    /// `max_word_length` (counting the letters `counts` accepts), up to `limit` of them;
+    /// `found` hears of each as it comes.
+    pub fn enumerate(
+        &mut self,
+        counts: impl Fn(&str) -> bool,
+        unwind: u32,
+        max_word_length: usize,
+        limit: usize,
+        timeout: Option<Duration>,
+        mut found: impl FnMut(&Execution),
+    ) -> Result<Enumeration, CbmcRunError> {
+        self.counted = self.letters.iter().map(|l| counts(l)).collect();
+        let mut result = Enumeration {
+            letters: self.letters.clone(),
+            ..Enumeration::default()
+        };
+        let bounds = (unwind, max_word_length, timeout);
+        loop {
+            if result.executions.len() >= limit {
+                return Ok(result);
+            }
+            let blocked = &result.executions;
+            // The search runs on a sliced formula (only what the logs depend on: 16 times
+            // faster on a product of four 2,000-line versions), whose trace lacks the logs,
+            // folded into the assertion; the execution it found is then replayed unsliced
+            // with its input values pinned, which leaves the solver little to search.
+            let search = self.harness(max_word_length, blocked, &[]);
+            let report = self.check(&search, true, bounds, blocked.len())?;
+            let property = report.property(PROPERTY)?;
+            if property.status == json::Status::Holds {
+                result.complete = true;
+                return Ok(result);
+            }
+            let pins = pinned_inputs(property);
+            let replay = self.harness(max_word_length, blocked, &pins);
+            let report = self.check(&replay, false, bounds, blocked.len())?;
+            let mut property = report.property(PROPERTY)?.clone();
+            if property.status == json::Status::Holds {
+                // A value the slice left out mattered after all: search unsliced.
+                let report = self.check(&search, false, bounds, blocked.len())?;
+                property = report.property(PROPERTY)?.clone();
+                if property.status == json::Status::Holds {
+                    return Err(CbmcRunError::Contract {
+                        message: "the sliced and the unsliced product disagree".to_string(),
+                    });
+                }
+            }
+            let execution = read_execution(&property, &self.tags, self.arguments)?;
+            if result.executions.contains(&execution) {
+                return Err(CbmcRunError::Contract {
+                    message: "CBMC returned a blocked execution again".to_string(),
+                });
+            }
+            found(&execution);
+            result.executions.push(execution);
+        }
+    }
+
+    fn harness(&self, max_word_length: usize, blocked: &[Execution], pins: &[Pin]) -> String {
+        let mut source = harness(
+            &self.tags,
+            &self.maps,
+            &self.counted,
+            self.arguments,
+            max_word_length,
+            blocked,
+        );
+        if !pins.is_empty() {
+            let pinned: Vec<String> = pins
+                .iter()
+                .map(|(array, i, v)| format!("{array}[{i}] == {v}ll"))
+                .collect();
+            let at = source
+                .find(PINS_HERE)
+                .expect("the harness marks where inputs are pinned");
+            source.insert_str(
+                at,
+                &format!("  __CPROVER_assume({});\n", pinned.join(" && ")),
+            );
+        }
+        source
+    }
+
+    /// Links `source` and runs CBMC on it with a trace of the product's property.
+    fn check(
+        &self,
+        source: &str,
+        slice: bool,
+        (unwind, max_word_length, timeout): (u32, usize, Option<Duration>),
+        found: usize,
+    ) -> Result<json::Report, CbmcRunError> {
+        let query = tempfile::Builder::new()
+            .prefix("query-")
+            .tempdir_in(self.dir.path())
+            .map_err(CbmcRunError::io(self.dir.path()))?;
+        let harness_c = query.path().join("harness.c");
+        std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
+        let deadline = timeout.map(|t| Instant::now() + t);
+        // CBMC links the harness with the product itself: no goto-cc run per query.
+        let mut cmd = Command::new(&self.tools.cbmc);
+        cmd.arg(&harness_c)
+            .arg(&self.binary)
+            .arg("--unwind")
+            .arg(unwind.to_string())
+            .arg("--json-ui")
+            .arg("--trace")
+            .arg("--property")
+            .arg("main.assertion.1");
+        if slice {
+            cmd.arg("--slice-formula");
+        }
+        let recursion = unwind.saturating_sub(1);
+        for name in &self.recursive {
+            cmd.arg("--unwindset").arg(format!("{name}:{recursion}"));
+        }
+        for id in &self.library_loops {
+            cmd.arg("--unwindset")
+                .arg(format!("{id}:{}", super::program::LIBRARY_UNWIND));
+        }
+        cmd.args(quiet_checks(&self.tools));
+        let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
+            Outcome::Finished(f) => f,
+            Outcome::TimedOut => {
+                return Err(CbmcRunError::Timeout {
+                    what: format!("the per-execution merge check ({found} executions found)"),
+                    unwind,
+                    max_word_length,
+                    seconds: timeout.unwrap_or_default().as_secs_f64(),
+                });
+            }
+        };
+        match (finished.status.code(), json::parse(&finished.stdout)) {
+            (_, Ok(r)) if !r.errors.is_empty() => Err(CbmcRunError::Cbmc {
+                message: r.errors.join("; "),
+            }),
+            (Some(0 | 10), Ok(r)) => Ok(r),
+            (Some(0 | 10), Err(e)) => Err(e),
+            _ => Err(CbmcRunError::Crashed {
+                tool: "cbmc",
+                status: describe_status(finished.status),
+                stderr_tail: run::tail(&finished.stderr, 3),
+            }),
+        }
+    }
+}
+
+fn log(tag: char) -> String {
+    format!("__ml_log_{tag}")
+}
+
+fn len(tag: char) -> String {
+    format!("__ml_len_{tag}")
+}
+
+fn counter(tag: char) -> String {
+    format!("__ml_tc_{tag}")
+}
+
+/// The C harness of one enumeration run: the hooks of every version, the shared tape and
+/// arguments, and `main`, which runs the versions and asks for an unseen quadruple.
+pub(crate) fn harness(
+    tags: &[char],
+    maps: &[Vec<u32>],
+    counted: &[bool],
+    arguments: usize,
+    max_word_length: usize,
+    blocked: &[Execution],
+) -> String {
+    // Letters that do not count still take log room: twice as much then.
+    let all_count = counted.iter().all(|&c| c);
+    let n = if all_count {
+        2 * max_word_length + 1
+    } else {
+        4 * max_word_length + 1
+    };
+    let mut c = String::from("/* Generated by mergelens: the product harness of one run. */\n");
+    let _ = writeln!(
+        c,
+        "long long __ml_tape[{TAPE_LENGTH}]; long long __ml_args[{MAX_ARGUMENTS}];\nlong long __ml_nondet(void);"
+    );
+    let _ = writeln!(
+        c,
+        "long long {ARGUMENT_READER}(unsigned int i) {{ return __ml_args[i]; }}"
+    );
+    for (v, &t) in tags.iter().enumerate() {
+        let names = product_names(t);
+        let map = maps.get(v).map(Vec::as_slice).unwrap_or_default();
+        let codes: Vec<String> = map.iter().map(|i| format!("{}u", i + 3)).collect();
+        let counts: Vec<&str> = map
+            .iter()
+            .map(|&i| {
+                if counted.get(i as usize).copied().unwrap_or(true) {
+                    "1u"
+                } else {
+                    "0u"
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            c,
+            "const unsigned int __ml_count_{t}[{}] = {{ {} }};",
+            counts.len().max(1),
+            if counts.is_empty() {
+                "0u".to_string()
+            } else {
+                counts.join(", ")
+            }
+        );
+        let _ = writeln!(
+            c,
+            "const unsigned int __ml_map_{t}[{}] = {{ {} }};",
+            codes.len().max(1),
+            if codes.is_empty() {
+                "0u".to_string()
+            } else {
+                codes.join(", ")
+            }
+        );
+        let (log, len, tc) = (log(t), len(t), counter(t));
+        let _ = writeln!(
+            c,
+            "unsigned int {log}[{n}]; unsigned int {len}; unsigned int __ml_words_{t}; unsigned int {tc};"
+        );
+        let push = |c: &mut String, code: &str| {
+            let _ = write!(
+                c,
+                " __CPROVER_assume({len} < {n}u); {log}[{len}] = {code}; {len}++;"
+            );
+        };
+        let _ = writeln!(
+            c,
+            "long long {}(void) {{ __CPROVER_assume({tc} < {TAPE_LENGTH}u); {tc}++; return __ml_tape[{tc} - 1u]; }}",
+            names.tape
+        );
+        let _ = write!(
+            c,
+            "void {}(unsigned int k) {{ __CPROVER_assume(k < {}u); __CPROVER_assume(__ml_words_{t} + __ml_count_{t}[k] < {max_word_length}u); __ml_words_{t} += __ml_count_{t}[k];",
+            names.event,
+            map.len()
+        );
+        push(&mut c, &format!("__ml_map_{t}[k]"));
+        c.push_str(" }\n");
+        let _ = write!(c, "void {}(void) {{", names.ret);
+        push(&mut c, "1u");
+        c.push_str(" }\n");
+        let _ = write!(c, "void {}(void) {{", names.end);
+        push(&mut c, "0u");
+        c.push_str(" }\n");
+        // The product cannot go on with the other versions after one exits: such runs are
+        // out of what this check covers (the report says so).
+        let _ = write!(c, "void {}(void) {{", names.exit);
+        push(&mut c, "2u");
+        c.push_str(" __CPROVER_assume(0); }\n");
+        let _ = writeln!(c, "void {}(void);", names.call);
+    }
+    c.push_str("int main(void) {\n");
+    for i in 0..TAPE_LENGTH {
+        let _ = writeln!(c, "  __ml_tape[{i}] = __ml_nondet();");
+    }
+    for i in 0..arguments {
+        let _ = writeln!(c, "  __ml_args[{i}] = __ml_nondet();");
+    }
+    c.push_str(PINS_HERE);
+    for &t in tags {
+        let _ = writeln!(c, "  {}();", product_names(t).call);
+    }
+    c.push_str("  int __ml_new = 1;\n");
+    if let [o, a, b, m] = tags {
+        let _ = writeln!(
+            c,
+            "  __ml_new = !({} && {}) && !({} && {});",
+            same(*m, *a, n),
+            same(*b, *o, n),
+            same(*m, *b, n),
+            same(*a, *o, n)
+        );
+    }
+    for e in blocked {
+        let clauses: Vec<String> = tags
+            .iter()
+            .zip(&e.logs)
+            .map(|(&t, items)| is_log(t, items))
+            .collect();
+        let _ = writeln!(c, "  __ml_new = __ml_new && !({});", clauses.join(" && "));
+    }
+    // The assertion reads the logs (not `assert(0)` after assumptions): a sliced formula
+    // keeps exactly what it depends on.
+    let _ = writeln!(
+        c,
+        "  __CPROVER_assert(!__ml_new, \"{PROPERTY}\");\n  return 0;\n}}"
+    );
+    c
+}
+
+/// C: version `x`'s log equals version `y`'s.
+fn same(x: char, y: char, n: usize) -> String {
+    let mut cond = format!("{} == {}", len(x), len(y));
+    for i in 0..n {
+        let _ = write!(
+            cond,
+            " && ({} <= {i}u || {}[{i}] == {}[{i}])",
+            len(x),
+            log(x),
+            log(y)
+        );
+    }
+    format!("({cond})")
+}
+
+/// C: version `t`'s log is `items`.
+fn is_log(t: char, items: &[Item]) -> String {
+    let mut cond = format!("{} == {}u", len(t), items.len());
+    for (i, item) in items.iter().enumerate() {
+        let _ = write!(cond, " && {}[{i}] == {}u", log(t), item.code());
+    }
+    format!("({cond})")
+}
+
+fn read_execution(
+    property: &json::PropertyResult,
+    tags: &[char],
+    arguments: usize,
+) -> Result<Execution, CbmcRunError> {
+    let missing = |what: String| CbmcRunError::Json {
+        reason: format!("the product trace lacks {what}"),
+    };
+    let mut logs = Vec::new();
+    let mut read = 0;
+    for &t in tags {
+        let n = property.last_value(&len(t)).unwrap_or(0) as usize;
+        let codes = property
+            .last_array(&log(t), n)
+            .ok_or_else(|| missing(log(t)))?;
+        let items = codes
+            .into_iter()
+            .map(Item::decode)
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| missing(format!("a valid {}", log(t))))?;
+        logs.push(items);
+        read = read.max(property.last_value(&counter(t)).unwrap_or(0) as usize);
+    }
+    let signed = |v: u64| v as i64;
+    // The formula is sliced: a value no version's log depends on may be missing (0 then).
+    let tape = property
+        .last_array_or_zero("__ml_tape", read.min(TAPE_LENGTH))
+        .into_iter()
+        .map(signed)
+        .collect();
+    let arguments = property
+        .last_array_or_zero("__ml_args", arguments)
+        .into_iter()
+        .map(signed)
+        .collect();
+    Ok(Execution {
+        tape,
+        arguments,
+        logs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_round_trip_through_their_codes() {
+        for item in [
+            Item::End,
+            Item::Return,
+            Item::Exit,
+            Item::Letter(0),
+            Item::Letter(7),
+        ] {
+            assert_eq!(Item::decode(u64::from(item.code())), Some(item));
+        }
+    }
+
+    #[test]
+    fn the_harness_blocks_found_quadruples_and_trivial_ones() {
+        let e = Execution {
+            tape: vec![],
+            arguments: vec![],
+            logs: vec![vec![Item::End]; 4],
+        };
+        let maps = vec![vec![0, 1]; 4];
+        let h = harness(&['o', 'a', 'b', 'm'], &maps, &[true, false], 0, 3, &[e]);
+        assert!(h.contains("const unsigned int __ml_count_o[2] = { 1u, 0u };"));
+        assert!(h.contains("const unsigned int __ml_map_b[2] = { 3u, 4u };"));
+        assert!(h.contains("__ml_new = __ml_new && !((__ml_len_o == 1u && __ml_log_o[0] == 0u)"));
+        assert!(h.contains("__ml_len_m == __ml_len_a"));
+        assert!(h.contains("__mlcall_m();"));
+    }
+}

@@ -1,0 +1,353 @@
+//! One version's share of a product program: the four versions of a merge (O, A, B, M)
+//! linked into one C program, so that one CBMC run executes all four on the same input.
+//!
+//! Key items:
+//!
+//! * [`ProductVersion`]: a version instrumented with [`FrontEndConfig::record_returns`]
+//!   (see [`super::instrument`]) whose translation units are rewritten by
+//!   [`product_version`] so that they link beside the other three.
+//! * [`product_names`]: the hook, tape and call names a version's tag gives, which the
+//!   product harness (in `cbmc`) defines.
+//!
+//! The rewriting is a token renaming of the instrumented (already preprocessed) text: every
+//! identifier naming a function the version defines outside the system headers, or a
+//! file-scope variable of its own, becomes `__ml_<tag>_NAME`, the three hooks and the return
+//! hook become the version's own (`__mlev_<tag>`, ...), and `nondet_*` /
+//! `__VERIFIER_nondet_*` functions (and `rand`, `random`) the version declares but
+//! does not define become functions that read the version's next value from the one input
+//! tape the product shares.
+//! Renaming is consistent inside a version (a struct member that happens to share a
+//! function's name is renamed everywhere alike), string and character literals are left
+//! alone, and the system headers' declarations keep their names, so the C library stays
+//! one. A wrapper `__mlcall_<tag>()` calls the entry with the shared arguments.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::error::FrontEndError;
+use super::preprocess;
+use super::program::{FunctionOrigin, InstrumentedProgram};
+
+/// The names one version's hooks take in the product, for the harness that defines them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProductNames {
+    pub event: String,
+    pub end: String,
+    pub exit: String,
+    pub ret: String,
+    pub tape: String,
+    pub call: String,
+}
+
+/// The product names of version `tag` (one lowercase letter).
+pub fn product_names(tag: char) -> ProductNames {
+    ProductNames {
+        event: format!("__mlev_{tag}"),
+        end: format!("__mlend_{tag}"),
+        exit: format!("__mlexit_{tag}"),
+        ret: format!("__mlret_{tag}"),
+        tape: format!("__mltape_{tag}"),
+        call: format!("__mlcall_{tag}"),
+    }
+}
+
+/// The shared argument reader the call wrappers use: `__mlarg(i)` is the entry's i-th
+/// argument, the same in every version.
+pub const ARGUMENT_READER: &str = "__mlarg";
+
+/// A version rewritten for the product.
+#[derive(Clone, Debug)]
+pub struct ProductVersion {
+    pub tag: char,
+    /// The rewritten translation units.
+    pub files: Vec<PathBuf>,
+    /// The entry's parameters, each read from the shared arguments.
+    pub arguments: usize,
+    /// The nondeterministic functions that read the tape.
+    pub nondet: Vec<String>,
+    /// The renamed functions that may call themselves (bounded like the learning's).
+    pub recursive: Vec<String>,
+    /// Whether some execution can call `exit`/`abort` (the product cannot follow it).
+    pub exits: bool,
+    /// The version's letters by index, as its event hook receives them.
+    pub letters: Vec<String>,
+}
+
+/// Why a version cannot take part in a product program.
+#[derive(Debug, thiserror::Error)]
+pub enum ProductError {
+    #[error(
+        "the entry function `{entry}` takes `{parameter}`: the per-execution check shares scalar arguments only"
+    )]
+    Parameter { entry: String, parameter: String },
+    #[error(transparent)]
+    FrontEnd(#[from] FrontEndError),
+}
+
+/// Rewrites `program` (instrumented with `record_returns`) as version `tag` of a product
+/// program, writing its units into `out_dir`.
+pub fn product_version(
+    program: &InstrumentedProgram,
+    tag: char,
+    out_dir: &Path,
+) -> Result<ProductVersion, ProductError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| FrontEndError::Io { path, source }
+    };
+    let defined: BTreeSet<String> = program
+        .functions
+        .iter()
+        .filter(|f| f.origin != FunctionOrigin::SystemHeader)
+        .map(|f| f.name.clone())
+        .collect();
+    let mut renamed = defined.clone();
+    renamed.extend(program.globals.iter().cloned());
+    let entry = program
+        .functions
+        .iter()
+        .find(|f| f.name == program.entry && f.origin != FunctionOrigin::SystemHeader);
+    let parameters: Vec<String> = entry
+        .map(|f| {
+            f.parameters
+                .iter()
+                .filter(|p| p.trim() != "void")
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut argument_names = Vec::new();
+    for p in &parameters {
+        match scalar_parameter(p) {
+            Some(name) => argument_names.push(name),
+            None => {
+                return Err(ProductError::Parameter {
+                    entry: program.entry.clone(),
+                    parameter: p.clone(),
+                });
+            }
+        }
+    }
+    let names = product_names(tag);
+    let mut nondet: Vec<String> = Vec::new();
+    let mut files = Vec::new();
+    let mut exits = false;
+    for (i, path) in program.paths.iter().enumerate() {
+        let text = preprocess::decode(&std::fs::read(path).map_err(io(path))?);
+        exits |= text.contains("__mergelens_exit()");
+        let mut tail = String::new();
+        // The first unit that names a nondet function defines its tape reader.
+        for ident in identifiers(&text) {
+            if is_nondet(ident) && !defined.contains(ident) && !nondet.iter().any(|n| n == ident) {
+                nondet.push(ident.to_string());
+                let _ = writeln!(
+                    tail,
+                    "__typeof__({ident}()) {ident}(void) {{ return (__typeof__({ident}())){}(); }}",
+                    names.tape
+                );
+            }
+        }
+        if *path == program.path {
+            let _ = write!(tail, "void {}(void) {{", names.call);
+            for (k, (p, name)) in parameters.iter().zip(&argument_names).enumerate() {
+                let _ = write!(
+                    tail,
+                    " {p}; {name} = (__typeof__({name})){ARGUMENT_READER}({k});"
+                );
+            }
+            let _ = writeln!(
+                tail,
+                " {}({}); }}",
+                program.entry,
+                argument_names.join(", ")
+            );
+        }
+        let header = format!(
+            "long long {}(void); long long {ARGUMENT_READER}(unsigned int); void {}(void);\n",
+            names.tape, names.call
+        );
+        for n in &nondet {
+            renamed.insert(n.clone());
+        }
+        let full = format!("{header}{text}\n{tail}");
+        let out = rename(&full, &renamed, tag, &names);
+        let file = out_dir.join(format!("{tag}{i}.product.i"));
+        std::fs::write(&file, preprocess::encode(&out)).map_err(io(&file))?;
+        files.push(file);
+    }
+    let recursive = program
+        .recursive_functions()
+        .into_iter()
+        .map(|f| format!("__ml_{tag}_{f}"))
+        .collect();
+    Ok(ProductVersion {
+        tag,
+        files,
+        arguments: parameters.len(),
+        nondet,
+        recursive,
+        exits,
+        letters: program.alphabet.names().map(str::to_string).collect(),
+    })
+}
+
+/// The name a scalar parameter declaration (`int x`, `unsigned long n`) declares, `None` for
+/// pointers, arrays, aggregates and unnamed parameters.
+fn scalar_parameter(declaration: &str) -> Option<String> {
+    if declaration.contains(['*', '[', '(']) || declaration.contains("...") {
+        return None;
+    }
+    let words: Vec<&str> = declaration.split_whitespace().collect();
+    if words.len() < 2 || words.iter().any(|w| matches!(*w, "struct" | "union")) {
+        return None;
+    }
+    let name = *words.last()?;
+    let type_words = &words[..words.len() - 1];
+    let scalar = [
+        "int", "char", "short", "long", "unsigned", "signed", "_Bool", "bool", "const", "volatile",
+        "register", "size_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+        "uint32_t", "uint64_t",
+    ];
+    type_words
+        .iter()
+        .all(|w| scalar.contains(w))
+        .then(|| name.to_string())
+}
+
+/// Whether calls of `name` (not defined by the program) read the input: SV-COMP's and
+/// CBMC's `nondet_*` functions, and the C library's sources of values that CBMC models as
+/// arbitrary, which must also be the same values in every version.
+fn is_nondet(name: &str) -> bool {
+    if matches!(name, "rand" | "random") {
+        return true;
+    }
+    let rest = name.strip_prefix("__VERIFIER_").unwrap_or(name);
+    rest.strip_prefix("nondet_")
+        .is_some_and(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// The identifier tokens of preprocessed C text, outside string and character literals and
+/// directive lines.
+fn identifiers(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    scan(text, |piece, ident| {
+        if ident {
+            out.push(piece);
+        }
+    });
+    out
+}
+
+/// Calls `f` with each piece of `text` in order: identifiers with `true`, everything else
+/// (literals, punctuation, whitespace, numbers, directive lines) with `false`.
+fn scan<'t>(text: &'t str, mut f: impl FnMut(&'t str, bool)) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        if line_start && c == b'#' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            f(&text[start..i], false);
+            continue;
+        }
+        if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != c && bytes[i] != b'\n' {
+                if bytes[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(bytes.len());
+            f(&text[start..i], false);
+            line_start = false;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            f(&text[start..i], true);
+            line_start = false;
+            continue;
+        }
+        if c.is_ascii_digit() {
+            // A number with its suffix (`10ul`, `0x1fULL`) is no identifier.
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
+                i += 1;
+            }
+            f(&text[start..i], false);
+            line_start = false;
+            continue;
+        }
+        // Any other byte, whole UTF-8 characters included.
+        let width = text[i..].chars().next().map_or(1, char::len_utf8);
+        i += width;
+        if c == b'\n' {
+            line_start = true;
+        } else if !c.is_ascii_whitespace() {
+            line_start = false;
+        }
+        f(&text[start..i], false);
+    }
+}
+
+/// `text` with every identifier of `renamed` prefixed `__ml_<tag>_` and the hooks renamed
+/// to the version's.
+fn rename(text: &str, renamed: &BTreeSet<String>, tag: char, names: &ProductNames) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    scan(text, |piece, ident| {
+        if !ident {
+            out.push_str(piece);
+            return;
+        }
+        match piece {
+            "__mergelens_event" => out.push_str(&names.event),
+            "__mergelens_end" => out.push_str(&names.end),
+            "__mergelens_exit" => out.push_str(&names.exit),
+            "__mergelens_return" => out.push_str(&names.ret),
+            p if renamed.contains(p) => {
+                let _ = write!(out, "__ml_{tag}_{p}");
+            }
+            p => out.push_str(p),
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renames_identifiers_but_not_literals_or_directives() {
+        let renamed: BTreeSet<String> = ["f", "g"].iter().map(|s| s.to_string()).collect();
+        let text = "# 1 \"f.c\"\nint g; void f(void) { __mergelens_event(2); g = 'f'; puts(\"f g\"); f(); }\n";
+        let out = rename(text, &renamed, 'a', &product_names('a'));
+        assert_eq!(
+            out,
+            "# 1 \"f.c\"\nint __ml_a_g; void __ml_a_f(void) { __mlev_a(2); __ml_a_g = 'f'; puts(\"f g\"); __ml_a_f(); }\n"
+        );
+    }
+
+    #[test]
+    fn numbers_with_suffixes_are_not_identifiers() {
+        assert_eq!(identifiers("x = 10ul + 0x1fULL + y1;"), vec!["x", "y1"]);
+    }
+
+    #[test]
+    fn nondet_names_and_scalar_parameters() {
+        assert!(is_nondet("nondet_int") && is_nondet("__VERIFIER_nondet_uchar"));
+        assert!(!is_nondet("nondet_") && !is_nondet("my_nondet_int"));
+        assert!(is_nondet("rand") && !is_nondet("srand"));
+        assert_eq!(scalar_parameter("unsigned int n").as_deref(), Some("n"));
+        assert_eq!(scalar_parameter("char *s"), None);
+        assert_eq!(scalar_parameter("struct s v"), None);
+        assert_eq!(scalar_parameter("int"), None);
+    }
+}

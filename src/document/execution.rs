@@ -1,0 +1,179 @@
+//! The per-execution merge check in a document: [`Execution`] (one story: an input, the
+//! four versions' words on it and the expected word) and [`ExecutionCheck`] (what the check
+//! covered and cost).
+
+use serde::{Deserialize, Serialize};
+
+/// Why an execution is a story.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExecutionKind {
+    /// The merged program's call tree is not the expected one (the three-way merge of the
+    /// base's, ours' and theirs' trees on the same input).
+    Unexpected,
+    /// Both branches changed the same part of this execution differently: there is no
+    /// expected tree, only what the merge did.
+    Overlapping,
+}
+
+impl ExecutionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ExecutionKind::Unexpected => "unexpected",
+            ExecutionKind::Overlapping => "overlapping",
+        }
+    }
+}
+
+/// The input of one execution: the values of the shared nondet tape that some version read,
+/// in order (the k-th nondet value any version reads is `tape[k]` in all four), and the
+/// entry function's arguments.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExecutionInput {
+    #[serde(default)]
+    pub tape: Vec<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<i64>,
+}
+
+/// One execution the merge does not explain: the words are the preorder of each version's
+/// call tree on `input`, each ending with `end`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Execution {
+    pub input: ExecutionInput,
+    pub base: Vec<String>,
+    pub ours: Vec<String>,
+    pub theirs: Vec<String>,
+    pub merged: Vec<String>,
+    /// The word of the expected tree; absent for an overlap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Vec<String>>,
+    pub kind: ExecutionKind,
+}
+
+/// What the per-execution check of one entry covered and cost.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExecutionCheck {
+    /// Quadruples of call trees CBMC enumerated (those that one branch leaving the base
+    /// alone explains are not enumerated: they are explained whatever they hold).
+    pub quadruples: u64,
+    pub explained: u64,
+    pub unexpected: u64,
+    pub overlapping: u64,
+    /// CBMC proved there is no other quadruple within the bounds; `false`: the check stopped
+    /// at its limit and says nothing about the rest.
+    pub complete: bool,
+    #[serde(default)]
+    pub cbmc_runs: u64,
+    #[serde(default)]
+    pub wall_seconds: f64,
+    /// Answered from `.git/mergelens/executions/`.
+    #[serde(default)]
+    pub from_cache: bool,
+}
+
+impl Execution {
+    /// The rows of the story, each a label and a word: base, ours, theirs, merged, and the
+    /// expected word when there is one.
+    pub fn rows(&self) -> Vec<(&'static str, &[String])> {
+        let mut rows = vec![
+            ("base", self.base.as_slice()),
+            ("ours", self.ours.as_slice()),
+            ("theirs", self.theirs.as_slice()),
+            ("merged", self.merged.as_slice()),
+        ];
+        if let Some(e) = &self.expected {
+            rows.push(("expected", e.as_slice()));
+        }
+        rows
+    }
+
+    /// The letter at each position that differs from the reference row's (the expected
+    /// word, or the base's for an overlap): what the story is about.
+    pub fn differs(&self, word: &[String], i: usize) -> bool {
+        let reference = self.expected.as_deref().unwrap_or(&self.base);
+        reference.get(i) != word.get(i)
+    }
+
+    /// The input as people read it: `tape [0, 7]`, plus the arguments, or `no input`.
+    pub fn input_text(&self) -> String {
+        let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        let mut parts = Vec::new();
+        if !self.input.arguments.is_empty() {
+            parts.push(format!("arguments ({})", list(&self.input.arguments)));
+        }
+        if !self.input.tape.is_empty() {
+            parts.push(format!("nondet values [{}]", list(&self.input.tape)));
+        }
+        if parts.is_empty() {
+            "every input (no nondet value is read)".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    /// The story as aligned text: one row per version, letters in columns, and a `^` under
+    /// the letters that differ from the reference row.
+    pub fn aligned_text(&self) -> String {
+        let rows = self.rows();
+        let columns = rows.iter().map(|(_, w)| w.len()).max().unwrap_or(0);
+        let width: Vec<usize> = (0..columns)
+            .map(|i| {
+                rows.iter()
+                    .filter_map(|(_, w)| w.get(i))
+                    .map(|l| l.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::new();
+        for (label, word) in &rows {
+            let mut line = format!("{label:<9}");
+            let mut marks = " ".repeat(9);
+            for (i, w) in width.iter().enumerate() {
+                let letter = word.get(i).map_or("", String::as_str);
+                line.push_str(&format!("{letter:<w$} "));
+                let mark = if *label != "expected" && !letter.is_empty() && self.differs(word, i) {
+                    "^"
+                } else {
+                    " "
+                };
+                marks.push_str(&format!("{mark:<w$} "));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+            if marks.contains('^') && *label == "merged" {
+                out.push_str(marks.trim_end());
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_story_aligns_its_words_and_marks_the_merges_differences() {
+        let w = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let e = Execution {
+            input: ExecutionInput {
+                tape: vec![0],
+                arguments: vec![],
+            },
+            base: w("funcA funcB end"),
+            ours: w("funcA funcZ funcB end"),
+            theirs: w("funcA funcC end"),
+            merged: w("funcA funcZ funcC end"),
+            expected: None,
+            kind: ExecutionKind::Overlapping,
+        };
+        assert_eq!(
+            e.aligned_text(),
+            "base     funcA funcB end\nours     funcA funcZ funcB end\ntheirs   funcA funcC end\nmerged   funcA funcZ funcC end\n               ^     ^     ^\n"
+        );
+        assert_eq!(e.input_text(), "nondet values [0]");
+    }
+}

@@ -1,0 +1,394 @@
+//! The per-execution merge verdict of one entry: the four versions run on the same inputs,
+//! each execution's call trees merged three-way, and the executions the merge does not
+//! explain told as stories.
+//!
+//! Key items:
+//!
+//! * [`check_entry`]: versions → [`CheckOutcome`]: the [`EntryCheck`] (stories and what the
+//!   check covered and cost), or why it could not run.
+//!
+//! The method: each version is instrumented again with its returns recorded and rewritten
+//! into a product program ([`crate::cprog::product`]); CBMC enumerates the quadruples of
+//! logs the versions produce on one shared input ([`crate::cbmc::product`]), skipping those
+//! one untouched branch explains; each quadruple becomes four call trees
+//! ([`super::diff3::CallTree`]) and is classified by their three-way merge
+//! ([`super::diff3::merge3`]). The result is cached under `.git/mergelens/executions/`,
+//! keyed by the four versions' fingerprints, the bounds and the CBMC version.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use std::time::Instant;
+
+use super::context::LearnContext;
+use super::diff3::{CallTree, LogItem, merge3};
+use super::engine::{VersionInput, front_end_config};
+use super::error::ReviewError;
+use crate::automaton::Alphabet;
+use crate::cbmc::product::{Enumeration, Item, ProductProgram, TAPE_LENGTH, harness};
+use crate::cbmc::{CbmcCounters, CbmcRunError, LearnBounds};
+use crate::config::Settings;
+use crate::cprog::product::{ProductError, ProductVersion, product_version};
+use crate::cprog::{self, EventKind, FrontEndError};
+use crate::document::{Execution, ExecutionCheck, ExecutionInput, ExecutionKind, Version};
+use crate::fingerprint::Fingerprint;
+
+/// At most this many quadruples are enumerated per entry; past it the check is partial.
+pub(crate) const LIMIT: usize = 64;
+
+const CACHE_FORMAT: &str = "mergelens-executions/1";
+
+/// The check of one entry.
+#[derive(Clone, Debug)]
+pub(crate) struct EntryCheck {
+    pub executions: Vec<Execution>,
+    pub check: ExecutionCheck,
+    /// What a reader must know about what the check covered.
+    pub notes: Vec<String>,
+}
+
+pub(crate) enum CheckOutcome {
+    Ran(EntryCheck),
+    /// The check cannot run on these versions; the reason, for the notes.
+    Skipped(String),
+}
+
+const ORDER: [(Version, char); 4] = [
+    (Version::Base, 'o'),
+    (Version::Ours, 'a'),
+    (Version::Theirs, 'b'),
+    (Version::Merged, 'm'),
+];
+
+/// Runs the per-execution check of `entry` at `bounds`; `alphabet` is the review's (the
+/// letters after `--only`/`--exclude`), which the trees keep.
+pub(crate) fn check_entry(
+    inputs: &[VersionInput],
+    entry: &str,
+    settings: &Settings,
+    ctx: &LearnContext,
+    alphabet: &Alphabet,
+    bounds: LearnBounds,
+) -> Result<CheckOutcome, ReviewError> {
+    let started = Instant::now();
+    let dir = tempfile::Builder::new()
+        .prefix("mergelens-product-src-")
+        .tempdir()
+        .map_err(|source| ReviewError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+    let trees = settings.events == EventKind::Functions;
+    // The four versions are read in parallel, as the learning reads them.
+    let prepared: Vec<Result<Prepared, ReviewError>> = ctx.pool.install(|| {
+        ORDER
+            .par_iter()
+            .map(|&(version, tag)| {
+                prepare(inputs, version, tag, entry, settings, trees, dir.path())
+            })
+            .collect()
+    });
+    let mut versions = Vec::new();
+    let mut fingerprints = Vec::new();
+    for p in prepared {
+        match p? {
+            Prepared::Ready(product, fingerprint) => {
+                versions.push(*product);
+                fingerprints.push(fingerprint);
+            }
+            Prepared::Skip(reason) => return Ok(CheckOutcome::Skipped(reason)),
+        }
+    }
+    let mut notes = Vec::new();
+    if versions.iter().any(|v| v.exits) {
+        notes.push(format!(
+            "{entry}: the per-execution check does not follow executions that call exit or abort (the four versions run in one program)"
+        ));
+    }
+    if versions.iter().any(|v| !v.nondet.is_empty()) {
+        notes.push(format!(
+            "{entry}: the per-execution check shares at most {TAPE_LENGTH} nondet values per version; executions reading more are out of its bounds"
+        ));
+    }
+    if !trees {
+        notes.push(format!(
+            "{entry}: with --events {}, executions are compared as flat words (call trees need function events)",
+            settings.events
+        ));
+    }
+
+    // The review's letters decide what counts towards the bound: part of the key.
+    fingerprints.push(alphabet.names().collect::<Vec<_>>().join(" "));
+    let key = cache_key(&fingerprints, bounds, ctx, trees);
+    let cache_path = ctx
+        .executions
+        .as_ref()
+        .map(|d| d.join(format!("{key}.json")));
+    let cached: Option<Enumeration> = cache_path
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str::<CachedEnumeration>(&t).ok())
+        .filter(|c| c.format == CACHE_FORMAT)
+        .map(|c| c.enumeration);
+    let counters = Arc::new(CbmcCounters::new());
+    let from_cache = cached.is_some();
+    // One branch that left the program as the base had it, and a merge that is the other
+    // branch's program: every execution is explained, with no CBMC run.
+    let f = &fingerprints;
+    let one_sided = (f[2] == f[0] && f[3] == f[1]) || (f[1] == f[0] && f[3] == f[2]);
+    let enumeration = match cached {
+        _ if one_sided => Enumeration {
+            complete: true,
+            ..Enumeration::default()
+        },
+        Some(e) => {
+            ctx.progress(&format!("{entry}: per-execution check from the cache"));
+            e
+        }
+        None => {
+            ctx.progress(&format!(
+                "{entry}: per-execution check at --unwind {} --max-word-length {}",
+                bounds.unwind, bounds.max_word_length
+            ));
+            let failed = |source: CbmcRunError| ReviewError::Product {
+                entry: entry.to_string(),
+                source: Box::new(source),
+            };
+            let mut product = match ProductProgram::compile(&ctx.tools, &versions, counters.clone())
+            {
+                Ok(p) => p,
+                // A program the renaming cannot link (goto-cc rejects the product): the
+                // review goes on with the word-level verdict, saying why.
+                Err(e @ (CbmcRunError::Compile { .. } | CbmcRunError::GotoCc { .. })) => {
+                    return Ok(CheckOutcome::Skipped(format!(
+                        "goto-cc cannot link the four versions into one program: {e}"
+                    )));
+                }
+                Err(e) => return Err(failed(e)),
+            };
+            let mut n = 0;
+            let e = product
+                .enumerate(
+                    |l| alphabet.letter(l).is_some(),
+                    bounds.unwind,
+                    bounds.max_word_length,
+                    LIMIT,
+                    settings.query_timeout,
+                    |_| {
+                        n += 1;
+                        ctx.progress(&format!("{entry}: per-execution check: {n} executions"));
+                    },
+                )
+                .map_err(failed)?;
+            if let Some(path) = &cache_path
+                && let Err(err) = save(path, &e)
+            {
+                ctx.warn(&format!(
+                    "cannot write the per-execution cache {}: {err}",
+                    path.display()
+                ));
+            }
+            e
+        }
+    };
+
+    let mut check = ExecutionCheck {
+        quadruples: enumeration.executions.len() as u64,
+        complete: enumeration.complete,
+        cbmc_runs: counters.runs(),
+        from_cache,
+        ..ExecutionCheck::default()
+    };
+    if !enumeration.complete {
+        notes.push(format!(
+            "{entry}: the per-execution check stopped after {LIMIT} executions; the others are not checked"
+        ));
+    }
+    let mut executions: Vec<Execution> = Vec::new();
+    for raw in &enumeration.executions {
+        let trees: Vec<CallTree> = raw
+            .logs
+            .iter()
+            .map(|log| tree(entry, log, &enumeration.letters, alphabet))
+            .collect::<Result<_, _>>()
+            .map_err(|source| ReviewError::Product {
+                entry: entry.to_string(),
+                source: Box::new(source),
+            })?;
+        let [o, a, b, m] = [&trees[0], &trees[1], &trees[2], &trees[3]];
+        let end = cprog::END_LETTER;
+        let (kind, expected) = match merge3(o, a, b) {
+            Err(_) => (ExecutionKind::Overlapping, None),
+            Ok(e) if &e == m => {
+                check.explained += 1;
+                continue;
+            }
+            Ok(e) => (ExecutionKind::Unexpected, Some(e.word(end))),
+        };
+        match kind {
+            ExecutionKind::Unexpected => check.unexpected += 1,
+            ExecutionKind::Overlapping => check.overlapping += 1,
+        }
+        let story = Execution {
+            input: ExecutionInput {
+                tape: raw.tape.clone(),
+                arguments: raw.arguments.clone(),
+            },
+            base: o.word(end),
+            ours: a.word(end),
+            theirs: b.word(end),
+            merged: m.word(end),
+            expected,
+            kind,
+        };
+        // One story per distinct behaviour: inputs that differ only in values no letter
+        // shows tell the same story.
+        let same = |s: &Execution| {
+            (&s.base, &s.ours, &s.theirs, &s.merged, s.kind)
+                == (
+                    &story.base,
+                    &story.ours,
+                    &story.theirs,
+                    &story.merged,
+                    story.kind,
+                )
+        };
+        if !executions.iter().any(same) {
+            executions.push(story);
+        }
+    }
+    check.wall_seconds = started.elapsed().as_secs_f64();
+    Ok(CheckOutcome::Ran(EntryCheck {
+        executions,
+        check,
+        notes,
+    }))
+}
+
+enum Prepared {
+    /// The version's share of the product, and its fingerprint.
+    Ready(Box<ProductVersion>, String),
+    Skip(String),
+}
+
+/// Instruments one version with its returns recorded and rewrites it for the product.
+fn prepare(
+    inputs: &[VersionInput],
+    version: Version,
+    tag: char,
+    entry: &str,
+    settings: &Settings,
+    trees: bool,
+    dir: &std::path::Path,
+) -> Result<Prepared, ReviewError> {
+    let Some(input) = inputs.iter().find(|i| i.version == version) else {
+        return Ok(Prepared::Skip(format!("no {version} version")));
+    };
+    let mut config = front_end_config(input, entry, settings);
+    config.only = None;
+    config.exclude.clear();
+    config.record_returns = trees;
+    let out = dir.join(tag.to_string());
+    std::fs::create_dir_all(&out).map_err(|source| ReviewError::Io {
+        path: out.clone(),
+        source,
+    })?;
+    let front_end = |source: FrontEndError| ReviewError::FrontEnd {
+        version,
+        entry: entry.to_string(),
+        source: Box::new(source),
+    };
+    let program = match cprog::instrument(&config, &out) {
+        Ok(p) => p,
+        Err(FrontEndError::MissingEntry { .. }) => {
+            return Ok(Prepared::Skip(format!(
+                "{version} does not define `{entry}`"
+            )));
+        }
+        Err(e) => return Err(front_end(e)),
+    };
+    match product_version(&program, tag, &out) {
+        Ok(p) => Ok(Prepared::Ready(Box::new(p), program.fingerprint())),
+        Err(e @ ProductError::Parameter { .. }) => Ok(Prepared::Skip(e.to_string())),
+        Err(ProductError::FrontEnd(e)) => Err(front_end(e)),
+    }
+}
+
+/// A version's log as a call tree over the review's letters.
+fn tree(
+    entry: &str,
+    log: &[Item],
+    names: &[String],
+    alphabet: &Alphabet,
+) -> Result<CallTree, CbmcRunError> {
+    let items = log
+        .iter()
+        .filter_map(|item| match item {
+            Item::Letter(k) => Some(
+                names
+                    .get(*k as usize)
+                    .map(|n| LogItem::Enter(n.as_str()))
+                    .ok_or_else(|| CbmcRunError::Contract {
+                        message: format!("letter {k} outside the version's alphabet"),
+                    }),
+            ),
+            Item::Return => Some(Ok(LogItem::Return)),
+            Item::End => Some(Ok(LogItem::End)),
+            Item::Exit => None,
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(CallTree::from_log(entry, &items, |n| {
+        alphabet.letter(n).is_some()
+    }))
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedEnumeration {
+    format: String,
+    enumeration: Enumeration,
+}
+
+fn save(path: &std::path::Path, e: &Enumeration) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let text = serde_json::to_string(&CachedEnumeration {
+        format: CACHE_FORMAT.to_string(),
+        enumeration: e.clone(),
+    })
+    .map_err(std::io::Error::other)?;
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    file.write_all(text.as_bytes())?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// What an enumeration depends on: the four instrumented versions, the bounds, the harness
+/// (its encoding and tape), the limit and the CBMC version.
+fn cache_key(
+    fingerprints: &[String],
+    bounds: LearnBounds,
+    ctx: &LearnContext,
+    trees: bool,
+) -> String {
+    let mut h = Fingerprint::new();
+    h.field(CACHE_FORMAT);
+    for f in fingerprints {
+        h.field(f);
+    }
+    h.field(&format!(
+        "unwind={};max-word-length={};limit={LIMIT};trees={trees}",
+        bounds.unwind, bounds.max_word_length
+    ));
+    h.field(&harness(
+        &['o', 'a', 'b', 'm'],
+        &[],
+        &[],
+        0,
+        bounds.max_word_length,
+        &[],
+    ));
+    let v = ctx.tools.version;
+    h.field(&format!("{}.{}.{}", v.major, v.minor, v.patch));
+    h.hex()
+}

@@ -1,0 +1,198 @@
+//! The per-execution merge verdict (issue 12) on real repositories with the real CBMC: the
+//! four versions run on one shared input, each execution's call trees merged as diff3
+//! merges lines. Independent changes on one path and a body change beside a new call of
+//! that function compose (clean); a change to a global that the other branch's change
+//! reads is unexpected, with the input that shows it; both branches replacing one call
+//! differently overlap, as the merge of Fig. 12 does when its guard is false.
+
+mod common;
+
+use common::{Repo, fig12, text};
+use serde_json::Value;
+
+/// Commits `base`, then `ours` on main and `theirs` on feature, as `prog.c`.
+fn merge(base: &str, ours: &str, theirs: &str) -> Repo {
+    let repo = Repo::new();
+    repo.commit("prog.c", base, "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("prog.c", ours, "ours");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("prog.c", theirs, "theirs");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
+
+/// Reviews feature into main as JSON: the exit code and the document.
+fn review(repo: &Repo, extra: &[&str]) -> (Option<i32>, Value, String) {
+    let mut args = vec!["review", "main", "feature", "--format", "json"];
+    args.extend_from_slice(extra);
+    let out = repo.mergelens(&args);
+    let doc: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    (out.status.code(), doc, text(&out))
+}
+
+fn word(v: &Value) -> String {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not a word: {v}"))
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn words(v: &Value) -> Vec<String> {
+    v["examples"]
+        .as_array()
+        .map(|ws| ws.iter().map(word).collect())
+        .unwrap_or_default()
+}
+
+/// `void a(void) { A }` ... with `main` calling a, then b.
+fn two_functions(a: &str, b: &str) -> String {
+    format!(
+        "void trace(void) {{}}\nvoid verify(void) {{}}\n\nvoid a(void)\n{{\n    {a}\n}}\n\n/* between */\n\nvoid b(void)\n{{\n    {b}\n}}\n\nint main(void)\n{{\n    a();\n    b();\n    return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn independent_changes_on_one_path_compose_and_are_clean() {
+    let repo = merge(
+        &two_functions("", ""),
+        &two_functions("trace();", ""),
+        &two_functions("", "verify();"),
+    );
+    let (code, doc, said) = review(&repo, &[]);
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    let entry = &doc["entries"][0];
+    // Word by word the merge looks unexpected; per execution it is both changes together.
+    assert_eq!(words(&entry["unexpected"]), ["a trace b verify end"]);
+    assert!(entry.get("executions").is_none(), "{entry}");
+    let check = &entry["execution_check"];
+    assert_eq!(check["complete"], true, "{check}");
+    assert_eq!(check["quadruples"], 1, "{check}");
+    assert_eq!(check["explained"], 1, "{check}");
+    assert!(check["cbmc_runs"].as_u64().unwrap() >= 2, "{check}");
+}
+
+#[test]
+fn a_body_change_and_a_new_call_of_that_function_compose() {
+    let program = |body: &str, calls: &str| {
+        format!(
+            "void g(void) {{}}\nvoid h(void) {{}}\n\nvoid f(void)\n{{\n    {body}\n}}\n\n/* between */\n\nint main(void)\n{{\n    {calls}\n    return 0;\n}}\n"
+        )
+    };
+    let repo = merge(
+        &program("g();", "f();"),
+        &program("h();", "f();"),
+        &program("g();", "f(); f();"),
+    );
+    let (code, doc, said) = review(&repo, &[]);
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    let check = &doc["entries"][0]["execution_check"];
+    assert_eq!(check["explained"], 1, "{check}");
+}
+
+#[test]
+fn a_change_to_a_global_the_other_branchs_change_reads_is_unexpected() {
+    let program = |set: &str, use_: &str| {
+        format!(
+            "int nondet_int(void);\nint armed;\nvoid fire(void) {{}}\n\nvoid arm(void)\n{{\n    {set}\n}}\n\n/* between */\n\nvoid use(void)\n{{\n    {use_}\n}}\n\nint main(void)\n{{\n    arm();\n    use();\n    return 0;\n}}\n"
+        )
+    };
+    // Ours arms on some inputs; theirs fires when armed. Neither branch fires alone.
+    let repo = merge(
+        &program("", ""),
+        &program("armed = nondet_int();", ""),
+        &program("", "if (armed) fire();"),
+    );
+    let (code, doc, said) = review(&repo, &[]);
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(doc["verdict"], "unexpected", "{said}");
+    let entry = &doc["entries"][0];
+    let stories = entry["executions"].as_array().expect("stories");
+    assert_eq!(stories.len(), 1, "{stories:?}");
+    let s = &stories[0];
+    assert_eq!(s["kind"], "unexpected");
+    for v in ["base", "ours", "theirs"] {
+        assert_eq!(word(&s[v]), "arm use end", "{v}: {s}");
+    }
+    assert_eq!(word(&s["merged"]), "arm use fire end");
+    assert_eq!(word(&s["expected"]), "arm use end");
+    // The input that shows it: ours' first nondet value arms.
+    let tape = s["input"]["tape"].as_array().expect("a tape");
+    assert_eq!(tape.len(), 1, "{s}");
+    assert_ne!(tape[0].as_i64().unwrap(), 0, "{s}");
+    assert!(
+        said.contains("unexpected execution, on nondet values ["),
+        "{said}"
+    );
+    // fail-on never lets it through.
+    let (code, _, said) = review(&repo, &["--fail-on", "never"]);
+    assert_eq!(code, Some(0), "{said}");
+}
+
+#[test]
+fn both_branches_replacing_one_call_differently_overlap() {
+    use mergelens::review::fig12::{BASE, OURS, THEIRS};
+    // Theirs replaces funcB() unconditionally: on every input both branches changed what
+    // follows funcA.
+    let theirs = THEIRS.replace(
+        "    if (nondet_int())\n        funcB();\n    else\n        funcC();",
+        "    funcC();",
+    );
+    assert_ne!(theirs, THEIRS);
+    let repo = merge(BASE, OURS, &theirs);
+    let (code, doc, said) = review(&repo, &[]);
+    // The default fail-on blocks unexpected executions only.
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(doc["verdict"], "overlapping", "{said}");
+    let s = &doc["entries"][0]["executions"][0];
+    assert_eq!(s["kind"], "overlapping");
+    assert!(s.get("expected").is_none(), "{s}");
+    assert_eq!(word(&s["ours"]), "funcA funcZ funcB end");
+    assert_eq!(word(&s["theirs"]), "funcA funcC end");
+    assert_eq!(word(&s["merged"]), "funcA funcZ funcC end");
+    let (code, _, said) = review(&repo, &["--fail-on", "overlapping"]);
+    assert_eq!(code, Some(1), "{said}");
+}
+
+#[test]
+fn fig12_overlaps_where_the_guard_is_false_and_the_check_is_cached() {
+    let repo = fig12();
+    let (code, doc, said) = review(&repo, &[]);
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(doc["verdict"], "overlapping", "{said}");
+    let entry = &doc["entries"][0];
+    let stories = entry["executions"].as_array().expect("stories");
+    assert_eq!(stories.len(), 1, "{stories:?}");
+    let s = &stories[0];
+    assert_eq!(s["input"]["tape"], serde_json::json!([0]), "{s}");
+    assert_eq!(word(&s["base"]), "funcA funcB end");
+    assert_eq!(word(&s["ours"]), "funcA funcZ funcB end");
+    assert_eq!(word(&s["theirs"]), "funcA funcC end");
+    assert_eq!(word(&s["merged"]), "funcA funcZ funcC end");
+    // Where the guard holds, theirs is the base and ours' move is expected: not a story.
+    let check = &entry["execution_check"];
+    assert_eq!(check["overlapping"], 1, "{check}");
+    assert_eq!(check["from_cache"], false, "{check}");
+    let (_, again, _) = review(&repo, &[]);
+    let check = &again["entries"][0]["execution_check"];
+    assert_eq!(check["from_cache"], true, "{check}");
+    assert_eq!(check["cbmc_runs"], 0, "{check}");
+    assert_eq!(again["entries"][0]["executions"], entry["executions"]);
+    // The stories in Markdown and HTML.
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "md"]);
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        md.contains("**overlapping execution**, on nondet values"),
+        "{md}"
+    );
+    assert!(md.contains("merged   funcA funcZ funcC end"), "{md}");
+    let html =
+        std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
+    assert!(html.contains("<table class=\"story\">"), "{html}");
+    assert!(html.contains("<td class=\"differs\">funcC</td>"));
+}
