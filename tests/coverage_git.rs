@@ -89,12 +89,13 @@ fn a_change_behind_a_loop_the_bounds_cut_makes_the_review_inconclusive() {
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(md.contains(sentence), "{md}");
     // At the bound that reaches it, the change is checked: the merge's `a c c c c b end`
-    // is a word neither branch has.
+    // is a word neither branch has, but on every execution it is the composition of both
+    // changes (issue 12's per-execution verdict), so the merge is clean.
     let out = repo.mergelens(&[
         "review", "main", "feature", "--format", "json", "--unwind", "4",
     ]);
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["verdict"], "unexpected", "{}", text(&out));
+    assert_eq!(doc["verdict"], "clean", "{}", text(&out));
     assert!(hunks(&doc["entries"][0]).iter().all(|h| h.4), "{doc}");
     assert!(!text(&out).contains("never reached"), "{}", text(&out));
 }
@@ -104,9 +105,11 @@ fn a_merge_whose_changes_all_run_keeps_its_verdict() {
     // The paper's Fig. 12: both branches' calls run within the default bounds.
     let repo = common::fig12();
     let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    // Both branches changed what follows funcA: an overlap (issue 12), which the default
+    // fail-on lets through.
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["verdict"], "unexpected", "{}", text(&out));
+    assert_eq!(doc["verdict"], "overlapping", "{}", text(&out));
     let entry = &doc["entries"][0];
     // Ours adds a declaration (no code) and funcZ; theirs a declaration and a definition
     // (lines 2-3, funcC's body runs) and the choice.
