@@ -3,7 +3,8 @@
 //! merges lines. Independent changes on one path and a body change beside a new call of
 //! that function compose (clean); a change to a global that the other branch's change
 //! reads is unexpected, with the input that shows it; both branches replacing one call
-//! differently overlap, as the merge of Fig. 12 does when its guard is false.
+//! differently overlap, as the merge of Fig. 12 does when its guard is false; the entry's
+//! arguments are shared like the tape and shown in the story.
 
 mod common;
 
@@ -195,4 +196,29 @@ fn fig12_overlaps_where_the_guard_is_false_and_the_check_is_cached() {
         std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
     assert!(html.contains("<table class=\"story\">"), "{html}");
     assert!(html.contains("<td class=\"differs\">funcC</td>"));
+}
+
+#[test]
+fn the_entrys_arguments_are_shared_and_shown() {
+    let program = |limit: &str, check: &str| {
+        format!(
+            "int limit;\nvoid warn(void) {{}}\n\nvoid setup(void)\n{{\n    limit = {limit};\n}}\n\n/* between */\n\nvoid check(int x)\n{{\n    {check}\n}}\n\nint run(int x)\n{{\n    setup();\n    check(x);\n    return 0;\n}}\n"
+        )
+    };
+    // Ours lowers the limit; theirs warns above it. On 5 < x <= 10 only the merge warns.
+    let repo = merge(
+        &program("10", "(void)x;"),
+        &program("5", "(void)x;"),
+        &program("10", "if (x > limit) warn();"),
+    );
+    let (code, doc, said) = review(&repo, &["--entry", "run"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(doc["verdict"], "unexpected", "{said}");
+    let s = &doc["entries"][0]["executions"][0];
+    assert_eq!(s["kind"], "unexpected", "{s}");
+    assert_eq!(word(&s["merged"]), "setup check warn end");
+    assert_eq!(word(&s["expected"]), "setup check end");
+    let x = s["input"]["arguments"][0].as_i64().expect("the argument");
+    assert!((6..=10).contains(&x), "{s}");
+    assert!(said.contains(&format!("arguments ({x})")), "{said}");
 }

@@ -88,11 +88,15 @@ impl Execution {
         rows
     }
 
-    /// The letter at each position that differs from the reference row's (the expected
-    /// word, or the base's for an overlap): what the story is about.
+    /// Whether letter `i` of `word` is not in a longest common subsequence with the
+    /// reference row (the expected word, or the base's for an overlap): a letter the
+    /// change brought in, which the story is about.
     pub fn differs(&self, word: &[String], i: usize) -> bool {
         let reference = self.expected.as_deref().unwrap_or(&self.base);
-        reference.get(i) != word.get(i)
+        !common_letters(word, reference)
+            .get(i)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// The input as people read it: `tape [0, 7]`, plus the arguments, or `no input`.
@@ -151,6 +155,36 @@ impl Execution {
     }
 }
 
+/// For each letter of `word`, whether a longest common subsequence with `reference` keeps
+/// it.
+fn common_letters(word: &[String], reference: &[String]) -> Vec<bool> {
+    let (n, m) = (word.len(), reference.len());
+    let mut t = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            t[i][j] = if word[i] == reference[j] {
+                t[i + 1][j + 1] + 1
+            } else {
+                t[i + 1][j].max(t[i][j + 1])
+            };
+        }
+    }
+    let mut kept = vec![false; n];
+    let (mut i, mut j) = (0, 0);
+    while i < n && j < m {
+        if word[i] == reference[j] {
+            kept[i] = true;
+            i += 1;
+            j += 1;
+        } else if t[i + 1][j] >= t[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,7 +206,7 @@ mod tests {
         };
         assert_eq!(
             e.aligned_text(),
-            "base     funcA funcB end\nours     funcA funcZ funcB end\ntheirs   funcA funcC end\nmerged   funcA funcZ funcC end\n               ^     ^     ^\n"
+            "base     funcA funcB end\nours     funcA funcZ funcB end\ntheirs   funcA funcC end\nmerged   funcA funcZ funcC end\n               ^     ^\n"
         );
         assert_eq!(e.input_text(), "nondet values [0]");
     }
