@@ -363,7 +363,8 @@ fn save(path: &std::path::Path, e: &Enumeration) -> std::io::Result<()> {
     Ok(())
 }
 
-/// What an enumeration depends on: the four instrumented versions, the bounds, the harness
+/// What an enumeration depends on: mergelens's query semantics (the version and digest the
+/// answer store is keyed by too), the four instrumented versions, the bounds, the harness
 /// (its encoding and tape), the limit and the CBMC version.
 fn cache_key(
     fingerprints: &[String],
@@ -373,6 +374,7 @@ fn cache_key(
 ) -> String {
     let mut h = Fingerprint::new();
     h.field(CACHE_FORMAT);
+    h.field(&crate::cbmc::cache_store::semantics_digest());
     for f in fingerprints {
         h.field(f);
     }
