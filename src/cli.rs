@@ -616,6 +616,11 @@ pub struct ReviewLearnFlags {
     /// Versions learned at once (default: the number of cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
+    /// Stop learning after S seconds: the document holds what was learned (the last
+    /// conjectures) and the verdict `inconclusive`; exit code 1 only with
+    /// `fail-on = "inconclusive"`. Ctrl-C does the same.
+    #[arg(long, value_name = "S", value_parser = seconds)]
+    pub time_budget: Option<f64>,
     /// Neither read nor write the caches under .git/mergelens/.
     #[arg(long)]
     pub no_cache: bool,
@@ -676,6 +681,11 @@ impl ReviewLearnFlags {
         }
     }
 
+    /// `--time-budget` (0: stop at once, before any CBMC run).
+    pub fn budget(&self) -> Option<std::time::Duration> {
+        self.time_budget.map(std::time::Duration::from_secs_f64)
+    }
+
     pub fn doc_format(&self) -> Option<crate::commands::review::DocFormat> {
         use crate::commands::review::DocFormat;
         self.format.map(|f| match f {
@@ -723,6 +733,7 @@ impl ReviewCli {
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),
             no_cache: self.learn.no_cache,
+            time_budget: self.learn.budget(),
         }
     }
 }
@@ -745,6 +756,7 @@ impl DiffCli {
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),
             no_cache: self.learn.no_cache,
+            time_budget: self.learn.budget(),
             from: self.from,
             to: self.to,
         }

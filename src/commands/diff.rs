@@ -25,15 +25,17 @@ pub struct DiffArgs {
     pub format: Option<DocFormat>,
     pub output: Option<PathBuf>,
     pub no_cache: bool,
+    /// `--time-budget`: learning stops then, and the diff is inconclusive.
+    pub time_budget: Option<std::time::Duration>,
 }
 
 pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     let repo = GitRepo::from_env()?;
-    let settings = load_settings(&repo, &args.flags)?;
+    let (settings, _harness) = load_settings(&repo, &args.flags)?;
     let from = repo.resolve(&args.from)?;
     let to = repo.resolve(&args.to)?;
-    // Ctrl-C stops the CBMC runs, as in a review.
-    super::anytime::start(None);
+    // `--time-budget` and Ctrl-C stop the CBMC runs, as in a review.
+    super::anytime::start(args.time_budget);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
     let report = review::diff_revisions(&repo, &from, &to, &settings, &ctx);
     progress.finish();
@@ -76,11 +78,18 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
             &entry.removed,
         );
     }
-    text.push_str(if report.changed {
-        "behaviour changed\n"
+    if report.inconclusive.is_empty() {
+        text.push_str(if report.changed {
+            "behaviour changed\n"
+        } else {
+            "behaviour unchanged\n"
+        });
     } else {
-        "behaviour unchanged\n"
-    });
+        text.push_str("inconclusive: learning was stopped before it finished\n");
+        for reason in &report.inconclusive {
+            text.push_str(&format!("  {reason}\n"));
+        }
+    }
     if let Some(path) = saved {
         text.push_str(&format!("full report: {}\n", path.display()));
     }
@@ -88,6 +97,15 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
         eprint!("{text}");
     } else {
         print!("{text}");
+    }
+    if !report.inconclusive.is_empty() {
+        // A stopped diff shows what it learned; like an inconclusive review, it fails only
+        // with fail-on = "inconclusive".
+        return Ok(if settings.fail_on.fails_inconclusive() {
+            Outcome::Different
+        } else {
+            Outcome::Success
+        });
     }
     Ok(if report.changed {
         Outcome::Different

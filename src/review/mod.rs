@@ -25,6 +25,7 @@
 //! introduced that neither developer meant. The expected merge E turns the paper's two
 //! differences into one answer: what the merge does beyond each branch's own change.
 
+mod budget;
 mod context;
 mod engine;
 mod error;
@@ -226,9 +227,18 @@ pub fn review_merge(
     let (mut unexpected, mut lost) = (false, false);
     let mut unwind = None;
     let mut inconclusive = Vec::new();
+    // Set when `--time-budget` or Ctrl-C cut learning short: the verdict is inconclusive.
+    let mut stopped = false;
     for entry in &settings.entries {
+        if let Some(reason) = budget::skipped(entry) {
+            inconclusive.push(reason);
+            stopped = true;
+            continue;
+        }
         let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
         inconclusive.extend(shortfalls(&learned, bound));
+        stopped |= !learned.stopped.is_empty();
+        inconclusive.extend(learned.stopped.iter().cloned());
         unwind = Some(learned.bounds.unwind);
         notes.extend(learned.notes.iter().cloned());
         let a = &learned.automata;
@@ -278,6 +288,10 @@ pub fn review_merge(
             source_changes,
             stats: learned.stats,
         });
+    }
+    if stopped {
+        // Languages of partial automata are shown, but they are no findings.
+        (unexpected, lost) = (false, false);
     }
     let verdict = Verdict::of(
         !conflicts.is_empty(),
@@ -330,6 +344,9 @@ pub struct DiffReport {
     pub document: DiffDocument,
     /// Whether some entry's behaviour changed.
     pub changed: bool,
+    /// Why the diff is inconclusive: learning cut short by `--time-budget` or Ctrl-C (then
+    /// `changed` is false, and the document's notes say so too).
+    pub inconclusive: Vec<String>,
 }
 
 /// The behaviour added and removed from `from` to `to`, per entry.
@@ -350,8 +367,14 @@ pub fn diff_revisions(
     let mut entries = Vec::new();
     let mut changed = false;
     let mut unwind = None;
+    let mut inconclusive = Vec::new();
     for entry in &settings.entries {
+        if let Some(reason) = budget::skipped(entry) {
+            inconclusive.push(reason);
+            continue;
+        }
         let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
+        inconclusive.extend(learned.stopped.iter().cloned());
         unwind = Some(learned.bounds.unwind);
         notes.extend(learned.notes.iter().cloned());
         let (old, new) = (
@@ -384,7 +407,13 @@ pub fn diff_revisions(
             stats: learned.stats,
         });
     }
+    if !inconclusive.is_empty() {
+        // Differences of partial automata are shown, but they are no findings.
+        changed = false;
+        notes.extend(inconclusive.iter().map(|r| format!("Inconclusive: {r}")));
+    }
     Ok(DiffReport {
+        inconclusive,
         document: DiffDocument {
             format: REVIEW_FORMAT.to_string(),
             repository: Some(repo.root().display().to_string()),
