@@ -49,6 +49,10 @@ pub enum Command {
     Review(Box<ReviewCli>),
     /// The behaviour added and removed between two commits or tags, per entry function.
     Diff(Box<DiffCli>),
+    /// Set up a repository: find the C files and candidate entry functions, write a
+    /// commented .mergelens.toml (and, with --harness-for, a harness skeleton), then learn
+    /// once at small bounds and suggest a bound.
+    Init(InitCli),
     /// Install or remove the pre-merge-commit hook that runs `mergelens review --hook`.
     #[command(subcommand)]
     Hook(HookCommand),
@@ -759,6 +763,43 @@ impl DiffCli {
             time_budget: self.learn.budget(),
             from: self.from,
             to: self.to,
+        }
+    }
+}
+
+/// `mergelens init`.
+#[derive(Debug, Args)]
+pub struct InitCli {
+    /// Overwrite an existing .mergelens.toml (and mergelens-harness.c).
+    #[arg(long)]
+    pub force: bool,
+    /// Write mergelens-harness.c, a harness calling F on nondeterministic input, and make
+    /// its function the entry.
+    #[arg(long, value_name = "F")]
+    pub harness_for: Option<String>,
+    /// The entry function to configure and learn (default: main, else the first candidate).
+    #[arg(long, value_name = "F", conflicts_with = "harness_for")]
+    pub entry: Option<String>,
+    /// The first learning run stops after S seconds.
+    #[arg(long, value_name = "S", default_value_t = 60.0, value_parser = seconds)]
+    pub time_budget: f64,
+    /// Write the files only; do not learn.
+    #[arg(long)]
+    pub no_learn: bool,
+    /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
+    #[arg(long, value_name = "PATH")]
+    pub cbmc: Option<PathBuf>,
+}
+
+impl InitCli {
+    pub fn into_args(self) -> crate::commands::init::InitArgs {
+        crate::commands::init::InitArgs {
+            force: self.force,
+            harness_for: self.harness_for,
+            entry: self.entry,
+            time_budget: std::time::Duration::from_secs_f64(self.time_budget),
+            no_learn: self.no_learn,
+            cbmc: self.cbmc,
         }
     }
 }
