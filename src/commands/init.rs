@@ -286,7 +286,9 @@ fn candidates(program: &Program, root: &Path) -> anyhow::Result<(Vec<Candidate>,
             {
                 entry.clone_from(&defined[0]);
             }
-            Err(FrontEndError::EmptyAlphabet) if calls => calls = false,
+            Err(FrontEndError::EmptyAlphabet | FrontEndError::HeaderOnly { .. }) if calls => {
+                calls = false;
+            }
             Err(e) => return Err(e.into()),
         }
     };

@@ -28,6 +28,16 @@ pub enum FrontEndError {
         "no events to learn: the event kind and --only/--exclude leave no letter besides `end`; choose another event kind, relax --only/--exclude, or add MERGELENS_EVENT(\"name\") markers"
     )]
     EmptyAlphabet,
+    /// No letter, while headers (not analysed) define functions: a header-only library.
+    #[error(
+        "no events to learn: functions defined in headers are not counted unless the header is listed, and {} define{} {}; list the header with the C files (mergelens learn FILE.c... {}, or for review and diff `files = [\"*.c\", \"{}\"]` in .mergelens.toml or --files '*.c,{}')",
+        list_or_none(headers), if headers.len() == 1 { "s" } else { "" }, list_or_none(functions),
+        headers.first().map_or("lib.h", String::as_str), headers.first().map_or("lib.h", String::as_str), headers.first().map_or("lib.h", String::as_str)
+    )]
+    HeaderOnly {
+        headers: Vec<String>,
+        functions: Vec<String>,
+    },
     /// An event would be named `end`, the letter reserved for the entry function's return.
     #[error("{}:{line}: the event `{name}` would be the letter `end`, which marks the return of the entry function; rename it or leave it out with --exclude {name}", file.display())]
     ReservedLetter {

@@ -33,7 +33,7 @@ use super::syntax::{self, children};
 use crate::automaton::{Alphabet, Letter};
 use crate::fingerprint::Fingerprint;
 use assertions::choose_target;
-use index::{Unit, address_taken, build_index, find_entry};
+use index::{Index, Unit, address_taken, build_index, find_entry};
 use sites::{Findings, SiteWalker, return_typedef, site_edits};
 
 /// The header of every instrumented file: the hooks of the query harnesses (Chockler et al.,
@@ -148,7 +148,10 @@ pub(crate) fn run(
         alphabet,
         letters,
         events,
-    } = choose_alphabet(config, end_name, &mut findings)?;
+    } = choose_alphabet(config, end_name, &mut findings).map_err(|e| match e {
+        FrontEndError::EmptyAlphabet => header_only(&index, config).unwrap_or(e),
+        e => e,
+    })?;
     let end = alphabet
         .letter(end_name)
         .expect("the end letter is always interned");
@@ -312,6 +315,45 @@ struct Chosen {
     alphabet: Alphabet,
     letters: HashMap<SiteKey, Letter>,
     events: Vec<Event>,
+}
+
+/// When no letter is left and headers (not the harness files) define functions: the error
+/// that says headers' functions are not counted unless the header is listed.
+fn header_only(index: &Index, config: &FrontEndConfig) -> Option<FrontEndError> {
+    let harness: Vec<PathBuf> = config
+        .harness
+        .iter()
+        .map(|h| h.canonicalize().unwrap_or_else(|_| h.clone()))
+        .collect();
+    let mut headers: Vec<String> = Vec::new();
+    let mut functions: Vec<String> = Vec::new();
+    for def in index.defs.iter().filter(|d| d.origin == FileOrigin::Header) {
+        let path = Path::new(&def.file);
+        if harness.contains(&path.canonicalize().unwrap_or_else(|_| path.to_path_buf())) {
+            continue;
+        }
+        // As the user names it: relative to the checkout (a review's first confinement
+        // directory) or to the current directory.
+        let base = config
+            .confine_to
+            .as_ref()
+            .and_then(|c| c.first().cloned())
+            .or_else(|| std::env::current_dir().ok());
+        let shown = base
+            .and_then(|b| {
+                let b = b.canonicalize().unwrap_or(b);
+                let p = path.canonicalize().ok()?;
+                p.strip_prefix(&b).ok().map(|r| r.display().to_string())
+            })
+            .unwrap_or_else(|| def.file.clone());
+        if !headers.contains(&shown) {
+            headers.push(shown);
+        }
+        if !functions.contains(&def.name) {
+            functions.push(def.name.clone());
+        }
+    }
+    (!functions.is_empty()).then_some(FrontEndError::HeaderOnly { headers, functions })
 }
 
 /// Applies `only`/`exclude`, names the letters in order of first occurrence, and appends
