@@ -49,6 +49,10 @@ pub enum Command {
     Review(Box<ReviewCli>),
     /// The behaviour added and removed between two commits or tags, per entry function.
     Diff(Box<DiffCli>),
+    /// Set up a repository: find the C files and candidate entry functions, write a
+    /// commented .mergelens.toml (and, with --harness-for, a harness skeleton), then learn
+    /// once at small bounds and suggest a bound.
+    Init(InitCli),
     /// Install or remove the pre-merge-commit hook that runs `mergelens review --hook`.
     #[command(subcommand)]
     Hook(HookCommand),
@@ -617,6 +621,11 @@ pub struct ReviewLearnFlags {
     /// Versions learned at once (default: the number of cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
+    /// Stop learning after S seconds: the document holds what was learned (the last
+    /// conjectures) and the verdict `inconclusive`; exit code 1 only with
+    /// `fail-on = "inconclusive"`. Ctrl-C does the same.
+    #[arg(long, value_name = "S", value_parser = seconds)]
+    pub time_budget: Option<f64>,
     /// Neither read nor write the caches under .git/mergelens/.
     #[arg(long)]
     pub no_cache: bool,
@@ -678,6 +687,11 @@ impl ReviewLearnFlags {
         }
     }
 
+    /// `--time-budget` (0: stop at once, before any CBMC run).
+    pub fn budget(&self) -> Option<std::time::Duration> {
+        self.time_budget.map(std::time::Duration::from_secs_f64)
+    }
+
     pub fn doc_format(&self) -> Option<crate::commands::review::DocFormat> {
         use crate::commands::review::DocFormat;
         self.format.map(|f| match f {
@@ -725,6 +739,7 @@ impl ReviewCli {
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),
             no_cache: self.learn.no_cache,
+            time_budget: self.learn.budget(),
         }
     }
 }
@@ -752,8 +767,46 @@ impl DiffCli {
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),
             no_cache: self.learn.no_cache,
+            time_budget: self.learn.budget(),
             from: self.from,
             to: self.to,
+        }
+    }
+}
+
+/// `mergelens init`.
+#[derive(Debug, Args)]
+pub struct InitCli {
+    /// Overwrite an existing .mergelens.toml (and mergelens-harness.c).
+    #[arg(long)]
+    pub force: bool,
+    /// Write mergelens-harness.c, a harness calling F on nondeterministic input, and make
+    /// its function the entry.
+    #[arg(long, value_name = "F")]
+    pub harness_for: Option<String>,
+    /// The entry function to configure and learn (default: main, else the first candidate).
+    #[arg(long, value_name = "F", conflicts_with = "harness_for")]
+    pub entry: Option<String>,
+    /// The first learning run stops after S seconds.
+    #[arg(long, value_name = "S", default_value_t = 60.0, value_parser = seconds)]
+    pub time_budget: f64,
+    /// Write the files only; do not learn.
+    #[arg(long)]
+    pub no_learn: bool,
+    /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
+    #[arg(long, value_name = "PATH")]
+    pub cbmc: Option<PathBuf>,
+}
+
+impl InitCli {
+    pub fn into_args(self) -> crate::commands::init::InitArgs {
+        crate::commands::init::InitArgs {
+            force: self.force,
+            harness_for: self.harness_for,
+            entry: self.entry,
+            time_budget: std::time::Duration::from_secs_f64(self.time_budget),
+            no_learn: self.no_learn,
+            cbmc: self.cbmc,
         }
     }
 }

@@ -141,6 +141,9 @@ pub struct FileConfig {
     pub defines: Option<Vec<String>>,
     /// A `compile_commands.json`, relative to the repository root.
     pub compile_commands: Option<String>,
+    /// Harness files, repository-relative, read from the committed `HEAD` of the work tree
+    /// (not from each version) and compiled with every version; never sources themselves.
+    pub harness: Option<Vec<String>>,
     /// The functions to analyse.
     pub entries: Option<Vec<String>>,
     pub events: Option<String>,
@@ -199,6 +202,9 @@ impl FileConfig {
         if let Some(c) = &self.compile_commands {
             all.push(("compile-commands", c));
         }
+        for h in self.harness.iter().flatten() {
+            all.push(("harness", h));
+        }
         for (key, value) in all {
             crate::git::paths::repo_relative(value).map_err(|why| ConfigError::Outside {
                 origin: origin.to_string(),
@@ -254,6 +260,9 @@ pub struct SourceSpec {
     /// Repository-relative (looked up in each version's checkout) or absolute.
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
+    /// Repository-relative paths that are never sources, whatever `files` says: the
+    /// repository's harness files, which come from `HEAD`, not from each version.
+    pub not_sources: Vec<String>,
 }
 
 impl SourceSpec {
@@ -278,6 +287,12 @@ impl SourceSpec {
             require_literal_leading_dot: false,
         };
         let mut selected: Vec<String> = paths
+            .filter(|p| {
+                !self
+                    .not_sources
+                    .iter()
+                    .any(|n| n.trim_start_matches("./") == *p)
+            })
             .filter(|p| {
                 if patterns.is_empty() {
                     p.ends_with(".c")
@@ -536,6 +551,9 @@ impl Settings {
             s.jobs = jobs.max(1);
         }
         s.harness.clone_from(&flags.harness);
+        // The repository's harness files come from HEAD (see `crate::trust::attach_harness`),
+        // so a version's copy of one is no source of that version.
+        s.sources.not_sources = file.harness.clone().unwrap_or_default();
         Ok(s)
     }
 }

@@ -108,8 +108,8 @@ pub fn failure_kind(error: &(dyn Error + 'static)) -> Option<FailureKind> {
     }
     // The program is to blame for what the front end, goto-cc or CBMC reject; a query that
     // timed out or crashed is a failure of the run.
-    if error.downcast_ref::<FrontEndError>().is_some() {
-        return Some(BadInput);
+    if let Some(e) = error.downcast_ref::<FrontEndError>() {
+        return Some(judged(!matches!(e, FrontEndError::Stopped { .. })));
     }
     if let Some(e) = error.downcast_ref::<CbmcTeacherError>() {
         return Some(judged(e.is_bad_input()));

@@ -49,14 +49,24 @@ pub struct UserConfig {
     pub on_error: Option<OnError>,
     /// Added to every review's include directories (absolute paths allowed).
     pub include_dirs: Option<Vec<PathBuf>>,
+    /// Harness files (absolute, or relative to this file's directory), compiled with every
+    /// version when neither `--harness` nor the repository's configuration names one.
+    pub harness: Option<Vec<PathBuf>>,
 }
 
 impl UserConfig {
     pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
-        toml::from_str(text).map_err(|e| ConfigError::Parse {
+        let mut user: UserConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
             path: path.to_path_buf(),
             message: e.to_string(),
-        })
+        })?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        for h in user.harness.iter_mut().flatten() {
+            if h.is_relative() {
+                *h = dir.join(&*h);
+            }
+        }
+        Ok(user)
     }
 
     /// The file at [`user_config_path`], or the defaults when there is none.
@@ -211,6 +221,90 @@ pub fn review_settings(
     )?;
     settings.cbmc = cbmc_path(flags.cbmc.as_deref(), Some(repo), user).0;
     Ok(settings)
+}
+
+/// The harness files of a run that came from a configuration file, kept while they are in
+/// use: the repository's are copies of `HEAD`'s blobs in a temporary directory.
+#[derive(Debug, Default)]
+pub struct HarnessFiles {
+    /// Where they came from, for messages; `None` when no configuration named any.
+    pub origin: Option<String>,
+    pub paths: Vec<PathBuf>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// Fills `settings.harness` from the configuration when `--harness` named none: the
+/// repository file's `harness` (`file`, named `origin` in messages), else the user file's.
+///
+/// A repository's harness paths are relative and stay inside (checked by
+/// [`FileConfig::check_paths`] and through the commit's links); the files are read from the
+/// committed `HEAD` of the work tree, not from each version, so that one harness serves old
+/// tags and merge bases alike. They are C code that is compiled (and model-checked), never
+/// executed (`docs/trust.md`).
+pub fn attach_harness(
+    repo: &GitRepo,
+    file: &FileConfig,
+    origin: &str,
+    user: &UserConfig,
+    settings: &mut Settings,
+) -> Result<HarnessFiles, ConfigError> {
+    if !settings.harness.is_empty() {
+        return Ok(HarnessFiles::default());
+    }
+    let named = file.harness.as_deref().unwrap_or_default();
+    if named.is_empty() {
+        let paths = user.harness.clone().unwrap_or_default();
+        settings.harness.clone_from(&paths);
+        let origin = (!paths.is_empty()).then(|| "the user configuration file".to_string());
+        return Ok(HarnessFiles {
+            origin,
+            paths,
+            _dir: None,
+        });
+    }
+    file.check_paths(origin)?;
+    let invalid = |message: String| ConfigError::Invalid {
+        key: "harness",
+        message: format!("{origin}: {message}"),
+    };
+    let head = repo.resolve("HEAD").map_err(|e| {
+        invalid(format!(
+            "the harness files are read from the committed HEAD, and there is none ({e}); commit them first"
+        ))
+    })?;
+    let dir = tempfile::Builder::new()
+        .prefix("mergelens-harness-")
+        .tempdir()
+        .map_err(|source| ConfigError::Read {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+    let mut paths = Vec::new();
+    for rel in named {
+        let Some(text) = read_committed(repo, &head, rel, origin)? else {
+            return Err(invalid(format!(
+                "harness = \"{rel}\" is not in the committed HEAD ({}); the harness files are read from HEAD, so commit it (git add {rel} && git commit)",
+                head.label
+            )));
+        };
+        let rel = rel.trim_start_matches("./");
+        let path = dir.path().join(rel);
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, text));
+        written.map_err(|source| ConfigError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        paths.push(path);
+    }
+    settings.harness.clone_from(&paths);
+    Ok(HarnessFiles {
+        origin: Some(format!("{origin}, read from HEAD ({})", head.label)),
+        paths,
+        _dir: Some(dir),
+    })
 }
 
 /// The finding of a settings change, for the one-screen summary: the first lines of the diff.
@@ -383,5 +477,49 @@ mod tests {
         assert_eq!(u.cbmc, Some(PathBuf::from("/opt/cbmc/bin/cbmc")));
         assert_eq!(u.on_error, Some(OnError::Block));
         assert!(UserConfig::parse("files = []\n", Path::new("c")).is_err());
+    }
+
+    #[test]
+    fn a_user_harness_is_relative_to_the_user_file() {
+        let u = UserConfig::parse(
+            "harness = [\"h.c\", \"/abs/g.c\"]\n",
+            Path::new("/home/u/.config/mergelens/config.toml"),
+        )
+        .unwrap();
+        assert_eq!(
+            u.harness.unwrap(),
+            [
+                PathBuf::from("/home/u/.config/mergelens/h.c"),
+                PathBuf::from("/abs/g.c")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_repository_harness_stays_inside_and_is_no_source() {
+        let origin = ".mergelens.toml";
+        for bad in ["../h.c", "/h.c", ".git/h.c"] {
+            let file =
+                FileConfig::parse(&format!("harness = [\"{bad}\"]\n"), Path::new(origin)).unwrap();
+            let err = file.check_paths(origin).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("harness = \"{bad}\" is refused")),
+                "{err}"
+            );
+        }
+        let file = FileConfig::parse("harness = [\"./t/h.c\"]\n", Path::new(origin)).unwrap();
+        let settings = Settings::resolve_with(
+            &file,
+            &Overrides::default(),
+            Path::new("/r"),
+            origin,
+            &|_| Ok(None),
+        )
+        .unwrap();
+        let files = settings
+            .sources
+            .select(["a.c", "t/h.c"].into_iter())
+            .unwrap();
+        assert_eq!(files, ["a.c"]);
     }
 }

@@ -30,6 +30,8 @@ pub struct DiffArgs {
     pub format: Option<DocFormat>,
     pub output: Option<PathBuf>,
     pub no_cache: bool,
+    /// `--time-budget`: learning stops then, and the diff is inconclusive.
+    pub time_budget: Option<std::time::Duration>,
 }
 
 pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
@@ -37,11 +39,11 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     let _confined = mergelens::sandbox::confine_children()
         .context("cannot make the private temporary directory of the sandbox")?;
     let repo = GitRepo::from_env()?;
-    let settings = load_settings(&repo, &args.flags)?;
+    let (settings, _harness) = load_settings(&repo, &args.flags)?;
     let from = repo.resolve(&args.from)?;
     let to = repo.resolve(&args.to)?;
-    // Ctrl-C stops the CBMC runs, as in a review.
-    super::anytime::start(None);
+    // `--time-budget` and Ctrl-C stop the CBMC runs, as in a review.
+    super::anytime::start(args.time_budget);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
     let report = review::diff_revisions(&repo, &from, &to, &settings, &ctx);
     progress.finish();

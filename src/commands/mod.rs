@@ -9,6 +9,7 @@ pub mod diff;
 pub mod doctor;
 pub mod explain;
 pub mod hook;
+pub mod init;
 pub mod learn;
 pub mod learn_target;
 pub mod program;

@@ -58,6 +58,8 @@ pub struct ReviewArgs {
     pub output: Option<PathBuf>,
     /// Neither read nor write the caches under `.git/mergelens/`.
     pub no_cache: bool,
+    /// `--time-budget`: learning stops then, and the verdict is `inconclusive`.
+    pub time_budget: Option<std::time::Duration>,
 }
 
 /// Reviews; see the module documentation.
@@ -124,7 +126,9 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     };
     // The owner's committed settings govern, never the work tree's or theirs'.
     let owner = OwnerConfig::committed(&repo, &versions.ours)?;
-    let settings = trust::review_settings(&repo, &versions.ours, &owner, &user, &args.flags)?;
+    let mut settings = trust::review_settings(&repo, &versions.ours, &owner, &user, &args.flags)?;
+    // Kept until the review ends: the repository's harness files are temporary copies.
+    let _harness = trust::attach_harness(&repo, &owner.file, &owner.origin, &user, &mut settings)?;
     *on_error = settings.on_error;
     for warning in &settings.warnings {
         eprintln!("mergelens: warning: {warning}");
@@ -136,9 +140,10 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
             paths.join(", ")
         );
     }
-    // Ctrl-C stops the CBMC runs (in process groups of their own, a signal to ours would
-    // leave them running) and ends the review with an error.
-    anytime::start(None);
+    // `--time-budget` and Ctrl-C stop the CBMC runs (in process groups of their own, a
+    // signal to ours would leave them running); the review then keeps what was learned,
+    // with the verdict `inconclusive` (`mergelens::review` says how).
+    anytime::start(args.time_budget);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
     let report = review::review_merge(&repo, &versions, &settings, &ctx);
     progress.finish();
@@ -146,6 +151,11 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         eprintln!("mergelens: warning: {warning}");
     }
     let mut report = report?;
+    if let Some(reason) = mergelens::stop::stop_reason() {
+        eprintln!(
+            "mergelens: warning: the review stopped early ({reason}): the report holds what was learned, and the verdict is inconclusive"
+        );
+    }
     if let Some(diff) = &settings_change {
         report
             .document
@@ -183,15 +193,27 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
 #[error("{0}")]
 pub struct UsageError(pub String);
 
-pub(crate) fn load_settings(repo: &GitRepo, flags: &Overrides) -> anyhow::Result<Settings> {
+/// The settings of a diff (the work tree's `.mergelens.toml`) and the harness files they
+/// name, which must be kept while the diff runs.
+pub(crate) fn load_settings(
+    repo: &GitRepo,
+    flags: &Overrides,
+) -> anyhow::Result<(Settings, trust::HarnessFiles)> {
     let file = FileConfig::load(repo.root())?;
     let user = UserConfig::load()?;
     let mut settings = Settings::resolve(&trust::under_user(&file, &user), flags, repo.root())?;
     settings.cbmc = trust::cbmc_path(flags.cbmc.as_deref(), Some(repo), &user).0;
+    let harness = trust::attach_harness(
+        repo,
+        &file,
+        mergelens::config::FILE_NAME,
+        &user,
+        &mut settings,
+    )?;
     for warning in &settings.warnings {
         eprintln!("mergelens: warning: {warning}");
     }
-    Ok(settings)
+    Ok((settings, harness))
 }
 
 /// The learning context, with progress on standard error: a spinner on a terminal, else

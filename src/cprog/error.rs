@@ -17,6 +17,13 @@ pub enum FrontEndError {
     /// `gcc -E` failed: a missing include, a bad `-D`, or no gcc at all.
     #[error("{}: the C preprocessor (gcc -E) failed: {message}; check the file and its -I and -D options", file.display())]
     Preprocess { file: PathBuf, message: String },
+    /// The run was asked to stop (Ctrl-C, `--time-budget`) while gcc preprocessed: no fault
+    /// of the program's.
+    #[error("{}: stopped while preprocessing: {reason}", file.display())]
+    Stopped {
+        file: PathBuf,
+        reason: crate::stop::StopReason,
+    },
     /// The entry function is not defined in the analysed files.
     #[error(
         "the entry function `{entry}` is not defined in the analysed files (they define: {}); name one of them with --entry",

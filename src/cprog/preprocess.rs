@@ -170,10 +170,10 @@ fn bounded_gcc(
             "the preprocessor ran longer than the query timeout ({:.0} s) and was stopped",
             limits::tool_timeout().unwrap_or_default().as_secs_f64()
         ))),
-        Ran::Stopped => Err(error(format!(
-            "gcc was stopped: {}",
-            crate::stop::stop_reason().map_or("stopped".to_string(), |r| r.to_string())
-        ))),
+        Ran::Stopped => Err(FrontEndError::Stopped {
+            file: file.to_path_buf(),
+            reason: crate::stop::stop_reason().unwrap_or(crate::stop::StopReason::Interrupted),
+        }),
         Ran::TooMuchOutput => Err(error(format!(
             "the preprocessor wrote more than {} MiB and was stopped",
             limits::MAX_TOOL_OUTPUT >> 20

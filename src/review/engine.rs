@@ -66,6 +66,9 @@ pub(crate) struct EntryAutomata {
     /// The instrumented program of every version that defines the entry, kept for the
     /// coverage check of the changed lines.
     pub programs: BTreeMap<Version, Arc<Prepared>>,
+    /// The versions whose learning `--time-budget` or Ctrl-C cut short, each as a reason
+    /// for the verdict `inconclusive`.
+    pub stopped: Vec<String>,
 }
 
 /// A version instrumented for one entry.
@@ -158,8 +161,12 @@ pub(crate) fn learn_entry(
     let mut automata = BTreeMap::new();
     let mut stats = BTreeMap::new();
     let mut inexact = Vec::new();
+    let mut stopped = Vec::new();
     for (p, result) in prepared.iter().zip(results) {
-        if result.exact_up_to < bounds.max_word_length {
+        if let Some(s) = &result.stopped {
+            stopped.push(s.reason_text(&format!("{} ({entry})", p.version)));
+        }
+        if result.stopped.is_none() && result.exact_up_to < bounds.max_word_length {
             inexact.push((p.version, result.exact_up_to));
             notes.push(format!(
                 "{} ({entry}): exact up to {} letters only (raise --exact-limit)",
@@ -226,6 +233,7 @@ pub(crate) fn learn_entry(
             .into_iter()
             .map(|p| (p.version, Arc::new(p)))
             .collect(),
+        stopped,
     })
 }
 
@@ -330,6 +338,8 @@ struct VersionResult {
     exact_up_to: usize,
     /// Why the pre-check was dropped, if it was.
     precheck_note: Option<String>,
+    /// Learning was cut short (`--time-budget`, Ctrl-C).
+    stopped: Option<super::budget::Stopped>,
 }
 
 /// Learns every prepared version at `bounds`: the base first, the others in parallel with
@@ -420,6 +430,7 @@ fn learn_one(
             stats,
             exact_up_to: cached.exact_up_to,
             precheck_note: None,
+            stopped: None,
         });
     }
     ctx.progress(&format!(
@@ -469,10 +480,23 @@ fn learn_one(
         guess: Some(guess_name),
         reused: None,
     };
-    let exact_up_to = learned
-        .exactness
-        .as_ref()
-        .map_or(bounds.max_word_length, |e| e.exact_up_to);
+    let exact_up_to = match &learned.stopped {
+        Some(s) => s.exact_up_to,
+        None => learned
+            .exactness
+            .as_ref()
+            .map_or(bounds.max_word_length, |e| e.exact_up_to),
+    };
+    if let Some(s) = &learned.stopped {
+        ctx.progress(&format!("{} ({entry}): stopped ({})", p.version, s.reason));
+        return Ok(VersionResult {
+            dfa: learned.dfa,
+            stats,
+            exact_up_to,
+            precheck_note: None,
+            stopped: learned.stopped,
+        });
+    }
     if let Some(store) = &ctx.automata {
         let key = store::CacheKey {
             program: &p.program,
@@ -498,6 +522,7 @@ fn learn_one(
         stats,
         exact_up_to,
         precheck_note: learned.precheck_note,
+        stopped: None,
     })
 }
 

@@ -77,8 +77,11 @@ impl ReviewError {
         match self {
             ReviewError::NoSources { .. }
             | ReviewError::UnmatchedFiles { .. }
-            | ReviewError::EntryNowhere { .. }
-            | ReviewError::FrontEnd { .. } => Some(FailureKind::BadInput),
+            | ReviewError::EntryNowhere { .. } => Some(FailureKind::BadInput),
+            ReviewError::FrontEnd { source, .. } => Some(match **source {
+                FrontEndError::Stopped { .. } => FailureKind::Failed,
+                _ => FailureKind::BadInput,
+            }),
             // The sources are boxed (they are large), which hides their types from the
             // chain's downcasts: decide here as `crate::failure_kind` does for them.
             ReviewError::Teacher { source, .. } => Some(if source.is_bad_input() {

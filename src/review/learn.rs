@@ -40,6 +40,8 @@ pub(crate) struct LearnedProgram {
     pub constant_guess_p: Option<f64>,
     /// Why the pre-check was dropped, when the teacher found it wrong for this program.
     pub precheck_note: Option<String>,
+    /// Set when `--time-budget` or Ctrl-C cut learning short ([`super::budget::partial`]).
+    pub stopped: Option<super::budget::Stopped>,
 }
 
 /// Learns `job.program` at `job.bounds`, reading and extending the answer store.
@@ -66,7 +68,27 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
     if let Some(store) = &store {
         let _ = store.save(&teacher.known());
     }
-    let run = result?;
+    let run = match result {
+        Ok(run) => run,
+        Err(e) => match super::budget::stop_of(&e) {
+            Some(reason) => {
+                let (dfa, stopped) = super::budget::partial(&teacher, program, reason);
+                return Ok(LearnedProgram {
+                    stats: LearnStats {
+                        states: dfa.num_states(),
+                        ..LearnStats::default()
+                    },
+                    dfa,
+                    cbmc_runs: counters.runs(),
+                    exactness: None,
+                    constant_guess_p: None,
+                    precheck_note: None,
+                    stopped: Some(stopped),
+                });
+            }
+            None => return Err(e),
+        },
+    };
     Ok(LearnedProgram {
         dfa: ops::minimize(&run.dfa),
         stats: run.stats,
@@ -74,5 +96,6 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
         exactness: teacher.exactness().cloned(),
         constant_guess_p: run.constant_guess_p,
         precheck_note: teacher.precheck_note(),
+        stopped: None,
     })
 }

@@ -27,6 +27,7 @@
 //! introduced that neither developer meant. The expected merge E turns the paper's two
 //! differences into one answer: what the merge does beyond each branch's own change.
 
+mod budget;
 mod context;
 mod coverage;
 mod diff3;
@@ -283,9 +284,18 @@ pub fn review_merge(
     let mut unwind = None;
     let mut inconclusive = Vec::new();
     let mut cost = coverage::CoverageCost::default();
+    // Set when `--time-budget` or Ctrl-C cut learning short: the verdict is inconclusive.
+    let mut stopped = false;
     for entry in &settings.entries {
+        if let Some(reason) = budget::skipped(entry) {
+            inconclusive.push(reason);
+            stopped = true;
+            continue;
+        }
         let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
         inconclusive.extend(shortfalls(&learned, bound));
+        stopped |= !learned.stopped.is_empty();
+        inconclusive.extend(learned.stopped.iter().cloned());
         let coverage = entry_coverage(
             &changes,
             &learned,
@@ -311,14 +321,21 @@ pub fn review_merge(
         let mut executions = Vec::new();
         let mut execution_check = None;
         if merged.is_some() {
-            match execution::check_entry(
-                &inputs,
-                entry,
-                settings,
-                ctx,
-                &learned.alphabet,
-                learned.bounds,
-            )? {
+            // A stopped run checks nothing more: its automata are partial anyway.
+            let outcome = match crate::stop::stop_reason() {
+                Some(reason) => {
+                    execution::CheckOutcome::Skipped(format!("the run was stopped: {reason}"))
+                }
+                None => execution::check_entry(
+                    &inputs,
+                    entry,
+                    settings,
+                    ctx,
+                    &learned.alphabet,
+                    learned.bounds,
+                )?,
+            };
+            match outcome {
                 execution::CheckOutcome::Ran(check) => {
                     unexpected |= check.check.unexpected > 0;
                     lost |= check.check.unexpected > 0;
@@ -385,6 +402,10 @@ pub fn review_merge(
         "coverage of the change: {} CBMC runs, {:.1} s",
         cost.runs, cost.seconds
     ));
+    if stopped {
+        // Languages and stories of partial automata are shown, but they are no findings.
+        (unexpected, lost, overlapping) = (false, false, false);
+    }
     let verdict = Verdict::of(Findings {
         conflict: !conflicts.is_empty(),
         unexpected,
@@ -442,8 +463,9 @@ pub struct DiffReport {
 
 impl DiffReport {
     /// No behaviour changed, but the check fell short: a changed hunk no execution within
-    /// the bounds reaches, an inexact automaton, a version without the entry (see
-    /// [`DiffDocument::inconclusive`]).
+    /// the bounds reaches, an inexact automaton, a version without the entry, learning cut
+    /// short by `--time-budget` or Ctrl-C (then `changed` is false: differences of partial
+    /// automata are no findings; see [`DiffDocument::inconclusive`]).
     pub fn inconclusive(&self) -> bool {
         !self.changed && !self.document.inconclusive.is_empty()
     }
@@ -470,8 +492,15 @@ pub fn diff_revisions(
     let mut unwind = None;
     let mut inconclusive = Vec::new();
     let mut cost = coverage::CoverageCost::default();
+    let mut stopped = false;
     for entry in &settings.entries {
+        if let Some(reason) = budget::skipped(entry) {
+            inconclusive.push(reason);
+            continue;
+        }
         let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
+        stopped |= !learned.stopped.is_empty();
+        inconclusive.extend(learned.stopped.iter().cloned());
         inconclusive.extend(shortfalls(&learned, bound));
         let coverage = entry_coverage(
             &changes,
@@ -524,6 +553,10 @@ pub fn diff_revisions(
         "coverage of the change: {} CBMC runs, {:.1} s",
         cost.runs, cost.seconds
     ));
+    if stopped {
+        // Differences of partial automata are shown, but they are no findings.
+        changed = false;
+    }
     Ok(DiffReport {
         document: DiffDocument {
             format: REVIEW_FORMAT.to_string(),

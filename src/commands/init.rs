@@ -1,0 +1,624 @@
+//! `mergelens init`: from zero to a first review in one command.
+//!
+//! Key types: [`InitArgs`] and [`run`]. In the repository of the current directory it
+//!
+//! 1. finds the program: a `compile_commands.json` at the root or in `build/`, else the C
+//!    files committed on `HEAD` (the work tree's when there is no commit yet);
+//! 2. lists candidate entry functions: `main`, and the functions that are not `static` and
+//!    that no other analysed function calls (each with its parameters);
+//! 3. writes a commented `.mergelens.toml` (never over an existing one without `--force`)
+//!    and, with `--harness-for F`, a harness skeleton `mergelens-harness.c` that calls F on
+//!    nondeterministic input as the generated entry harness does;
+//! 4. learns the chosen entry once at small bounds (`--unwind 1 --max-word-length 6`, within
+//!    `--time-budget`) and prints the alphabet, the time taken and a suggested bound.
+//!
+//! It writes those two files and nothing else: not the index, not a ref, no commit.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+use super::Outcome;
+use super::anytime::{self, Progress};
+use super::review::UsageError;
+use mergelens::automaton::{Dfa, ops};
+use mergelens::cbmc::learning::{LearningError, learn_with_teacher};
+use mergelens::cbmc::{CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, Toolchain};
+use mergelens::config::{CompileCommands, FILE_NAME};
+use mergelens::cprog::{
+    self, EventKind, FrontEndConfig, FrontEndError, FunctionOrigin, InstrumentedProgram, SiteKind,
+};
+use mergelens::git::GitRepo;
+use mergelens::learn::GuessPolicy;
+use mergelens::trust::{self, UserConfig};
+
+/// The harness skeleton `--harness-for` writes, at the repository root.
+pub const HARNESS_FILE: &str = "mergelens-harness.c";
+
+/// The bounds of the first learning run: small, so that it ends quickly.
+const FIRST_BOUNDS: LearnBounds = LearnBounds {
+    unwind: 1,
+    max_word_length: 6,
+};
+
+/// Elements of each buffer the harness skeleton passes (as the generated entry harness).
+const BUFFER: usize = 4;
+
+/// The options of `mergelens init`.
+#[derive(Clone, Debug, Default)]
+pub struct InitArgs {
+    /// Overwrite an existing `.mergelens.toml` (and harness skeleton).
+    pub force: bool,
+    /// Write a harness skeleton calling this function, and make it the entry.
+    pub harness_for: Option<String>,
+    /// The entry to learn and configure (default: `main`, else the first candidate).
+    pub entry: Option<String>,
+    /// The first learning run's budget.
+    pub time_budget: Duration,
+    /// Write the files only; do not learn.
+    pub no_learn: bool,
+    pub cbmc: Option<PathBuf>,
+}
+
+/// A function that could be an entry.
+struct Candidate {
+    name: String,
+    parameters: Vec<String>,
+    file: PathBuf,
+    line: u32,
+}
+
+/// What `init` found.
+struct Program {
+    /// Repository-relative C files.
+    files: Vec<String>,
+    include_dirs: Vec<PathBuf>,
+    defines: Vec<String>,
+    /// The compilation database used, repository-relative.
+    compile_commands: Option<String>,
+    candidates: Vec<Candidate>,
+    /// Every analysed function that is not `static`: what `--harness-for` may call.
+    callable: Vec<Candidate>,
+}
+
+/// Writes the configuration (and harness), then learns once; see the module documentation.
+pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
+    let repo = GitRepo::from_env()?;
+    let root = repo.root().to_path_buf();
+    let config_path = root.join(FILE_NAME);
+    let harness_path = root.join(HARNESS_FILE);
+    for (path, wanted) in [
+        (&config_path, true),
+        (&harness_path, args.harness_for.is_some()),
+    ] {
+        if wanted && path.exists() && !args.force {
+            anyhow::bail!(UsageError(format!(
+                "{} exists; mergelens init does not overwrite it (pass --force to replace it)",
+                path.display()
+            )));
+        }
+    }
+    let program = find_program(&repo)?;
+    println!(
+        "mergelens init: {} C file{}{}",
+        program.files.len(),
+        if program.files.len() == 1 { "" } else { "s" },
+        program
+            .compile_commands
+            .as_ref()
+            .map_or(String::new(), |c| format!(" (from {c})"))
+    );
+    println!("candidate entry functions:");
+    for c in &program.candidates {
+        println!(
+            "  {}({})    {}:{}",
+            c.name,
+            c.parameters.join(", "),
+            relative(&c.file, &root),
+            c.line
+        );
+    }
+    let harness = match &args.harness_for {
+        Some(f) => {
+            let c = program
+                .callable
+                .iter()
+                .find(|c| &c.name == f)
+                .with_context(|| {
+                    format!("--harness-for {f}: no analysed function `{f}` that is not static")
+                })?;
+            let defines_main = program.callable.iter().any(|c| c.name == "main");
+            let entry = if defines_main {
+                "mergelens_harness"
+            } else {
+                "main"
+            };
+            Some((skeleton(c, entry, &root)?, entry.to_string()))
+        }
+        None => None,
+    };
+    let entry = match (&harness, &args.entry) {
+        (Some((_, e)), _) | (None, Some(e)) => e.clone(),
+        (None, None) => program
+            .candidates
+            .first()
+            .map(|c| c.name.clone())
+            .context("no function to analyse: no C file defines one")?,
+    };
+    std::fs::write(
+        &config_path,
+        config_text(&program, &entry, harness.is_some()),
+    )
+    .with_context(|| format!("cannot write {}", config_path.display()))?;
+    println!("wrote {FILE_NAME} (entry `{entry}`)");
+    if let Some((text, _)) = &harness {
+        std::fs::write(&harness_path, text)
+            .with_context(|| format!("cannot write {}", harness_path.display()))?;
+        println!(
+            "wrote {HARNESS_FILE}: a skeleton calling {} on nondeterministic input; edit it to bound the input as the library expects",
+            args.harness_for.as_deref().unwrap_or_default()
+        );
+    }
+    let commit = if harness.is_some() {
+        format!("{FILE_NAME} {HARNESS_FILE}")
+    } else {
+        FILE_NAME.to_string()
+    };
+    if !args.no_learn {
+        first_learning(args, &program, &root, &entry, harness.is_some())?;
+    }
+    println!(
+        "next: commit the configuration (git add {commit} && git commit), then: mergelens review BRANCH"
+    );
+    Ok(Outcome::Success)
+}
+
+/// The program's files and candidate entries.
+fn find_program(repo: &GitRepo) -> anyhow::Result<Program> {
+    let root = repo.root();
+    let mut program = Program {
+        files: Vec::new(),
+        include_dirs: Vec::new(),
+        defines: Vec::new(),
+        compile_commands: None,
+        candidates: Vec::new(),
+        callable: Vec::new(),
+    };
+    let database = ["compile_commands.json", "build/compile_commands.json"]
+        .into_iter()
+        .find(|p| root.join(p).is_file());
+    if let Some(db) = database {
+        let read = CompileCommands::read(&root.join(db), root)?;
+        for w in &read.warnings {
+            eprintln!("mergelens: warning: {w}");
+        }
+        program.files = read.files;
+        program.include_dirs = read.include_dirs;
+        program.defines = read.defines;
+        program.compile_commands = Some(db.to_string());
+    } else {
+        program.files = match repo.resolve("HEAD") {
+            Ok(head) => repo
+                .commit_snapshot(&head)?
+                .paths()
+                .filter(|p| p.ends_with(".c"))
+                .map(str::to_string)
+                .collect(),
+            Err(_) => work_tree_c_files(root),
+        };
+    }
+    program.files.retain(|f| f != HARNESS_FILE);
+    program.files.sort();
+    if program.files.is_empty() {
+        anyhow::bail!(UsageError(format!(
+            "no C files in {} (committed on HEAD, or in a compile_commands.json at the root or in build/)",
+            root.display()
+        )));
+    }
+    (program.candidates, program.callable) = candidates(&program, root)?;
+    Ok(program)
+}
+
+/// The `.c` files under `root`, outside hidden directories, repository-relative.
+fn work_tree_c_files(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let hidden = e.file_name().to_string_lossy().starts_with('.');
+            match e.file_type() {
+                Ok(t) if t.is_dir() && !hidden => todo.push(path),
+                Ok(t) if t.is_file() && path.extension().is_some_and(|x| x == "c") => {
+                    out.push(relative(&path, root));
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn front_end(program: &Program, root: &Path, entry: &str, events: EventKind) -> FrontEndConfig {
+    let mut config = FrontEndConfig::new(program.files.iter().map(|f| root.join(f)).collect());
+    config.entry = entry.to_string();
+    config.events = events;
+    config.include_dirs = program
+        .include_dirs
+        .iter()
+        .map(|d| {
+            if d.is_absolute() {
+                d.clone()
+            } else {
+                root.join(d)
+            }
+        })
+        .collect();
+    config.defines.clone_from(&program.defines);
+    config
+}
+
+/// `main`, then the analysed functions that are not `static` and that no other analysed
+/// function calls, in the order of their files and lines; and every function that is not
+/// `static`.
+fn candidates(program: &Program, root: &Path) -> anyhow::Result<(Vec<Candidate>, Vec<Candidate>)> {
+    let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+    // The front end reads the whole program for any entry: `main`, or the first function
+    // defined when there is none. Calls as events give the call graph; a program with no
+    // call at all has no call events, so function events stand in.
+    let mut entry = "main".to_string();
+    let mut calls = true;
+    let instrumented = loop {
+        let events = if calls {
+            EventKind::Calls
+        } else {
+            EventKind::Functions
+        };
+        match cprog::instrument(&front_end(program, root, &entry, events), dir.path()) {
+            Ok(p) => break p,
+            Err(FrontEndError::MissingEntry { defined, .. })
+                if entry == "main" && !defined.is_empty() =>
+            {
+                entry.clone_from(&defined[0]);
+            }
+            Err(FrontEndError::EmptyAlphabet) if calls => {
+                calls = false;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    };
+    Ok((
+        uncalled(&instrumented, calls, true),
+        uncalled(&instrumented, calls, false),
+    ))
+}
+
+/// The analysed functions that are not `static` (and, if `only_uncalled`, that no other
+/// analysed function calls), `main` first.
+fn uncalled(p: &InstrumentedProgram, calls: bool, only_uncalled: bool) -> Vec<Candidate> {
+    let called: BTreeSet<&str> = if calls && only_uncalled {
+        p.events
+            .iter()
+            .filter(|e| e.kind == SiteKind::Call)
+            .filter_map(|e| {
+                let name = p.alphabet.name(e.letter);
+                let callee = name.split_once('@').map_or(name, |(f, _)| f);
+                (callee != e.function).then_some(callee)
+            })
+            .collect()
+    } else {
+        BTreeSet::new()
+    };
+    let mut out: Vec<Candidate> = p
+        .functions
+        .iter()
+        .filter(|f| f.origin == FunctionOrigin::Analysed)
+        .filter(|f| f.name == "main" || (!called.contains(f.name.as_str()) && !is_static(f)))
+        .map(|f| Candidate {
+            name: f.name.clone(),
+            parameters: f.parameters.clone(),
+            file: f.file.clone(),
+            line: f.line,
+        })
+        .collect();
+    out.sort_by_key(|c| (c.name != "main", c.file.clone(), c.line));
+    out.dedup_by(|a, b| a.name == b.name);
+    out
+}
+
+/// The text before a function's name, from the start of the line before it.
+fn head(file: &Path, line: u32, name: &str) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let at = (line as usize).checked_sub(1)?;
+    let this = lines.get(at)?;
+    let before = &this[..this.find(name).unwrap_or(0)];
+    let previous = if before.trim().is_empty() && at > 0 {
+        lines[at - 1]
+    } else {
+        ""
+    };
+    Some(format!("{previous} {before}"))
+}
+
+fn is_static(f: &cprog::FunctionInfo) -> bool {
+    head(&f.file, f.line, &f.name).is_some_and(|h| {
+        h.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| w == "static")
+    })
+}
+
+fn relative(path: &Path, root: &Path) -> String {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    path.strip_prefix(&root)
+        .unwrap_or(&path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The harness skeleton: `entry` calls `c` on nondeterministic arguments, as the generated
+/// entry harness does: scalars are uninitialised locals, a pointer points to a buffer of
+/// [`BUFFER`] nondeterministic elements, a character buffer ends with a NUL.
+fn skeleton(c: &Candidate, entry: &str, root: &Path) -> anyhow::Result<String> {
+    let file = std::fs::read_to_string(&c.file)
+        .with_context(|| format!("cannot read {}", c.file.display()))?;
+    // The function's own file's local includes declare what its parameters use.
+    let includes: Vec<&str> = file
+        .lines()
+        .filter(|l| l.trim_start().starts_with("#include \""))
+        .collect();
+    let return_type = head(&c.file, c.line, &c.name)
+        .map(|h| {
+            h.split_whitespace()
+                .filter(|w| !matches!(*w, "static" | "inline" | "extern"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "int".to_string());
+    let mut body = String::new();
+    let mut args = Vec::new();
+    let params: Vec<&String> = c.parameters.iter().filter(|p| p.trim() != "void").collect();
+    for (i, p) in params.iter().enumerate() {
+        let arg = format!("arg{i}");
+        let (ty, pointer) = parameter_type(p);
+        if pointer {
+            let element = ty
+                .replace("const", " ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let element = if element == "void" {
+                "char".to_string()
+            } else {
+                element
+            };
+            body.push_str(&format!(
+                "    {element} buf{i}[{BUFFER}]; /* nondeterministic */\n"
+            ));
+            if element.ends_with("char") {
+                body.push_str(&format!("    buf{i}[{}] = 0; /* a string */\n", BUFFER - 1));
+            }
+            args.push(format!("buf{i}"));
+        } else {
+            body.push_str(&format!("    {ty} {arg}; /* nondeterministic */\n"));
+            args.push(arg);
+        }
+    }
+    let file_name = relative(&c.file, root);
+    Ok(format!(
+        "/* {HARNESS_FILE}: written by `mergelens init --harness-for {name}`.\n * A harness: `{entry}` calls {name} on nondeterministic input (an uninitialised local is\n * any value to CBMC; each buffer holds {BUFFER} nondeterministic elements). Its own functions\n * are no events. Bound the input as {name} expects, then commit this file: a review reads\n * it from HEAD and compiles it with every version. */\n{includes}\n{return_type} {name}({params});\n\nint {entry}(void)\n{{\n{body}    {name}({args});\n    return 0;\n}}\n/* {name} is defined in {file_name}:{line}. */\n",
+        name = c.name,
+        includes = includes.join("\n"),
+        params = if params.is_empty() {
+            "void".to_string()
+        } else {
+            c.parameters.join(", ")
+        },
+        args = args.join(", "),
+        line = c.line,
+    ))
+}
+
+/// A parameter declaration's type without its name, and whether it is a pointer (or an
+/// array, which a function receives as one).
+fn parameter_type(p: &str) -> (String, bool) {
+    let p = p.trim();
+    let pointer = p.contains('*') || p.contains('[');
+    let p = p.split('[').next().unwrap_or(p);
+    let base = p.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_');
+    let base = if base.trim().is_empty() { p } else { base };
+    let ty = base
+        .replace('*', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if pointer {
+        (ty, true)
+    } else {
+        (base.trim().to_string(), false)
+    }
+}
+
+/// The commented `.mergelens.toml`.
+fn config_text(program: &Program, entry: &str, harness: bool) -> String {
+    let mut dirs: BTreeSet<String> = BTreeSet::new();
+    for f in &program.files {
+        dirs.insert(match f.rsplit_once('/') {
+            Some((d, _)) => format!("{d}/*.c"),
+            None => "*.c".to_string(),
+        });
+    }
+    let quoted = |items: &mut dyn Iterator<Item = String>| {
+        items
+            .map(|i| format!("\"{i}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut t = "# mergelens configuration, written by `mergelens init`; every key is in docs/formats.md.\n# A review reads this file as committed on the branch merged into (ours): commit it.\n\n".to_string();
+    match &program.compile_commands {
+        Some(db) => t.push_str(&format!(
+            "# The C files, include directories and defines of this compilation database.\ncompile-commands = \"{db}\"\n"
+        )),
+        None => {
+            t.push_str(&format!(
+                "# The C files (repository-relative globs). Found: {}.\nfiles = [{}]\n",
+                program.files.join(", "),
+                quoted(&mut dirs.into_iter())
+            ));
+            t.push_str("# include-dirs = [\"include\"]\n# defines = [\"NDEBUG\"]\n");
+        }
+    }
+    t.push_str("\n# The functions whose behaviour is learned. Candidates found:\n");
+    for c in &program.candidates {
+        t.push_str(&format!("#   {}({})\n", c.name, c.parameters.join(", ")));
+    }
+    t.push_str(
+        "# A function with parameters is called on nondeterministic arguments (a generated harness).\n",
+    );
+    t.push_str(&format!("entries = [\"{entry}\"]\n"));
+    if harness {
+        t.push_str(&format!(
+            "\n# Compiled with every version, read from the committed HEAD (so it serves old tags and\n# merge bases alike); its functions are no events.\nharness = [\"{HARNESS_FILE}\"]\n"
+        ));
+    } else {
+        t.push_str(
+            "\n# A harness file calling the code on bounded nondeterministic input, read from HEAD:\n# harness = [\"tests/harness.c\"]\n",
+        );
+    }
+    t.push_str(
+        "\n# Bounds: loop bodies run at most `unwind` times; words have at most `max-word-length`\n# letters. `mergelens init` suggests values; auto-bounds raises unwind until nothing changes.\n# unwind = 2\n# max-word-length = 10\n# auto-bounds = true\n\n# When a review fails (exit code 1): \"never\", \"unexpected\", \"lost\", \"any\", \"inconclusive\".\nfail-on = \"unexpected\"\n",
+    );
+    t
+}
+
+/// Learns `entry` once at [`FIRST_BOUNDS`] within the budget and prints what it found.
+fn first_learning(
+    args: &InitArgs,
+    program: &Program,
+    root: &Path,
+    entry: &str,
+    harness: bool,
+) -> anyhow::Result<()> {
+    let mut config = front_end(program, root, entry, EventKind::default());
+    if harness {
+        config.harness = vec![root.join(HARNESS_FILE)];
+    }
+    let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+    let instrumented = cprog::instrument(&config, dir.path())?;
+    for w in &instrumented.warnings {
+        eprintln!("mergelens: warning: {w}");
+    }
+    println!(
+        "alphabet of `{entry}` ({} letters): {}",
+        instrumented.alphabet.len(),
+        instrumented.alphabet.names().collect::<Vec<_>>().join(" ")
+    );
+    let user = UserConfig::load()?;
+    let (cbmc, _) = trust::cbmc_path(args.cbmc.as_deref(), Some(&GitRepo::from_env()?), &user);
+    let tools = Toolchain::locate(cbmc.as_deref())?;
+    anytime::start(Some(args.time_budget));
+    let started = Instant::now();
+    let mut teacher = CbmcTeacher::new(
+        &instrumented,
+        tools,
+        root.to_path_buf(),
+        FIRST_BOUNDS,
+        TeacherOptions::default(),
+    );
+    let mut progress = Progress::new("init: learning");
+    progress.set_phase(format!(
+        "`{entry}` at --unwind {} --max-word-length {}",
+        FIRST_BOUNDS.unwind, FIRST_BOUNDS.max_word_length
+    ));
+    teacher.on_progress(progress.observer());
+    let result = learn_with_teacher(&mut teacher, &instrumented, GuessPolicy::Constant(true));
+    progress.finish();
+    let took = started.elapsed();
+    let runs = teacher.stats().cbmc_runs;
+    let (dfa, stopped) = match result {
+        Ok(run) => (ops::minimize(&run.dfa), false),
+        Err(LearningError::Teacher(CbmcTeacherError::Stopped { .. })) => (
+            teacher
+                .last_conjecture()
+                .map(ops::minimize)
+                .unwrap_or_else(|| Dfa::new(instrumented.alphabet.clone())),
+            true,
+        ),
+        Err(e) => return Err(e).context(format!("learning `{entry}` at small bounds")),
+    };
+    let empty = !dfa.states().any(|q| dfa.is_accepting(q));
+    println!(
+        "learned `{entry}` at --unwind {} --max-word-length {} in {:.1} s: {} states, {} CBMC runs{}",
+        FIRST_BOUNDS.unwind,
+        FIRST_BOUNDS.max_word_length,
+        took.as_secs_f64(),
+        dfa.num_states(),
+        runs,
+        if stopped {
+            format!(
+                " (stopped by the time budget of {:.0} s)",
+                args.time_budget.as_secs_f64()
+            )
+        } else {
+            String::new()
+        }
+    );
+    let (unwind, length) = suggested(took, stopped, empty);
+    println!(
+        "suggested bound: unwind = {unwind}, max-word-length = {length} (add them to {FILE_NAME}){}",
+        if empty {
+            "; the language is empty at --unwind 1: no execution returns within one loop iteration"
+        } else if stopped {
+            "; learning is slow even at the smallest bounds: give reviews a --time-budget, or narrow the alphabet with `only`/`exclude`"
+        } else {
+            ""
+        }
+    );
+    Ok(())
+}
+
+/// The bounds to suggest from the first run: a larger unwinding costs CBMC about the first
+/// run's time again per step, a longer word more queries.
+fn suggested(took: Duration, stopped: bool, empty: bool) -> (u32, usize) {
+    let secs = took.as_secs_f64();
+    if stopped {
+        (1, FIRST_BOUNDS.max_word_length)
+    } else if empty || secs < 5.0 {
+        (3, 12)
+    } else if secs < 30.0 {
+        (2, 10)
+    } else {
+        (1, 8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_types_drop_their_names() {
+        assert_eq!(parameter_type("unsigned n"), ("unsigned".into(), false));
+        assert_eq!(parameter_type("const char *s"), ("const char".into(), true));
+        assert_eq!(parameter_type("int a[]"), ("int".into(), true));
+        assert_eq!(
+            parameter_type("struct point p"),
+            ("struct point".into(), false)
+        );
+    }
+
+    #[test]
+    fn slow_first_runs_suggest_small_bounds() {
+        assert_eq!(suggested(Duration::from_secs(1), false, false), (3, 12));
+        assert_eq!(suggested(Duration::from_secs(10), false, false), (2, 10));
+        assert_eq!(suggested(Duration::from_secs(100), false, false), (1, 8));
+        assert_eq!(suggested(Duration::from_secs(100), true, false), (1, 6));
+    }
+}

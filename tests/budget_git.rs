@@ -1,0 +1,126 @@
+//! `--time-budget` for `review` and `diff`, with the real CBMC and real git: a merge of a
+//! program slow enough to be stopped ends with the document of what was learned and the
+//! verdict `inconclusive`; the exit code follows `fail-on`.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Repo, text};
+use serde_json::Value;
+
+/// `tests/programs/hash_loop.c`: every query is a real CBMC run; at these bounds learning
+/// takes CBMC tens of seconds.
+const SLOW: &str = include_str!("programs/hash_loop.c");
+
+const BOUNDS: [&str; 5] = ["--unwind", "5", "--max-word-length", "8", "--no-cache"];
+
+/// A merge of two branches that each add a call at the end of `main`.
+fn slow_merge() -> Repo {
+    let repo = Repo::new();
+    repo.commit("main.c", SLOW, "base");
+    repo.git(&["branch", "feature"]);
+    let ours = SLOW
+        .replace("void c(void) {}", "void c(void) {}\nvoid d(void) {}")
+        .replace("    return 0;\n}", "    d();\n    return 0;\n}");
+    repo.commit("main.c", &ours, "ours: d");
+    repo.git(&["checkout", "-q", "feature"]);
+    let theirs = SLOW.replace(
+        "int nondet_int(void);",
+        "int nondet_int(void);\nvoid e(void) {}",
+    );
+    repo.commit("main.c", &theirs, "theirs: e");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
+
+#[test]
+fn a_review_stopped_by_the_budget_is_inconclusive_with_what_it_learned() {
+    let repo = slow_merge();
+    let mut args = vec![
+        "review",
+        "feature",
+        "--time-budget",
+        "4",
+        "--format",
+        "json",
+    ];
+    args.extend(BOUNDS);
+    let started = Instant::now();
+    let out = repo.mergelens(&args);
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(took < Duration::from_secs(30), "took {took:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the review stopped early (the time budget ran out)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("verdict: inconclusive"), "{stderr}");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "inconclusive", "{doc}");
+    let reasons: Vec<&str> = doc["inconclusive"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("base (main): learning stopped early (the time budget ran out)")),
+        "{reasons:?}"
+    );
+    // Every version has an automaton in the document, learned or not.
+    let automata = &doc["entries"][0]["automata"];
+    for v in ["base", "ours", "theirs", "merged"] {
+        assert!(automata[v].is_object(), "{v}: {automata}");
+    }
+    // The report is kept as always.
+    assert!(repo.path().join(".git/mergelens/last-review.json").exists());
+
+    // fail-on = "inconclusive" makes it a failure.
+    let mut args = vec![
+        "review",
+        "feature",
+        "--time-budget",
+        "1",
+        "--fail-on",
+        "inconclusive",
+    ];
+    args.extend(BOUNDS);
+    let out = repo.mergelens(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}
+
+#[test]
+fn a_diff_stopped_by_the_budget_is_inconclusive() {
+    let repo = slow_merge();
+    let mut args = vec![
+        "diff",
+        "main~1",
+        "main",
+        "--time-budget",
+        "3",
+        "--format",
+        "json",
+    ];
+    args.extend(BOUNDS);
+    let out = repo.mergelens(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("inconclusive:"), "{stderr}");
+    assert!(
+        stderr.contains("old (main): learning stopped early"),
+        "{stderr}"
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reasons = doc["inconclusive"].as_array().unwrap();
+    assert!(
+        reasons.iter().any(|n| n
+            .as_str()
+            .unwrap()
+            .starts_with("old (main): learning stopped early")),
+        "{reasons:?}"
+    );
+}

@@ -1,0 +1,117 @@
+//! `mergelens init` in a fresh repository, with the real CBMC and real git: it finds the C
+//! files and candidate entries, writes a commented `.mergelens.toml` and a harness skeleton,
+//! learns once at small bounds; a review of a real merge then runs on the written
+//! configuration, once committed.
+
+mod common;
+
+use common::{Repo, text};
+use serde_json::Value;
+
+/// A library with no `main`: `count` is the candidate entry, `token` and `report` are
+/// called by it; `scan` is `static` (no candidate, but a letter like every analysed
+/// function).
+const BASE: &str = r#"void token(void) {}
+void report(void) {}
+
+static int scan(char c)
+{
+    return c == 'a';
+}
+
+int count(const char *s, unsigned n)
+{
+    int k = 0;
+    for (unsigned i = 0; i < n && s[i]; i++) {
+        if (scan(s[i])) {
+            token();
+            k++;
+        }
+    }
+
+
+
+    report();
+    return k;
+}
+"#;
+
+#[test]
+fn init_then_review_a_merge_with_the_written_configuration() {
+    let repo = Repo::new();
+    repo.commit("lib.c", BASE, "a library");
+    let head = repo.head();
+
+    let out = repo.mergelens(&["init", "--harness-for", "count", "--time-budget", "60"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("candidate entry functions:\n  count(const char *s, unsigned n)    lib.c:"),
+        "{stdout}"
+    );
+    // Called by `count`, or static: no candidates.
+    for name in ["token(", "report(", "scan("] {
+        assert!(!stdout.contains(&format!("  {name}")), "{stdout}");
+    }
+    assert!(
+        stdout.contains("alphabet of `main` (5 letters): token report scan count end"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("learned `main` at --unwind 1 --max-word-length 6 in "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("suggested bound: unwind = "), "{stdout}");
+    let config = std::fs::read_to_string(repo.path().join(".mergelens.toml")).unwrap();
+    assert!(config.contains("entries = [\"main\"]"), "{config}");
+    assert!(
+        config.contains("harness = [\"mergelens-harness.c\"]"),
+        "{config}"
+    );
+    let harness = std::fs::read_to_string(repo.path().join("mergelens-harness.c")).unwrap();
+    assert!(harness.contains("    count(buf0, arg1);"), "{harness}");
+    // Only the two files it names: no commit, nothing staged.
+    assert_eq!(repo.head(), head);
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        "?? .mergelens.toml\n?? mergelens-harness.c"
+    );
+    // Never over an existing configuration without --force.
+    let again = repo.mergelens(&["init", "--no-learn"]);
+    assert_eq!(again.status.code(), Some(2), "{}", text(&again));
+    assert!(text(&again).contains("pass --force"), "{}", text(&again));
+
+    repo.git(&["add", ".mergelens.toml", "mergelens-harness.c"]);
+    repo.git(&["commit", "-q", "-m", "mergelens configuration"]);
+    repo.git(&["branch", "feature"]);
+    // Ours: a call after the loop; theirs: an empty buffer is reported at once.
+    let ours = BASE.replace("\n\n\n\n    report();", "\n    token();\n\n\n    report();");
+    repo.commit("lib.c", &ours, "ours: one more token");
+    repo.git(&["checkout", "-q", "feature"]);
+    let theirs = BASE.replace(
+        "    int k = 0;\n",
+        "    int k = 0;\n    if (n == 0) {\n        report();\n        return 0;\n    }\n",
+    );
+    repo.commit("lib.c", &theirs, "theirs: an empty buffer");
+    repo.git(&["checkout", "-q", "main"]);
+
+    // Theirs' early return skips the token ours adds after the loop: for an empty buffer the
+    // merge still reports without a token, which ours' change removed and theirs' did not
+    // add.
+    let out = repo.mergelens(&["review", "feature", "--format", "json", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "unexpected", "{doc}");
+    assert_eq!(
+        doc["entries"][0]["unexpected"]["examples"],
+        serde_json::json!([["count", "report", "end"]]),
+        "{doc}"
+    );
+    let entry = &doc["entries"][0];
+    assert_eq!(entry["entry"], "main", "{entry}");
+    assert_eq!(
+        entry["alphabet"],
+        serde_json::json!(["token", "report", "scan", "count", "end"]),
+        "{entry}"
+    );
+}
