@@ -7,7 +7,7 @@
 //! both branches, the merge result) and shows what the merge does that neither branch meant.
 //!
 //! The modules follow the data flow of a review, and each imports only from those above it
-//! in this list (the first six are leaves; `scripts/check-layers.py` checks the order):
+//! in this list (the first five are leaves; `scripts/check-layers.py` checks the order):
 //!
 //! | module | what it holds |
 //! |---|---|
@@ -19,13 +19,13 @@
 //! | [`limits`] | bounds on what outside input can make mergelens spend: the time and output of gcc, goto-cc and CBMC, the size of JSON documents |
 //! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
 //! | [`learn`] | L* (Angluin 1987) with lazy learning, counterexample processing (Rivest-Schapire), the query cache, the simulated teacher |
-//! | [`cprog`] | the C front end: preprocessing, parsing (tree-sitter), the alphabet of events, instrumentation, pre-check automata |
-//! | [`cbmc`] | finding and running CBMC; the teacher whose queries CBMC answers; the answer store; the bounds search of `--auto-bounds` |
+//! | [`cprog`] | the C front end: preprocessing, parsing (tree-sitter, with K&R and GNU forms rewritten for it), the alphabet of events, instrumentation, pre-check automata, generated entry harnesses, the product program of a merge's four versions |
+//! | [`cbmc`] | finding and running CBMC; the teacher whose queries CBMC answers; the answer store; the bounds search of `--auto-bounds`; reachability of lines (coverage) and of the entry's return (why a language is empty); the per-execution check's queries |
 //! | [`git`] | repositories, revisions, in-memory merges, checkouts into temporary directories, hook installation |
 //! | [`document`] | the documents reports are made from (`mergelens-review/1`, the report keys of `mergelens-dfa/1`) and the languages they carry: plain data over [`automaton`] |
 //! | [`config`] | `.mergelens.toml`, `compile_commands.json`, and the settings of a review |
 //! | [`trust`] | who may decide what (`docs/trust.md`): tools only from trusted places, the owner's committed settings govern a review and the hook, paths stay inside, panics are internal failures |
-//! | [`review`] | versions → automata → unexpected and lost behaviour, the verdict; `diff` between two revisions |
+//! | [`review`] | versions → automata → the word-level differences (the fast first pass), the per-execution check (a product of the four versions on one input tape, call trees merged as diff3 merges lines), the coverage of the changed code, the verdict; `diff` between two revisions |
 //! | [`report`] | the HTML page and the Markdown comment people read, from a [`document`] |
 //!
 //! The binary (`src/main.rs`) adds the command line (`cli`), the orchestration of each
