@@ -9,7 +9,7 @@
 //! * [`Execution`]: one input (tape values and arguments) and each version's [`Item`] log:
 //!   the preorder of its call tree, with returns.
 //!
-//! The harness (see [`harness`]) shares one input tape: the k-th nondet value a version reads
+//! The harness (see `harness`) shares one input tape: the k-th nondet value a version reads
 //! is `tape[k]` in every version, and the entry's arguments are the same. It runs O, A, B
 //! and M one after the other, each recording its log, and asks CBMC for a run that reaches
 //! the end with a quadruple of logs not yet found, skipping quadruples that are explained

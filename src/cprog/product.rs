@@ -3,7 +3,7 @@
 //!
 //! Key items:
 //!
-//! * [`ProductVersion`]: a version instrumented with [`FrontEndConfig::record_returns`]
+//! * [`ProductVersion`]: a version instrumented with [`super::FrontEndConfig::record_returns`]
 //!   (see [`super::instrument`]) whose translation units are rewritten by
 //!   [`product_version`] so that they link beside the other three.
 //! * [`product_names`]: the hook, tape and call names a version's tag gives, which the
