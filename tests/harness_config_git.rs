@@ -4,100 +4,12 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-
+use common::tokenizer::{HARNESS, HEADER, V1, V2, words};
 use common::{Repo, text};
 use serde_json::Value;
 
-const HEADER: &str = "int count_tokens(const char *s, unsigned n);\n";
-
-/// 1.0: every `a` is a token, and the count is reported once at the end.
-const V1: &str = r#"#include "tok.h"
-
-void token(void) {}
-void report(void) {}
-
-int count_tokens(const char *s, unsigned n)
-{
-    int count = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (s[i] == 'a') {
-            token();
-            count++;
-        }
-    }
-    report();
-    return count;
-}
-"#;
-
-/// 2.0: an empty buffer is an error and reports nothing.
-const V2: &str = r#"#include "tok.h"
-
-void token(void) {}
-void report(void) {}
-void empty(void) {}
-
-int count_tokens(const char *s, unsigned n)
-{
-    int count = 0;
-    if (n == 0) {
-        empty();
-        return -1;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        if (s[i] == 'a') {
-            token();
-            count++;
-        }
-    }
-    report();
-    return count;
-}
-"#;
-
-/// A bounded nondeterministic buffer; `main` and `fill` are no letters.
-const HARNESS: &str = r#"#include "tok.h"
-
-char nondet_char(void);
-unsigned nondet_uint(void);
-
-static void fill(char *buf, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        buf[i] = nondet_char();
-}
-
-int main(void)
-{
-    char buf[2];
-    unsigned n = nondet_uint();
-    if (n > 2)
-        return 0;
-    fill(buf, n);
-    count_tokens(buf, n);
-    return 0;
-}
-"#;
-
 /// A harness that does not compile: used to show which copy is read.
 const BROKEN: &str = "int main(void) { this is not C }\n";
-
-fn words(language: &Value) -> BTreeSet<String> {
-    language["examples"]
-        .as_array()
-        .unwrap_or_else(|| panic!("a language with examples: {language}"))
-        .iter()
-        .map(|w| {
-            w.as_array()
-                .unwrap()
-                .iter()
-                .map(|l| l.as_str().unwrap())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
-}
 
 /// v1.0 without a harness; v2.0 with a broken copy of the harness file; HEAD with the
 /// working harness and `config` as `.mergelens.toml`.

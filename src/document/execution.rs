@@ -158,22 +158,38 @@ impl Execution {
 /// For each letter of `word`, whether a longest common subsequence with `reference` keeps
 /// it.
 fn common_letters(word: &[String], reference: &[String]) -> Vec<bool> {
-    let (n, m) = (word.len(), reference.len());
+    let mut kept = vec![false; word.len()];
+    for (i, _) in longest_common_subsequence(word, reference, |a, b| a == b) {
+        kept[i] = true;
+    }
+    kept
+}
+
+/// The index pairs of a longest common subsequence of `a` and `b` (elements matched by
+/// `same`), in order: what the stories mark and what the call-tree diff3 aligns children
+/// with (the classic dynamic programme, quadratic in the lengths, which are bounded by the
+/// word length).
+pub(crate) fn longest_common_subsequence<A, B>(
+    a: &[A],
+    b: &[B],
+    same: impl Fn(&A, &B) -> bool,
+) -> Vec<(usize, usize)> {
+    let (n, m) = (a.len(), b.len());
     let mut t = vec![vec![0u32; m + 1]; n + 1];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            t[i][j] = if word[i] == reference[j] {
+            t[i][j] = if same(&a[i], &b[j]) {
                 t[i + 1][j + 1] + 1
             } else {
                 t[i + 1][j].max(t[i][j + 1])
             };
         }
     }
-    let mut kept = vec![false; n];
     let (mut i, mut j) = (0, 0);
+    let mut pairs = Vec::new();
     while i < n && j < m {
-        if word[i] == reference[j] {
-            kept[i] = true;
+        if same(&a[i], &b[j]) {
+            pairs.push((i, j));
             i += 1;
             j += 1;
         } else if t[i + 1][j] >= t[i][j + 1] {
@@ -182,7 +198,7 @@ fn common_letters(word: &[String], reference: &[String]) -> Vec<bool> {
             j += 1;
         }
     }
-    kept
+    pairs
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::automaton::{Dfa, json};
 
 pub mod coverage;
-mod execution;
+pub(crate) mod execution;
 pub mod languages;
 
 pub use coverage::Coverage;

@@ -19,6 +19,8 @@
 
 use std::collections::HashMap;
 
+use crate::document::execution::longest_common_subsequence;
+
 /// A call (or the entry, at the root) and the calls it made, in order.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct CallTree {
@@ -211,31 +213,7 @@ fn matching(o: &[CallTree], x: &[CallTree]) -> Vec<Option<usize>> {
 
 /// A longest common subsequence of two call sequences by function name, as index pairs.
 fn lcs(o: &[CallTree], x: &[CallTree]) -> Vec<(usize, usize)> {
-    let (n, m) = (o.len(), x.len());
-    let mut t = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            t[i][j] = if o[i].name == x[j].name {
-                t[i + 1][j + 1] + 1
-            } else {
-                t[i + 1][j].max(t[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    let mut pairs = Vec::new();
-    while i < n && j < m {
-        if o[i].name == x[j].name {
-            pairs.push((i, j));
-            i += 1;
-            j += 1;
-        } else if t[i + 1][j] >= t[i][j + 1] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    pairs
+    longest_common_subsequence(o, x, |a, b| a.name == b.name)
 }
 
 #[cfg(test)]

@@ -193,6 +193,14 @@ fn entry_coverage(
     found
 }
 
+/// The coverage check's total cost, on the progress line.
+fn report_cost(ctx: &LearnContext, cost: &coverage::CoverageCost) {
+    ctx.progress(&format!(
+        "coverage of the change: {} CBMC runs, {:.1} s",
+        cost.runs, cost.seconds
+    ));
+}
+
 /// Puts the changed hunks no entry reaches first among the reasons of `inconclusive`: they
 /// are what a reader must know before trusting "no difference".
 fn lead_with_unreached<'a>(
@@ -398,10 +406,7 @@ pub fn review_merge(
         unwind,
         &mut inconclusive,
     );
-    ctx.progress(&format!(
-        "coverage of the change: {} CBMC runs, {:.1} s",
-        cost.runs, cost.seconds
-    ));
+    report_cost(ctx, &cost);
     if stopped {
         // Languages and stories of partial automata are shown, but they are no findings.
         (unexpected, lost, overlapping) = (false, false, false);
@@ -549,10 +554,7 @@ pub fn diff_revisions(
         unwind,
         &mut inconclusive,
     );
-    ctx.progress(&format!(
-        "coverage of the change: {} CBMC runs, {:.1} s",
-        cost.runs, cost.seconds
-    ));
+    report_cost(ctx, &cost);
     if stopped {
         // Differences of partial automata are shown, but they are no findings.
         changed = false;

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // Each test file uses a different part.
 
+pub mod tokenizer;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
