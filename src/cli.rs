@@ -811,14 +811,15 @@ impl InitCli {
     }
 }
 
+/// A value that is not a number of seconds a `Duration` can hold.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} is not a number of seconds (0 for no limit)")]
+pub struct NotSeconds(String);
+
 /// A number of seconds a `Duration` can hold (`inf` or `1e308` would panic later).
-fn seconds(text: &str) -> Result<f64, String> {
-    let value: f64 = text.parse().map_err(|e| format!("{e}"))?;
-    if value.is_finite() && value >= 0.0 && std::time::Duration::try_from_secs_f64(value).is_ok() {
-        Ok(value)
-    } else {
-        Err(format!(
-            "{text} is not a number of seconds (0 for no limit)"
-        ))
-    }
+fn seconds(text: &str) -> Result<f64, NotSeconds> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|&v| v >= 0.0 && std::time::Duration::try_from_secs_f64(v).is_ok())
+        .ok_or_else(|| NotSeconds(text.to_string()))
 }
