@@ -95,19 +95,13 @@ fn ctrl_c_stops_learning_and_keeps_the_last_conjecture() {
 
 #[test]
 fn in_an_anytime_run_a_query_timeout_writes_the_partial_result_and_exits_4() {
-    let dir = tempfile::tempdir().unwrap();
     // Reaching found() means factoring a 64-bit semiprime: no quick answer.
-    std::fs::write(
-        dir.path().join("hard.c"),
-        "unsigned long long nondet_ull(void);\nvoid found(void) {}\nint main(void)\n{\n    \
-         unsigned long long x = nondet_ull(), y = nondet_ull();\n    \
-         if (x > 1 && y > 1 && x < 0x100000000ULL && y < 0x100000000ULL &&\n        \
-         x * y == 0x8f7248d74bb32155ULL)\n        found();\n    return 0;\n}\n",
-    )
-    .unwrap();
+    let hard = root().join("tests/programs/hard_factor.c");
     let out = Command::new(env!("CARGO_BIN_EXE_mergelens"))
-        .current_dir(dir.path())
-        .args(["learn", "hard.c", "--no-cache", "--query-timeout", "1"])
+        .current_dir(root())
+        .arg("learn")
+        .arg(&hard)
+        .args(["--no-cache", "--query-timeout", "1"])
         .args(["--time-budget", "60"])
         .output()
         .unwrap();

@@ -506,15 +506,8 @@ fn bad_input_stops_with_one_line_and_an_exit_code() {
 fn a_query_over_the_timeout_is_an_error_naming_the_query_and_the_bounds() {
     let dir = tempfile::tempdir().unwrap();
     // Reaching found() means factoring a 64-bit semiprime: no quick answer.
-    std::fs::write(
-        dir.path().join("hard.c"),
-        "unsigned long long nondet_ull(void);\nvoid found(void) {}\nint main(void)\n{\n    \
-         unsigned long long x = nondet_ull(), y = nondet_ull();\n    \
-         if (x > 1 && y > 1 && x < 0x100000000ULL && y < 0x100000000ULL &&\n        \
-         x * y == 0x8f7248d74bb32155ULL)\n        found();\n    return 0;\n}\n",
-    )
-    .unwrap();
-    let (code, err) = fails(dir.path(), &["hard.c", "--query-timeout", "1"]);
+    let hard = program("hard_factor.c");
+    let (code, err) = fails(dir.path(), &[&hard, "--query-timeout", "1"]);
     assert_eq!(code, 4);
     assert!(err.contains("CBMC timed out after 1.0 s"), "{err}");
     assert!(err.contains("[found end]"), "{err}");
