@@ -119,10 +119,13 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
     };
     for entry in &report.document.entries {
         words(
-            "unexpected (the merge does it, neither branch's change explains it)",
+            "word-level unexpected (words the merge has that neither branch's change explains, judged one by one)",
             &entry.unexpected,
         );
-        words("lost (a branch's change the merge dropped)", &entry.lost);
+        words(
+            "word-level lost (words a branch's change meant that the merge lacks)",
+            &entry.lost,
+        );
         let mut out = String::new();
         super::review::stories(&mut out, entry);
         print!("{out}");
