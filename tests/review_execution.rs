@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{Repo, fig12, text};
+use common::{Repo, example_words as words, fig12, text, word};
 use serde_json::Value;
 
 /// Commits `base`, then `ours` on main and `theirs` on feature, as `prog.c`.
@@ -31,22 +31,6 @@ fn review(repo: &Repo, extra: &[&str]) -> (Option<i32>, Value, String) {
     let doc: Value =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
     (out.status.code(), doc, text(&out))
-}
-
-fn word(v: &Value) -> String {
-    v.as_array()
-        .unwrap_or_else(|| panic!("not a word: {v}"))
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn words(v: &Value) -> Vec<String> {
-    v["examples"]
-        .as_array()
-        .map(|ws| ws.iter().map(word).collect())
-        .unwrap_or_default()
 }
 
 /// `void a(void) { A }` ... with `main` calling a, then b.

@@ -11,25 +11,9 @@ use std::process::Output;
 
 mod common;
 
-use common::{Repo, conflicting, fig12, text};
+use common::{Repo, conflicting, example_words as words, fig12, text};
 use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
 use serde_json::Value;
-
-fn words(value: &Value) -> Vec<String> {
-    value["examples"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| {
-            w.as_array()
-                .unwrap()
-                .iter()
-                .map(|l| l.as_str().unwrap())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
-}
 
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()

@@ -14,6 +14,7 @@
 //!
 //! It writes those two files and nothing else: not the index, not a ref, no commit.
 
+use mergelens::git::paths::shown_relative;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -116,7 +117,7 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
             "  {}({})    {}:{}",
             c.name,
             c.parameters.join(", "),
-            relative(&c.file, &root),
+            shown_relative(&c.file, &root),
             c.line
         );
     }
@@ -235,7 +236,7 @@ fn work_tree_c_files(root: &Path) -> Vec<String> {
             match e.file_type() {
                 Ok(t) if t.is_dir() && !hidden => todo.push(path),
                 Ok(t) if t.is_file() && path.extension().is_some_and(|x| x == "c") => {
-                    out.push(relative(&path, root));
+                    out.push(shown_relative(&path, root));
                 }
                 _ => {}
             }
@@ -353,15 +354,6 @@ fn is_static(f: &cprog::FunctionInfo) -> bool {
     })
 }
 
-fn relative(path: &Path, root: &Path) -> String {
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    path.strip_prefix(&root)
-        .unwrap_or(&path)
-        .to_string_lossy()
-        .into_owned()
-}
-
 /// The harness skeleton: `entry` calls `c` on nondeterministic arguments, as the generated
 /// entry harness does: scalars are uninitialised locals, a pointer points to a buffer of
 /// [`BUFFER`] nondeterministic elements, a character buffer ends with a NUL.
@@ -411,7 +403,7 @@ fn skeleton(c: &Candidate, entry: &str, root: &Path) -> anyhow::Result<String> {
             args.push(arg);
         }
     }
-    let file_name = relative(&c.file, root);
+    let file_name = shown_relative(&c.file, root);
     Ok(format!(
         "/* {HARNESS_FILE}: written by `mergelens init --harness-for {name}`.\n * A harness: `{entry}` calls {name} on nondeterministic input (an uninitialised local is\n * any value to CBMC; each buffer holds {BUFFER} nondeterministic elements). Its own functions\n * are no events. Bound the input as {name} expects, then commit this file: a review reads\n * it from HEAD and compiles it with every version. */\n{includes}\n{return_type} {name}({params});\n\nint {entry}(void)\n{{\n{body}    {name}({args});\n    return 0;\n}}\n/* {name} is defined in {file_name}:{line}. */\n",
         name = c.name,

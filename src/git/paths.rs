@@ -104,6 +104,17 @@ pub fn repo_relative(path: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// How a path of a checkout is shown: relative to `root` (through symbolic links), or as
+/// it is when it lies elsewhere.
+pub fn shown_relative(path: &Path, root: &Path) -> String {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    path.strip_prefix(&root)
+        .unwrap_or(&path)
+        .to_string_lossy()
+        .into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@
 //! in parallel (rayon), guessing what O's automaton says: a merge changes little, so O is a
 //! far better guess than a constant.
 
+use crate::git::paths::shown_relative;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -196,7 +197,7 @@ pub(crate) fn learn_entry(
                 .map(|f| FunctionLocation {
                     name: f.name.clone(),
                     version: p.version,
-                    file: relative(&f.file, &p.root),
+                    file: shown_relative(&f.file, &p.root),
                     line: Some(f.line),
                 })
         })
@@ -212,7 +213,7 @@ pub(crate) fn learn_entry(
                     name: f.name.clone(),
                     version: p.version,
                     path: f.file.clone(),
-                    file: relative(&f.file, &p.root),
+                    file: shown_relative(&f.file, &p.root),
                     line: f.line,
                     end_line: f.end_line,
                 })
@@ -235,15 +236,6 @@ pub(crate) fn learn_entry(
             .collect(),
         stopped,
     })
-}
-
-fn relative(path: &Path, root: &Path) -> String {
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    path.strip_prefix(&root)
-        .unwrap_or(&path)
-        .to_string_lossy()
-        .into_owned()
 }
 
 /// A warning's checkout path, shown repository-relative.

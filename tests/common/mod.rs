@@ -20,6 +20,26 @@ fn cbmc() -> PathBuf {
         .cbmc
 }
 
+/// A word of a document (a list of letter names), letters joined by spaces.
+pub fn word(v: &serde_json::Value) -> String {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not a word: {v}"))
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The example words of a language of a document, letters joined by spaces.
+pub fn example_words(language: &serde_json::Value) -> Vec<String> {
+    language["examples"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a language with examples: {language}"))
+        .iter()
+        .map(word)
+        .collect()
+}
+
 /// Standard output and standard error, for assertion messages.
 pub fn text(out: &Output) -> String {
     format!(

@@ -77,21 +77,9 @@ int main(void)
 }
 "#;
 
-/// The example words of a language of the document, letters joined by spaces.
+/// The example words of a language of the document, as a set.
 pub fn words(language: &Value) -> BTreeSet<String> {
-    language["examples"]
-        .as_array()
-        .unwrap_or_else(|| panic!("a language with examples: {language}"))
-        .iter()
-        .map(|w| {
-            w.as_array()
-                .unwrap()
-                .iter()
-                .map(|l| l.as_str().unwrap())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
+    super::example_words(language).into_iter().collect()
 }
 
 pub fn set(words: &[&str]) -> BTreeSet<String> {
