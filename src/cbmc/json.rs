@@ -32,6 +32,9 @@ pub(crate) struct PropertyResult {
     /// For a failed property: every assignment of its trace, in order, as
     /// `(lhs, value)`.
     pub assignments: Vec<(String, u64)>,
+    /// For a failed property: where each step of its trace is, in order (steps without a
+    /// location left out).
+    pub steps: Vec<Location>,
 }
 
 impl PropertyResult {
@@ -145,6 +148,8 @@ struct RawStep {
     step_type: String,
     lhs: Option<String>,
     value: Option<RawValue>,
+    #[serde(rename = "sourceLocation")]
+    source_location: Option<RawLocation>,
 }
 
 /// Arrays and structs carry `elements` or `members` instead of bits; their `data` is not
@@ -211,13 +216,31 @@ fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
             });
         }
     };
-    let assignments = p
-        .trace
-        .into_iter()
-        .filter(|s| s.step_type == "assignment")
-        .filter_map(|s| Some((s.lhs?, s.value?.as_u64()?)))
-        .collect();
-    let location = p.source_location.map(|l| Location {
+    let mut assignments = Vec::new();
+    let mut steps = Vec::new();
+    for s in p.trace {
+        if let Some(l) = s.source_location {
+            steps.push(location(l));
+        }
+        if s.step_type == "assignment"
+            && let (Some(lhs), Some(value)) = (s.lhs, s.value.and_then(|v| v.as_u64()))
+        {
+            assignments.push((lhs, value));
+        }
+    }
+    let location = p.source_location.map(location);
+    Ok(PropertyResult {
+        description: p.description,
+        id: p.property,
+        location,
+        status,
+        assignments,
+        steps,
+    })
+}
+
+fn location(l: RawLocation) -> Location {
+    Location {
         line: match l.line {
             Some(Value::String(s)) => s.parse().unwrap_or(0),
             Some(Value::Number(n)) => n.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0),
@@ -225,14 +248,7 @@ fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
         },
         file: l.file,
         function: l.function,
-    });
-    Ok(PropertyResult {
-        description: p.description,
-        id: p.property,
-        location,
-        status,
-        assignments,
-    })
+    }
 }
 
 /// The trace of the failed property with this description, as CBMC wrote it but without

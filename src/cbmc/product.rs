@@ -34,7 +34,9 @@ use super::json;
 use super::locate::Toolchain;
 use super::program::{describe_status, goto_cc, library_loop_ids, quiet_checks};
 use super::run::{self, CbmcCounters, Outcome};
-use crate::cprog::product::{ARGUMENT_READER, ProductVersion, product_names};
+use crate::cprog::product::{
+    ARGUMENT_READER, INPUT_BYTES, ProductVersion, input_reader, product_names,
+};
 
 /// How many values each version may read from the input tape (one more read is out of the
 /// bounds).
@@ -107,6 +109,10 @@ pub struct Execution {
     pub tape: Vec<i64>,
     /// The entry's arguments.
     pub arguments: Vec<i64>,
+    /// Per input stream some version read, by key: the values read in order (`None` for a
+    /// read that is no scalar, such as a buffer's bytes).
+    #[serde(default)]
+    pub reads: Vec<(String, Vec<Option<i64>>)>,
     /// Per version, in the order the product was built with.
     pub logs: Vec<Vec<Item>>,
 }
@@ -135,16 +141,32 @@ pub struct ProductProgram {
     /// `--only`/`--exclude` drop are recorded but not counted, as the learning does not).
     counted: Vec<bool>,
     arguments: usize,
+    /// The keys of every input stream some version reads.
+    inputs: Vec<String>,
+    /// The copies the self-check compares: each version's tag and its copy's.
+    pairs: Vec<(char, char)>,
     recursive: Vec<String>,
     library_loops: Vec<String>,
     counters: Arc<CbmcCounters>,
 }
 
+/// What [`ProductProgram::self_check`] found.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SelfCheck {
+    /// Every pair of copies gave identical logs on every input within the bounds.
+    pub identical: bool,
+    /// Where two copies of one version first went different ways (`file:line (function)`),
+    /// when they did.
+    pub divergence: Option<String>,
+}
+
 impl ProductProgram {
-    /// Compiles the versions' rewritten units into one goto binary.
+    /// Compiles the versions' rewritten units into one goto binary: O, A, B and M first,
+    /// then the copies the self-check compares, `pairs` of (version, copy) tags.
     pub fn compile(
         tools: &Toolchain,
         versions: &[ProductVersion],
+        pairs: Vec<(char, char)>,
         counters: Arc<CbmcCounters>,
     ) -> Result<ProductProgram, CbmcRunError> {
         let dir = tempfile::Builder::new()
@@ -191,6 +213,13 @@ impl ProductProgram {
             counted: vec![true; letters.len()],
             letters,
             arguments,
+            inputs: versions
+                .iter()
+                .flat_map(|v| v.inputs.iter().cloned())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect(),
+            pairs,
             recursive: versions.iter().flat_map(|v| v.recursive.clone()).collect(),
             library_loops: Vec::new(),
             counters,
@@ -258,7 +287,8 @@ impl ProductProgram {
                     });
                 }
             }
-            let execution = read_execution(&property, &self.tags, self.arguments)?;
+            let quadruple = &self.tags[..self.tags.len().min(4)];
+            let execution = read_execution(&property, quadruple, self.arguments, &self.inputs)?;
             if result.executions.contains(&execution) {
                 return Err(CbmcRunError::Contract {
                     message: "CBMC returned a blocked execution again".to_string(),
@@ -269,15 +299,51 @@ impl ProductProgram {
         }
     }
 
-    fn harness(&self, max_word_length: usize, blocked: &[Execution], pins: &[Pin]) -> String {
-        let mut source = harness(
-            &self.tags,
-            &self.maps,
-            &self.counted,
-            self.arguments,
-            max_word_length,
-            blocked,
+    /// Whether the self-check's copies of one version behave alike on every input within
+    /// the bounds: if not, some source of input is not shared, and the enumeration would
+    /// compare executions on different inputs.
+    pub fn self_check(
+        &mut self,
+        unwind: u32,
+        max_word_length: usize,
+        timeout: Option<Duration>,
+    ) -> Result<SelfCheck, CbmcRunError> {
+        self.counted = vec![true; self.letters.len()];
+        let source = harness(
+            &self.layout(max_word_length),
+            &Goal::Divergence(&self.pairs),
         );
+        let report = self.check(&source, false, (unwind, max_word_length, timeout), 0)?;
+        let property = report.property(PROPERTY)?;
+        if property.status == json::Status::Holds {
+            return Ok(SelfCheck {
+                identical: true,
+                divergence: None,
+            });
+        }
+        let divergence = self
+            .pairs
+            .iter()
+            .find_map(|&(x, y)| divergence(&property.steps, x, y));
+        Ok(SelfCheck {
+            identical: false,
+            divergence,
+        })
+    }
+
+    fn layout(&self, max_word_length: usize) -> Layout<'_> {
+        Layout {
+            tags: &self.tags,
+            maps: &self.maps,
+            counted: &self.counted,
+            arguments: self.arguments,
+            max_word_length,
+            inputs: &self.inputs,
+        }
+    }
+
+    fn harness(&self, max_word_length: usize, blocked: &[Execution], pins: &[Pin]) -> String {
+        let mut source = harness(&self.layout(max_word_length), &Goal::NewQuadruple(blocked));
         if !pins.is_empty() {
             let pinned: Vec<String> = pins
                 .iter()
@@ -369,16 +435,51 @@ fn counter(tag: char) -> String {
     format!("__ml_tc_{tag}")
 }
 
-/// The C harness of one enumeration run: the hooks of every version, the shared tape and
-/// arguments, and `main`, which runs the versions and asks for an unseen quadruple.
-pub(crate) fn harness(
-    tags: &[char],
-    maps: &[Vec<u32>],
-    counted: &[bool],
-    arguments: usize,
-    max_word_length: usize,
-    blocked: &[Execution],
-) -> String {
+fn seen(tag: char) -> String {
+    format!("__ml_tv_{tag}")
+}
+
+fn read_count(tag: char, key: &str) -> String {
+    format!("__ml_ic_{tag}_{key}")
+}
+
+fn read_values(tag: char, key: &str) -> String {
+    format!("__ml_rv_{tag}_{key}")
+}
+
+/// What every harness of one product program shares: the versions (O, A, B, M, then the
+/// self-check's copies), each one's letter codes, which letters count towards the word
+/// bound, the entry's arguments and the input streams.
+pub(crate) struct Layout<'a> {
+    pub tags: &'a [char],
+    pub maps: &'a [Vec<u32>],
+    pub counted: &'a [bool],
+    pub arguments: usize,
+    pub max_word_length: usize,
+    pub inputs: &'a [String],
+}
+
+/// What one run asks CBMC for.
+pub(crate) enum Goal<'a> {
+    /// A quadruple of the logs of the first four versions (O, A, B, M) that is none of
+    /// these and is not explained whatever it holds.
+    NewQuadruple(&'a [Execution]),
+    /// An input on which a version and its copy (pairs of tags) log differently.
+    Divergence(&'a [(char, char)]),
+}
+
+/// The C harness of one run: the hooks of every version, the shared tape, arguments and
+/// input streams, and `main`, which runs the versions the goal needs and asserts that
+/// what it asks for does not exist.
+pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
+    let Layout {
+        tags,
+        maps,
+        counted,
+        arguments,
+        max_word_length,
+        inputs,
+    } = *layout;
     // Letters that do not count still take log room: twice as much then.
     let all_count = counted.iter().all(|&c| c);
     let n = if all_count {
@@ -389,82 +490,29 @@ pub(crate) fn harness(
     let mut c = String::from("/* Generated by mergelens: the product harness of one run. */\n");
     let _ = writeln!(
         c,
-        "long long __ml_tape[{TAPE_LENGTH}]; long long __ml_args[{MAX_ARGUMENTS}];\nlong long __ml_nondet(void);"
+        "long long __ml_tape[{TAPE_LENGTH}]; long long __ml_args[{MAX_ARGUMENTS}];\nlong long __ml_nondet(void);\nvoid *memcpy(void *, const void *, unsigned long);"
     );
     let _ = writeln!(
         c,
         "long long {ARGUMENT_READER}(unsigned int i) {{ return __ml_args[i]; }}"
     );
+    for key in inputs {
+        let _ = writeln!(c, "unsigned char (*__ml_in_{key})[{INPUT_BYTES}];");
+    }
     for (v, &t) in tags.iter().enumerate() {
-        let names = product_names(t);
         let map = maps.get(v).map(Vec::as_slice).unwrap_or_default();
-        let codes: Vec<String> = map.iter().map(|i| format!("{}u", i + 3)).collect();
-        let counts: Vec<&str> = map
-            .iter()
-            .map(|&i| {
-                if counted.get(i as usize).copied().unwrap_or(true) {
-                    "1u"
-                } else {
-                    "0u"
-                }
-            })
-            .collect();
-        let _ = writeln!(
-            c,
-            "const unsigned int __ml_count_{t}[{}] = {{ {} }};",
-            counts.len().max(1),
-            if counts.is_empty() {
-                "0u".to_string()
-            } else {
-                counts.join(", ")
-            }
-        );
-        let _ = writeln!(
-            c,
-            "const unsigned int __ml_map_{t}[{}] = {{ {} }};",
-            codes.len().max(1),
-            if codes.is_empty() {
-                "0u".to_string()
-            } else {
-                codes.join(", ")
-            }
-        );
-        let (log, len, tc) = (log(t), len(t), counter(t));
-        let _ = writeln!(
-            c,
-            "unsigned int {log}[{n}]; unsigned int {len}; unsigned int __ml_words_{t}; unsigned int {tc};"
-        );
-        let push = |c: &mut String, code: &str| {
-            let _ = write!(
+        version_hooks(&mut c, t, map, counted, max_word_length, n);
+        for key in inputs {
+            let count = read_count(t, key);
+            let values = read_values(t, key);
+            // A read of a scalar's size is recorded as the signed number it holds.
+            let _ = writeln!(
                 c,
-                " __CPROVER_assume({len} < {n}u); {log}[{len}] = {code}; {len}++;"
+                "unsigned int {count}; long long {values}[{TAPE_LENGTH}]; void {}(void *p, unsigned long n) {{ __CPROVER_assume({count} < {TAPE_LENGTH}u); if (n > {INPUT_BYTES}ul) n = {INPUT_BYTES}ul; memcpy(p, __ml_in_{key}[{count}], n); \
+if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}[{count}] = *(short *)p; else if (n == 4ul) {values}[{count}] = *(int *)p; else if (n == 8ul) {values}[{count}] = *(long long *)p; {count}++; }}",
+                input_reader(t, key)
             );
-        };
-        let _ = writeln!(
-            c,
-            "long long {}(void) {{ __CPROVER_assume({tc} < {TAPE_LENGTH}u); {tc}++; return __ml_tape[{tc} - 1u]; }}",
-            names.tape
-        );
-        let _ = write!(
-            c,
-            "void {}(unsigned int k) {{ __CPROVER_assume(k < {}u); __CPROVER_assume(__ml_words_{t} + __ml_count_{t}[k] < {max_word_length}u); __ml_words_{t} += __ml_count_{t}[k];",
-            names.event,
-            map.len()
-        );
-        push(&mut c, &format!("__ml_map_{t}[k]"));
-        c.push_str(" }\n");
-        let _ = write!(c, "void {}(void) {{", names.ret);
-        push(&mut c, "1u");
-        c.push_str(" }\n");
-        let _ = write!(c, "void {}(void) {{", names.end);
-        push(&mut c, "0u");
-        c.push_str(" }\n");
-        // The product cannot go on with the other versions after one exits: such runs are
-        // out of what this check covers (the report says so).
-        let _ = write!(c, "void {}(void) {{", names.exit);
-        push(&mut c, "2u");
-        c.push_str(" __CPROVER_assume(0); }\n");
-        let _ = writeln!(c, "void {}(void);", names.call);
+        }
     }
     c.push_str("int main(void) {\n");
     for i in 0..TAPE_LENGTH {
@@ -473,7 +521,131 @@ pub(crate) fn harness(
     for i in 0..arguments {
         let _ = writeln!(c, "  __ml_args[{i}] = __ml_nondet();");
     }
+    for key in inputs {
+        let _ = writeln!(
+            c,
+            "  unsigned char __ml_data_{key}[{TAPE_LENGTH}][{INPUT_BYTES}]; __ml_in_{key} = __ml_data_{key};"
+        );
+    }
     c.push_str(PINS_HERE);
+    match goal {
+        Goal::NewQuadruple(blocked) => {
+            new_quadruple(&mut c, &tags[..tags.len().min(4)], n, blocked)
+        }
+        Goal::Divergence(pairs) => {
+            let mut alike = Vec::new();
+            for &(x, y) in *pairs {
+                let _ = writeln!(
+                    c,
+                    "  {}();\n  {}();",
+                    product_names(x).call,
+                    product_names(y).call
+                );
+                alike.push(same(x, y, n));
+            }
+            let _ = writeln!(c, "  int __ml_new = !({});", alike.join(" && "));
+        }
+    }
+    // The assertion reads the logs (not `assert(0)` after assumptions): a sliced formula
+    // keeps exactly what it depends on.
+    let _ = writeln!(
+        c,
+        "  __CPROVER_assert(!__ml_new, \"{PROPERTY}\");\n  return 0;\n}}"
+    );
+    c
+}
+
+/// The hooks of version `t`: its event, return, end and exit hooks log into its own log,
+/// and its tape reader counts its reads.
+fn version_hooks(
+    c: &mut String,
+    t: char,
+    map: &[u32],
+    counted: &[bool],
+    max_word_length: usize,
+    n: usize,
+) {
+    let names = product_names(t);
+    let codes: Vec<String> = map.iter().map(|i| format!("{}u", i + 3)).collect();
+    let counts: Vec<&str> = map
+        .iter()
+        .map(|&i| {
+            if counted.get(i as usize).copied().unwrap_or(true) {
+                "1u"
+            } else {
+                "0u"
+            }
+        })
+        .collect();
+    let array = |items: &[String]| {
+        if items.is_empty() {
+            "0u".to_string()
+        } else {
+            items.join(", ")
+        }
+    };
+    let counts: Vec<String> = counts.into_iter().map(str::to_string).collect();
+    let _ = writeln!(
+        c,
+        "const unsigned int __ml_count_{t}[{}] = {{ {} }};",
+        counts.len().max(1),
+        array(&counts)
+    );
+    let _ = writeln!(
+        c,
+        "const unsigned int __ml_map_{t}[{}] = {{ {} }};",
+        codes.len().max(1),
+        array(&codes)
+    );
+    let (log, len, tc) = (log(t), len(t), counter(t));
+    let _ = writeln!(
+        c,
+        "unsigned int {log}[{n}]; unsigned int {len}; unsigned int __ml_words_{t}; unsigned int {tc};"
+    );
+    let push = |c: &mut String, code: &str| {
+        let _ = write!(
+            c,
+            " __CPROVER_assume({len} < {n}u); {log}[{len}] = {code}; {len}++;"
+        );
+    };
+    let _ = writeln!(
+        c,
+        "long long {}(void) {{ __CPROVER_assume({tc} < {TAPE_LENGTH}u); {tc}++; return __ml_tape[{tc} - 1u]; }}",
+        names.tape
+    );
+    // What the version made of each tape value (an `int` read of 2^31 is -2^31).
+    let _ = writeln!(
+        c,
+        "long long {}[{TAPE_LENGTH}]; void {}(long long v) {{ {}[{tc} - 1u] = v; }}",
+        seen(t),
+        names.seen,
+        seen(t)
+    );
+    let _ = write!(
+        c,
+        "void {}(unsigned int k) {{ __CPROVER_assume(k < {}u); __CPROVER_assume(__ml_words_{t} + __ml_count_{t}[k] < {max_word_length}u); __ml_words_{t} += __ml_count_{t}[k];",
+        names.event,
+        map.len()
+    );
+    push(c, &format!("__ml_map_{t}[k]"));
+    c.push_str(" }\n");
+    let _ = write!(c, "void {}(void) {{", names.ret);
+    push(c, "1u");
+    c.push_str(" }\n");
+    let _ = write!(c, "void {}(void) {{", names.end);
+    push(c, "0u");
+    c.push_str(" }\n");
+    // The product cannot go on with the other versions after one exits: such runs are
+    // out of what this check covers (the report says so).
+    let _ = write!(c, "void {}(void) {{", names.exit);
+    push(c, "2u");
+    c.push_str(" __CPROVER_assume(0); }\n");
+    let _ = writeln!(c, "void {}(void);", names.call);
+}
+
+/// `main`'s part for [`Goal::NewQuadruple`]: run O, A, B and M and set `__ml_new` when
+/// their logs are no quadruple of `blocked` and not trivially explained.
+fn new_quadruple(c: &mut String, tags: &[char], n: usize, blocked: &[Execution]) {
     for &t in tags {
         let _ = writeln!(c, "  {}();", product_names(t).call);
     }
@@ -496,13 +668,26 @@ pub(crate) fn harness(
             .collect();
         let _ = writeln!(c, "  __ml_new = __ml_new && !({});", clauses.join(" && "));
     }
-    // The assertion reads the logs (not `assert(0)` after assumptions): a sliced formula
-    // keeps exactly what it depends on.
-    let _ = writeln!(
-        c,
-        "  __CPROVER_assert(!__ml_new, \"{PROPERTY}\");\n  return 0;\n}}"
-    );
-    c
+}
+
+/// Where the logs of version `x` and its copy `y` part: the last place both ran before
+/// their steps differ, as `file:line (function)`.
+fn divergence(steps: &[json::Location], x: char, y: char) -> Option<String> {
+    let own = |t: char| {
+        let prefix = format!("__ml_{t}_");
+        steps
+            .iter()
+            .filter_map(move |s| {
+                s.function
+                    .strip_prefix(&prefix)
+                    .map(|f| (f.to_string(), s.file.clone(), s.line))
+            })
+            .collect::<Vec<_>>()
+    };
+    let (xs, ys) = (own(x), own(y));
+    let first = xs.iter().zip(&ys).position(|(a, b)| a != b)?;
+    let (function, file, line) = xs.get(first.checked_sub(1)?)?;
+    Some(format!("{file}:{line} ({function})"))
 }
 
 /// C: version `x`'s log equals version `y`'s.
@@ -533,6 +718,7 @@ fn read_execution(
     property: &json::PropertyResult,
     tags: &[char],
     arguments: usize,
+    inputs: &[String],
 ) -> Result<Execution, CbmcRunError> {
     let missing = |what: String| CbmcRunError::Json {
         reason: format!("the product trace lacks {what}"),
@@ -553,11 +739,35 @@ fn read_execution(
         read = read.max(property.last_value(&counter(t)).unwrap_or(0) as usize);
     }
     let signed = |v: u64| v as i64;
-    // The formula is sliced: a value no version's log depends on may be missing (0 then).
-    let tape = property
-        .last_array_or_zero("__ml_tape", read.min(TAPE_LENGTH))
-        .into_iter()
-        .map(signed)
+    // Each value as the first version that read it converted it; the raw tape value where
+    // the trace lacks that (a formula slice leaves out what no log depends on).
+    let raw = property.last_array_or_zero("__ml_tape", read.min(TAPE_LENGTH));
+    let tape = raw
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            tags.iter()
+                .filter(|&&t| property.last_value(&counter(t)).unwrap_or(0) as usize > i)
+                .find_map(|&t| property.last_value_of_element(&seen(t), i))
+                .map_or(signed(v), signed)
+        })
+        .collect();
+    let reads = inputs
+        .iter()
+        .filter_map(|key| {
+            let (t, n) = tags
+                .iter()
+                .map(|&t| (t, property.last_value(&read_count(t, key)).unwrap_or(0)))
+                .max_by_key(|&(_, n)| n)?;
+            let values = (0..n as usize)
+                .map(|i| {
+                    property
+                        .last_value_of_element(&read_values(t, key), i)
+                        .map(signed)
+                })
+                .collect::<Vec<_>>();
+            (n > 0).then(|| (key.clone(), values))
+        })
         .collect();
     let arguments = property
         .last_array_or_zero("__ml_args", arguments)
@@ -567,6 +777,7 @@ fn read_execution(
     Ok(Execution {
         tape,
         arguments,
+        reads,
         logs,
     })
 }
@@ -593,10 +804,20 @@ mod tests {
         let e = Execution {
             tape: vec![],
             arguments: vec![],
+            reads: vec![],
             logs: vec![vec![Item::End]; 4],
         };
         let maps = vec![vec![0, 1]; 4];
-        let h = harness(&['o', 'a', 'b', 'm'], &maps, &[true, false], 0, 3, &[e]);
+        let layout = Layout {
+            tags: &['o', 'a', 'b', 'm'],
+            maps: &maps,
+            counted: &[true, false],
+            arguments: 0,
+            max_word_length: 3,
+            inputs: &["local_main_x".to_string()],
+        };
+        let h = harness(&layout, &Goal::NewQuadruple(&[e]));
+        assert!(h.contains("memcpy(p, __ml_in_local_main_x[__ml_ic_m_local_main_x], n)"));
         assert!(h.contains("const unsigned int __ml_count_o[2] = { 1u, 0u };"));
         assert!(h.contains("const unsigned int __ml_map_b[2] = { 3u, 4u };"));
         assert!(h.contains("__ml_new = __ml_new && !((__ml_len_o == 1u && __ml_log_o[0] == 0u)"));

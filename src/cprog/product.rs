@@ -26,6 +26,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::error::FrontEndError;
+use super::frontend::INPUT_HOOK;
 use super::preprocess;
 use super::program::{FunctionOrigin, InstrumentedProgram};
 
@@ -37,6 +38,8 @@ pub struct ProductNames {
     pub exit: String,
     pub ret: String,
     pub tape: String,
+    /// Hears each tape value as the version's nondet function converted it.
+    pub seen: String,
     pub call: String,
 }
 
@@ -48,6 +51,7 @@ pub fn product_names(tag: char) -> ProductNames {
         exit: format!("__mlexit_{tag}"),
         ret: format!("__mlret_{tag}"),
         tape: format!("__mltape_{tag}"),
+        seen: format!("__mlseen_{tag}"),
         call: format!("__mlcall_{tag}"),
     }
 }
@@ -55,6 +59,120 @@ pub fn product_names(tag: char) -> ProductNames {
 /// The shared argument reader the call wrappers use: `__mlarg(i)` is the entry's i-th
 /// argument, the same in every version.
 pub const ARGUMENT_READER: &str = "__mlarg";
+
+/// How many bytes one read of an input stream gives at most: a longer read (a bigger
+/// buffer, a longer line) is shared in its first `INPUT_BYTES` bytes only.
+pub const INPUT_BYTES: usize = 64;
+
+/// The reader of input stream `key` in version `tag`, which the product harness defines:
+/// `void __mlin_<tag>_<key>(void *p, unsigned long n)` copies the stream's next `n` bytes
+/// (at most [`INPUT_BYTES`]) to `p`; the k-th read gives the same bytes in every version.
+pub fn input_reader(tag: char, key: &str) -> String {
+    format!("__mlin_{tag}_{key}")
+}
+
+/// The source of input stream `key` as people read it: `sensor()` for a body-less
+/// function's result, `buf in main` for a local, `fgets` for the C library's.
+pub fn input_label(key: &str) -> String {
+    if let Some(function) = key.strip_prefix("ret_") {
+        return format!("{function}()");
+    }
+    if let Some(rest) = key.strip_prefix("local_")
+        && let Some((length, rest)) = rest.split_once('_')
+        && let Ok(length) = length.parse::<usize>()
+        && let (Some(function), Some(variable)) = (rest.get(..length), rest.get(length + 1..))
+    {
+        return format!("{variable} in {function}");
+    }
+    match key.strip_prefix("lib_") {
+        Some("chars") => "getchar/getc/fgetc".to_string(),
+        Some(lib) => match lib.strip_suffix("_bytes") {
+            Some(function) => format!("{function} (bytes)"),
+            None => lib.to_string(),
+        },
+        None => key.to_string(),
+    }
+}
+
+/// The C library's sources of input, each wrapped in every version by a function reading
+/// shared streams (`{W}`: the wrapper's name, `{IN}`: the prefix of the version's readers,
+/// `{SZ}`: [`INPUT_BYTES`]). The wrappers keep the library's prototypes (with `FILE` as
+/// glibc's `struct _IO_FILE`, `size_t` as `unsigned long`); what the library does besides
+/// reading (`malloc`'s allocation) is still the library's.
+const LIBRARY_INPUTS: &[(&str, &str)] = &[
+    (
+        "getchar",
+        "int {W}(void) { int c; {IN}lib_chars(&c, sizeof c); __CPROVER_assume(c >= -1 && c <= 255); return c; }",
+    ),
+    (
+        "getc",
+        "int {W}(struct _IO_FILE *f) { int c; {IN}lib_chars(&c, sizeof c); __CPROVER_assume(c >= -1 && c <= 255); return c; }",
+    ),
+    (
+        "fgetc",
+        "int {W}(struct _IO_FILE *f) { int c; {IN}lib_chars(&c, sizeof c); __CPROVER_assume(c >= -1 && c <= 255); return c; }",
+    ),
+    (
+        "fgets",
+        "char *{W}(char *s, int n, struct _IO_FILE *f) { int len; {IN}lib_fgets(&len, sizeof len); if (len <= 0 || n <= 1) return 0; __CPROVER_assume(len < n && len < {SZ}); {IN}lib_fgets_bytes(s, len); s[len] = 0; return s; }",
+    ),
+    (
+        "read",
+        "long {W}(int fd, void *buf, unsigned long count) { long r; {IN}lib_read(&r, sizeof r); __CPROVER_assume(r >= -1 && r <= (long)count && r <= {SZ}); if (r > 0) {IN}lib_read_bytes(buf, r); return r; }",
+    ),
+    (
+        "fread",
+        "unsigned long {W}(void *p, unsigned long size, unsigned long nmemb, struct _IO_FILE *f) { unsigned long r; {IN}lib_fread(&r, sizeof r); __CPROVER_assume(r <= nmemb && r * size <= {SZ}); if (r > 0) {IN}lib_fread_bytes(p, r * size); return r; }",
+    ),
+    (
+        "time",
+        "long {W}(long *t) { long v; {IN}lib_time(&v, sizeof v); if (t) *t = v; return v; }",
+    ),
+    // CBMC's allocators may fail (return NULL): whether one does is an input too.
+    (
+        "malloc",
+        "void *malloc(unsigned long); void *{W}(unsigned long n) { char ok; {IN}lib_alloc(&ok, 1); if (!ok) return 0; void *p = malloc(n); __CPROVER_assume(p != 0); {IN}lib_malloc(p, n); return p; }",
+    ),
+    (
+        "calloc",
+        "void *calloc(unsigned long, unsigned long); void *{W}(unsigned long n, unsigned long m) { char ok; {IN}lib_alloc(&ok, 1); if (!ok) return 0; void *p = calloc(n, m); __CPROVER_assume(p != 0); return p; }",
+    ),
+    (
+        "realloc",
+        "void *realloc(void *, unsigned long); void *{W}(void *q, unsigned long n) { char ok; {IN}lib_alloc(&ok, 1); if (!ok) return 0; void *p = realloc(q, n); __CPROVER_assume(p != 0); return p; }",
+    ),
+    (
+        "strdup",
+        "char *strdup(const char *); char *{W}(const char *s) { char ok; {IN}lib_alloc(&ok, 1); if (!ok) return 0; char *p = strdup(s); __CPROVER_assume(p != 0); return p; }",
+    ),
+    (
+        "getenv",
+        "void *malloc(unsigned long); char *{W}(const char *name) { int set; {IN}lib_getenv(&set, sizeof set); if (!set) return 0; char *v = malloc({SZ}); __CPROVER_assume(v != 0); {IN}lib_getenv_bytes(v, {SZ}); v[{SZ} - 1] = 0; return v; }",
+    ),
+];
+
+/// Version `tag`'s wrapper of library function `name`, adding the keys it reads to `keys`.
+fn library_wrapper(name: &str, wrapper: &str, tag: char, keys: &mut BTreeSet<String>) -> String {
+    let prefix = input_reader(tag, "");
+    let text = wrapper
+        .replace("{W}", &format!("__ml_{tag}_{name}"))
+        .replace("{IN}", &prefix)
+        .replace("{SZ}", &INPUT_BYTES.to_string());
+    for ident in identifiers(&text) {
+        if let Some(key) = ident.strip_prefix(&prefix) {
+            keys.insert(key.to_string());
+        }
+    }
+    let mut out = String::from("\n");
+    for ident in identifiers(&text) {
+        if ident.starts_with(&prefix) && !out.contains(&format!(" {ident}(")) {
+            let _ = writeln!(out, "void {ident}(void *, unsigned long);");
+        }
+    }
+    out.push_str(&text);
+    out.push('\n');
+    out
+}
 
 /// A version rewritten for the product.
 #[derive(Clone, Debug)]
@@ -66,6 +184,8 @@ pub struct ProductVersion {
     pub arguments: usize,
     /// The nondeterministic functions that read the tape.
     pub nondet: Vec<String>,
+    /// The keys of the input streams the version reads (see [`input_reader`]).
+    pub inputs: Vec<String>,
     /// The renamed functions that may call themselves (bounded like the learning's).
     pub recursive: Vec<String>,
     /// Whether some execution can call `exit`/`abort` (the product cannot follow it).
@@ -104,11 +224,16 @@ pub fn product_version(
         .collect();
     let mut renamed = defined.clone();
     renamed.extend(program.globals.iter().cloned());
+    renamed.extend(program.input_functions.iter().cloned());
+    // A generated entry harness takes no arguments: it makes them.
+    let harnessed = program.cbmc_entry != program.entry;
+    renamed.insert(program.cbmc_entry.clone());
     let entry = program
         .functions
         .iter()
         .find(|f| f.name == program.entry && f.origin != FunctionOrigin::SystemHeader);
     let parameters: Vec<String> = entry
+        .filter(|_| !harnessed)
         .map(|f| {
             f.parameters
                 .iter()
@@ -133,18 +258,32 @@ pub fn product_version(
     let mut nondet: Vec<String> = Vec::new();
     let mut files = Vec::new();
     let mut exits = false;
+    let mut inputs = BTreeSet::new();
+    let mut wrapped: Vec<&str> = Vec::new();
     for (i, path) in program.paths.iter().enumerate() {
         let text = preprocess::decode(&std::fs::read(path).map_err(io(path))?);
         exits |= text.contains("__mergelens_exit()");
         let mut tail = String::new();
+        let mut library = String::new();
         // The first unit that names a nondet function defines its tape reader.
         for ident in identifiers(&text) {
+            if let Some(key) = ident.strip_prefix(INPUT_HOOK) {
+                inputs.insert(key.to_string());
+            }
+            if let Some(&(name, wrapper)) = LIBRARY_INPUTS.iter().find(|(n, _)| *n == ident)
+                && !defined.contains(ident)
+                && !wrapped.contains(&name)
+            {
+                wrapped.push(name);
+                renamed.insert(name.to_string());
+                library.push_str(&library_wrapper(name, wrapper, tag, &mut inputs));
+            }
             if is_nondet(ident) && !defined.contains(ident) && !nondet.iter().any(|n| n == ident) {
                 nondet.push(ident.to_string());
                 let _ = writeln!(
                     tail,
-                    "__typeof__({ident}()) {ident}(void) {{ return (__typeof__({ident}())){}(); }}",
-                    names.tape
+                    "__typeof__({ident}()) {ident}(void) {{ __typeof__({ident}()) v = (__typeof__({ident}())){}(); {}((long long)v); return v; }}",
+                    names.tape, names.seen
                 );
             }
         }
@@ -159,19 +298,20 @@ pub fn product_version(
             let _ = writeln!(
                 tail,
                 " {}({}); }}",
-                program.entry,
+                program.cbmc_entry,
                 argument_names.join(", ")
             );
         }
         let header = format!(
-            "long long {}(void); long long {ARGUMENT_READER}(unsigned int); void {}(void);\n",
-            names.tape, names.call
+            "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void);\n",
+            names.tape, names.seen, names.call
         );
         for n in &nondet {
             renamed.insert(n.clone());
         }
         let full = format!("{header}{text}\n{tail}");
-        let out = rename(&full, &renamed, tag, &names);
+        let mut out = rename(&full, &renamed, tag, &names);
+        out.push_str(&library);
         let file = out_dir.join(format!("{tag}{i}.product.i"));
         std::fs::write(&file, preprocess::encode(&out)).map_err(io(&file))?;
         files.push(file);
@@ -186,6 +326,7 @@ pub fn product_version(
         files,
         arguments: parameters.len(),
         nondet,
+        inputs: inputs.into_iter().collect(),
         recursive,
         exits,
         letters: program.alphabet.names().map(str::to_string).collect(),
@@ -311,6 +452,9 @@ fn rename(text: &str, renamed: &BTreeSet<String>, tag: char, names: &ProductName
             "__mergelens_end" => out.push_str(&names.end),
             "__mergelens_exit" => out.push_str(&names.exit),
             "__mergelens_return" => out.push_str(&names.ret),
+            p if p.starts_with(INPUT_HOOK) => {
+                out.push_str(&input_reader(tag, &p[INPUT_HOOK.len()..]));
+            }
             p if renamed.contains(p) => {
                 let _ = write!(out, "__ml_{tag}_{p}");
             }
@@ -333,6 +477,15 @@ mod tests {
             out,
             "# 1 \"f.c\"\nint __ml_a_g; void __ml_a_f(void) { __mlev_a(2); __ml_a_g = 'f'; puts(\"f g\"); __ml_a_f(); }\n"
         );
+    }
+
+    #[test]
+    fn input_labels_name_the_source() {
+        assert_eq!(input_label("ret_sensor"), "sensor()");
+        let key = crate::cprog::frontend::local_key("parse_all", "buf_2");
+        assert_eq!(input_label(&key), "buf_2 in parse_all");
+        assert_eq!(input_label("lib_fgets_bytes"), "fgets (bytes)");
+        assert_eq!(input_label("lib_chars"), "getchar/getc/fgetc");
     }
 
     #[test]

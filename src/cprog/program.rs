@@ -136,6 +136,11 @@ pub struct FrontEndConfig {
     /// per-execution merge check's product program). Off for learning: the automata's
     /// letters are the entries only.
     pub record_returns: bool,
+    /// Read every input CBMC would choose (uninitialised locals, body-less functions, the
+    /// generated harness's arguments, `main`'s `argc`/`argv`) from named streams that the
+    /// per-execution check's product program shares among the versions (see
+    /// `frontend::inputs`). Off for learning, whose inputs stay CBMC's.
+    pub share_inputs: bool,
 }
 
 impl FrontEndConfig {
@@ -152,6 +157,7 @@ impl FrontEndConfig {
             confine_to: None,
             harness: Vec::new(),
             record_returns: false,
+            share_inputs: false,
         }
     }
 }
@@ -221,6 +227,9 @@ pub struct InstrumentedProgram {
     /// system headers'): with the functions, the names a product program renames per
     /// version.
     pub globals: Vec<String>,
+    /// With [`FrontEndConfig::share_inputs`], the body-less functions given a body that
+    /// reads their results from a shared stream (renamed per version like `functions`).
+    pub input_functions: Vec<String>,
     pub(crate) fingerprint: String,
     pub(crate) model: ProgramModel,
     pub(crate) error_mode: bool,

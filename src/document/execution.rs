@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Version;
+
 /// Why an execution is a story.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -34,6 +36,20 @@ pub struct ExecutionInput {
     pub tape: Vec<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arguments: Vec<i64>,
+    /// The other inputs some version read (body-less functions' results, uninitialised
+    /// locals, the C library's input), each source's reads in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<InputReads>,
+}
+
+/// The values read from one source of input: the same in every version, read for read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputReads {
+    /// `sensor()`, `buf in main`, `getchar/getc/fgetc`, ...
+    pub source: String,
+    /// Each read as the signed number it holds; `null` for a read that is no scalar (a
+    /// buffer's bytes).
+    pub values: Vec<Option<i64>>,
 }
 
 /// One execution the merge does not explain: the words are the preorder of each version's
@@ -70,6 +86,27 @@ pub struct ExecutionCheck {
     /// Answered from `.git/mergelens/executions/`.
     #[serde(default)]
     pub from_cache: bool,
+    /// The self-check that ran before: whether the product shares every input the versions
+    /// read (absent when no CBMC run was needed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub self_check: Option<SelfCheck>,
+}
+
+/// The self-check of the per-execution check: a version run beside a copy of itself on
+/// the product's shared inputs must behave identically on every input within the bounds;
+/// if it does not, some input is drawn separately in each version and the check's stories
+/// would compare executions on different inputs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SelfCheck {
+    /// The versions checked against a copy of themselves (`base`, and `merged` when it
+    /// differs from the base).
+    pub versions: Vec<Version>,
+    pub identical: bool,
+    /// Where two copies first went different ways, `file:line (function)`, when they did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divergence: Option<String>,
+    #[serde(default)]
+    pub wall_seconds: f64,
 }
 
 impl Execution {
@@ -99,7 +136,8 @@ impl Execution {
             .unwrap_or(false)
     }
 
-    /// The input as people read it: `tape [0, 7]`, plus the arguments, or `no input`.
+    /// The input as people read it: `arguments (1, 2), nondet values [0, 7], sensor() [8]`,
+    /// or `every input (no input is read)`.
     pub fn input_text(&self) -> String {
         let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
         let mut parts = Vec::new();
@@ -109,8 +147,16 @@ impl Execution {
         if !self.input.tape.is_empty() {
             parts.push(format!("nondet values [{}]", list(&self.input.tape)));
         }
+        for r in &self.input.reads {
+            let values: Vec<String> = r
+                .values
+                .iter()
+                .map(|v| v.map_or("(bytes)".to_string(), |v| v.to_string()))
+                .collect();
+            parts.push(format!("{} [{}]", r.source, values.join(", ")));
+        }
         if parts.is_empty() {
-            "every input (no nondet value is read)".to_string()
+            "every input (no input is read)".to_string()
         } else {
             parts.join(", ")
         }
@@ -212,6 +258,10 @@ mod tests {
             input: ExecutionInput {
                 tape: vec![0],
                 arguments: vec![],
+                reads: vec![InputReads {
+                    source: "sensor()".to_string(),
+                    values: vec![Some(-2147483648), None],
+                }],
             },
             base: w("funcA funcB end"),
             ours: w("funcA funcZ funcB end"),
@@ -224,6 +274,9 @@ mod tests {
             e.aligned_text(),
             "base     funcA funcB end\nours     funcA funcZ funcB end\ntheirs   funcA funcC end\nmerged   funcA funcZ funcC end\n               ^     ^\n"
         );
-        assert_eq!(e.input_text(), "nondet values [0]");
+        assert_eq!(
+            e.input_text(),
+            "nondet values [0], sensor() [-2147483648, (bytes)]"
+        );
     }
 }

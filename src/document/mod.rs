@@ -35,7 +35,9 @@ pub(crate) mod execution;
 pub mod languages;
 
 pub use coverage::Coverage;
-pub use execution::{Execution, ExecutionCheck, ExecutionInput, ExecutionKind};
+pub use execution::{
+    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, SelfCheck,
+};
 
 pub const REVIEW_FORMAT: &str = "mergelens-review/1";
 /// The format tag diffs had before they shared `mergelens-review/1` (with `"kind": "diff"`);

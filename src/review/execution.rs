@@ -25,18 +25,22 @@ use super::diff3::{CallTree, LogItem, merge3};
 use super::engine::{VersionInput, front_end_config};
 use super::error::ReviewError;
 use crate::automaton::Alphabet;
-use crate::cbmc::product::{Enumeration, Item, ProductProgram, TAPE_LENGTH, harness};
+use crate::cbmc::product::{Enumeration, Goal, Item, Layout, ProductProgram, TAPE_LENGTH, harness};
 use crate::cbmc::{CbmcCounters, CbmcRunError, LearnBounds};
 use crate::config::Settings;
-use crate::cprog::product::{ProductError, ProductVersion, product_version};
+use crate::cprog::product::{
+    INPUT_BYTES, ProductError, ProductVersion, input_label, product_version,
+};
 use crate::cprog::{self, EventKind, FrontEndError};
-use crate::document::{Execution, ExecutionCheck, ExecutionInput, ExecutionKind, Version};
+use crate::document::{
+    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, SelfCheck, Version,
+};
 use crate::fingerprint::Fingerprint;
 
 /// At most this many quadruples are enumerated per entry; past it the check is partial.
 pub(crate) const LIMIT: usize = 64;
 
-const CACHE_FORMAT: &str = "mergelens-executions/1";
+const CACHE_FORMAT: &str = "mergelens-executions/2";
 
 /// The check of one entry.
 #[derive(Clone, Debug)]
@@ -59,6 +63,9 @@ const ORDER: [(Version, char); 4] = [
     (Version::Theirs, 'b'),
     (Version::Merged, 'm'),
 ];
+
+/// The copies the self-check runs beside their versions: O's, and M's.
+const COPIES: [(Version, char); 2] = [(Version::Base, 'p'), (Version::Merged, 'n')];
 
 /// Runs the per-execution check of `entry` at `bounds`; `alphabet` is the review's (the
 /// letters after `--only`/`--exclude`), which the trees keep.
@@ -89,33 +96,26 @@ pub(crate) fn check_entry(
             .collect()
     });
     let mut versions = Vec::new();
+    let mut copies = Vec::new();
     let mut fingerprints = Vec::new();
     for p in prepared {
         match p? {
-            Prepared::Ready(product, fingerprint) => {
+            Prepared::Ready(product, copy, fingerprint) => {
                 versions.push(*product);
+                copies.extend(copy.map(|c| *c));
                 fingerprints.push(fingerprint);
             }
             Prepared::Skip(reason) => return Ok(CheckOutcome::Skipped(reason)),
         }
     }
-    let mut notes = Vec::new();
-    if versions.iter().any(|v| v.exits) {
-        notes.push(format!(
-            "{entry}: the per-execution check does not follow executions that call exit or abort (the four versions run in one program)"
-        ));
+    // M needs its own self-check only where it is not O's program.
+    let mut pairs = vec![('o', 'p')];
+    if fingerprints[3] != fingerprints[0] {
+        pairs.push(('m', 'n'));
     }
-    if versions.iter().any(|v| !v.nondet.is_empty()) {
-        notes.push(format!(
-            "{entry}: the per-execution check shares at most {TAPE_LENGTH} nondet values per version; executions reading more are out of its bounds"
-        ));
-    }
-    if !trees {
-        notes.push(format!(
-            "{entry}: with --events {}, executions are compared as flat words (call trees need function events)",
-            settings.events
-        ));
-    }
+    copies.retain(|c| pairs.iter().any(|&(_, copy)| copy == c.tag));
+    versions.extend(copies);
+    let mut notes = notes(entry, &versions, trees, settings);
 
     // The review's letters decide what counts towards the bound: part of the key.
     fingerprints.push(alphabet.names().collect::<Vec<_>>().join(" "));
@@ -124,38 +124,41 @@ pub(crate) fn check_entry(
         .executions
         .as_ref()
         .map(|d| d.join(format!("{key}.json")));
-    let cached: Option<Enumeration> = cache_path
+    let cached: Option<CachedEnumeration> = cache_path
         .as_ref()
         .and_then(|p| std::fs::read_to_string(p).ok())
         .and_then(|t| serde_json::from_str::<CachedEnumeration>(&t).ok())
-        .filter(|c| c.format == CACHE_FORMAT)
-        .map(|c| c.enumeration);
+        .filter(|c| c.format == CACHE_FORMAT);
     let counters = Arc::new(CbmcCounters::new());
     let from_cache = cached.is_some();
     // One branch that left the program as the base had it, and a merge that is the other
     // branch's program: every execution is explained, with no CBMC run.
     let f = &fingerprints;
     let one_sided = (f[2] == f[0] && f[3] == f[1]) || (f[1] == f[0] && f[3] == f[2]);
-    let enumeration = match cached {
-        _ if one_sided => Enumeration {
-            complete: true,
-            ..Enumeration::default()
+    let run = match cached {
+        _ if one_sided => CachedEnumeration {
+            format: CACHE_FORMAT.to_string(),
+            self_check: None,
+            enumeration: Enumeration {
+                complete: true,
+                ..Enumeration::default()
+            },
         },
-        Some(e) => {
+        Some(c) => {
             ctx.progress(&format!("{entry}: per-execution check from the cache"));
-            e
+            c
         }
         None => {
-            ctx.progress(&format!(
-                "{entry}: per-execution check at --unwind {} --max-word-length {}",
-                bounds.unwind, bounds.max_word_length
-            ));
             let failed = |source: CbmcRunError| ReviewError::Product {
                 entry: entry.to_string(),
                 source: Box::new(source),
             };
-            let mut product = match ProductProgram::compile(&ctx.tools, &versions, counters.clone())
-            {
+            let mut product = match ProductProgram::compile(
+                &ctx.tools,
+                &versions,
+                pairs.clone(),
+                counters.clone(),
+            ) {
                 Ok(p) => p,
                 // A program the renaming cannot link (goto-cc rejects the product): the
                 // review goes on with the word-level verdict, saying why.
@@ -166,37 +169,48 @@ pub(crate) fn check_entry(
                 }
                 Err(e) => return Err(failed(e)),
             };
-            let mut n = 0;
-            let e = product
-                .enumerate(
-                    |l| alphabet.letter(l).is_some(),
-                    bounds.unwind,
-                    bounds.max_word_length,
-                    LIMIT,
-                    settings.query_timeout,
-                    |_| {
-                        n += 1;
-                        ctx.progress(&format!("{entry}: per-execution check: {n} executions"));
-                    },
-                )
+            let mut run = run_product(&mut product, entry, &pairs, settings, ctx, alphabet, bounds)
                 .map_err(failed)?;
+            // Temporary checkouts mean nothing to a reader, nor in the cache.
+            if let Some(d) = run.self_check.as_mut().and_then(|s| s.divergence.as_mut()) {
+                *d = shown_place(d, inputs);
+            }
             if let Some(path) = &cache_path
-                && let Err(err) = save(path, &e)
+                && let Err(err) = save(path, &run)
             {
                 ctx.warn(&format!(
                     "cannot write the per-execution cache {}: {err}",
                     path.display()
                 ));
             }
-            e
+            run
         }
     };
+    let enumeration = run.enumeration;
+    let self_check = run.self_check;
+    if self_check.as_ref().is_some_and(|s| !s.identical) {
+        // The review says why in its inconclusive list.
+        let check = ExecutionCheck {
+            complete: false,
+            cbmc_runs: counters.runs(),
+            from_cache,
+            wall_seconds: started.elapsed().as_secs_f64(),
+            self_check,
+            ..ExecutionCheck::default()
+        };
+        return Ok(CheckOutcome::Ran(EntryCheck {
+            executions: Vec::new(),
+            check,
+            notes,
+        }));
+    }
 
     let mut check = ExecutionCheck {
         quadruples: enumeration.executions.len() as u64,
         complete: enumeration.complete,
         cbmc_runs: counters.runs(),
         from_cache,
+        self_check,
         ..ExecutionCheck::default()
     };
     if !enumeration.complete {
@@ -233,6 +247,14 @@ pub(crate) fn check_entry(
             input: ExecutionInput {
                 tape: raw.tape.clone(),
                 arguments: raw.arguments.clone(),
+                reads: raw
+                    .reads
+                    .iter()
+                    .map(|(key, values)| InputReads {
+                        source: input_label(key),
+                        values: values.clone(),
+                    })
+                    .collect(),
             },
             base: o.word(end),
             ours: a.word(end),
@@ -265,9 +287,126 @@ pub(crate) fn check_entry(
     }))
 }
 
+/// What a reader must know about what the check of these versions covers.
+fn notes(
+    entry: &str,
+    versions: &[ProductVersion],
+    trees: bool,
+    settings: &Settings,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    if versions.iter().any(|v| v.exits) {
+        notes.push(format!(
+            "{entry}: the per-execution check does not follow executions that call exit or abort (the four versions run in one program)"
+        ));
+    }
+    if versions
+        .iter()
+        .any(|v| !v.nondet.is_empty() || !v.inputs.is_empty())
+    {
+        notes.push(format!(
+            "{entry}: the per-execution check shares at most {TAPE_LENGTH} reads of each input per version, of at most {INPUT_BYTES} bytes each; executions reading more are out of its bounds"
+        ));
+    }
+    if !trees {
+        notes.push(format!(
+            "{entry}: with --events {}, executions are compared as flat words (call trees need function events)",
+            settings.events
+        ));
+    }
+    notes
+}
+
+/// The self-check, then (if it holds) the enumeration.
+fn run_product(
+    product: &mut ProductProgram,
+    entry: &str,
+    pairs: &[(char, char)],
+    settings: &Settings,
+    ctx: &LearnContext,
+    alphabet: &Alphabet,
+    bounds: LearnBounds,
+) -> Result<CachedEnumeration, CbmcRunError> {
+    ctx.progress(&format!(
+        "{entry}: per-execution self-check at --unwind {} --max-word-length {}",
+        bounds.unwind, bounds.max_word_length
+    ));
+    let started = Instant::now();
+    let found = product.self_check(
+        bounds.unwind,
+        bounds.max_word_length,
+        settings.query_timeout,
+    )?;
+    let self_check = SelfCheck {
+        versions: pairs
+            .iter()
+            .filter_map(|&(tag, _)| ORDER.iter().find(|(_, t)| *t == tag).map(|(v, _)| *v))
+            .collect(),
+        identical: found.identical,
+        divergence: found.divergence,
+        wall_seconds: started.elapsed().as_secs_f64(),
+    };
+    if !self_check.identical {
+        return Ok(CachedEnumeration {
+            format: CACHE_FORMAT.to_string(),
+            self_check: Some(self_check),
+            enumeration: Enumeration::default(),
+        });
+    }
+    ctx.progress(&format!(
+        "{entry}: per-execution check at --unwind {} --max-word-length {}",
+        bounds.unwind, bounds.max_word_length
+    ));
+    let mut n = 0;
+    let enumeration = product.enumerate(
+        |l| alphabet.letter(l).is_some(),
+        bounds.unwind,
+        bounds.max_word_length,
+        LIMIT,
+        settings.query_timeout,
+        |_| {
+            n += 1;
+            ctx.progress(&format!("{entry}: per-execution check: {n} executions"));
+        },
+    )?;
+    Ok(CachedEnumeration {
+        format: CACHE_FORMAT.to_string(),
+        self_check: Some(self_check),
+        enumeration,
+    })
+}
+
+/// `place` (`/tmp/…/checkout/src/f.c:3 (f)`) with the checkout named by its version:
+/// `base: src/f.c:3 (f)`.
+fn shown_place(place: &str, inputs: &[VersionInput]) -> String {
+    inputs
+        .iter()
+        .find_map(|i| {
+            let root = format!("{}/", i.root.display());
+            place
+                .strip_prefix(&root)
+                .map(|rest| format!("{}: {rest}", i.version))
+        })
+        .unwrap_or_else(|| place.to_string())
+}
+
+/// Why an entry whose self-check failed has no per-execution verdict.
+pub(crate) fn self_check_note(entry: &str, s: &SelfCheck) -> String {
+    let versions: Vec<String> = s.versions.iter().map(ToString::to_string).collect();
+    let place = s
+        .divergence
+        .as_ref()
+        .map_or(String::new(), |d| format!(" (they part after {d})"));
+    format!(
+        "{entry}: the self-check failed: {} run beside a copy of itself went different ways on one input{place}, so some input is not shared by the versions; the per-execution check cannot judge this entry (docs/inputs.md says which inputs are shared)",
+        versions.join(" or ")
+    )
+}
+
 enum Prepared {
-    /// The version's share of the product, and its fingerprint.
-    Ready(Box<ProductVersion>, String),
+    /// The version's share of the product, the self-check's copy of it (O's and M's),
+    /// and its fingerprint.
+    Ready(Box<ProductVersion>, Option<Box<ProductVersion>>, String),
     Skip(String),
 }
 
@@ -288,6 +427,7 @@ fn prepare(
     config.only = None;
     config.exclude.clear();
     config.record_returns = trees;
+    config.share_inputs = true;
     let out = dir.join(tag.to_string());
     std::fs::create_dir_all(&out).map_err(|source| ReviewError::Io {
         path: out.clone(),
@@ -307,8 +447,15 @@ fn prepare(
         }
         Err(e) => return Err(front_end(e)),
     };
-    match product_version(&program, tag, &out) {
-        Ok(p) => Ok(Prepared::Ready(Box::new(p), program.fingerprint())),
+    let copy = COPIES.iter().find(|(v, _)| *v == version).map(|&(_, c)| c);
+    let rewritten = product_version(&program, tag, &out).and_then(|p| {
+        let copy = copy
+            .map(|c| product_version(&program, c, &out).map(Box::new))
+            .transpose()?;
+        Ok((p, copy))
+    });
+    match rewritten {
+        Ok((p, copy)) => Ok(Prepared::Ready(Box::new(p), copy, program.fingerprint())),
         Err(e @ ProductError::Parameter { .. }) => Ok(Prepared::Skip(e.to_string())),
         Err(ProductError::FrontEnd(e)) => Err(front_end(e)),
     }
@@ -345,18 +492,16 @@ fn tree(
 #[derive(serde::Serialize, serde::Deserialize)]
 struct CachedEnumeration {
     format: String,
+    /// Absent when no CBMC run was needed.
+    self_check: Option<SelfCheck>,
     enumeration: Enumeration,
 }
 
-fn save(path: &std::path::Path, e: &Enumeration) -> std::io::Result<()> {
+fn save(path: &std::path::Path, e: &CachedEnumeration) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path.parent().unwrap_or(std::path::Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let text = serde_json::to_string(&CachedEnumeration {
-        format: CACHE_FORMAT.to_string(),
-        enumeration: e.clone(),
-    })
-    .map_err(std::io::Error::other)?;
+    let text = serde_json::to_string(e).map_err(std::io::Error::other)?;
     let mut file = tempfile::NamedTempFile::new_in(dir)?;
     file.write_all(text.as_bytes())?;
     file.persist(path).map_err(|e| e.error)?;
@@ -382,14 +527,16 @@ fn cache_key(
         "unwind={};max-word-length={};limit={LIMIT};trees={trees}",
         bounds.unwind, bounds.max_word_length
     ));
-    h.field(&harness(
-        &['o', 'a', 'b', 'm'],
-        &[],
-        &[],
-        0,
-        bounds.max_word_length,
-        &[],
-    ));
+    let layout = Layout {
+        tags: &['o', 'a', 'b', 'm'],
+        maps: &[],
+        counted: &[],
+        arguments: 0,
+        max_word_length: bounds.max_word_length,
+        inputs: &["key".to_string()],
+    };
+    h.field(&harness(&layout, &Goal::NewQuadruple(&[])));
+    h.field(&harness(&layout, &Goal::Divergence(&[('o', 'p')])));
     let v = ctx.tools.version;
     h.field(&format!("{}.{}.{}", v.major, v.minor, v.patch));
     h.hex()

@@ -345,6 +345,10 @@ pub fn review_merge(
             };
             match outcome {
                 execution::CheckOutcome::Ran(check) => {
+                    // A check whose own premise failed judges nothing.
+                    if let Some(s) = check.check.self_check.as_ref().filter(|s| !s.identical) {
+                        inconclusive.push(execution::self_check_note(entry, s));
+                    }
                     unexpected |= check.check.unexpected > 0;
                     lost |= check.check.unexpected > 0;
                     overlapping |= check.check.overlapping > 0;

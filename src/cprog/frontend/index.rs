@@ -96,6 +96,11 @@ impl<'t> Index<'t> {
         self.variables[unit].contains(name) || syntax::names_local_variable(call, name, src)
     }
 
+    /// Whether some unit defines a function `name`.
+    pub(crate) fn is_defined(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
     pub(crate) fn is_declared(&self, unit: usize, name: &str) -> bool {
         self.declared[unit].contains(name) || name.starts_with("__builtin")
     }

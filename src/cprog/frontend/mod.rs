@@ -10,6 +10,10 @@
 
 mod assertions;
 mod entry_harness;
+mod inputs;
+pub(crate) use inputs::INPUT_HOOK;
+#[cfg(test)]
+pub(crate) use inputs::local_key;
 pub(super) mod index;
 pub(super) mod sites;
 
@@ -159,18 +163,29 @@ pub(crate) fn run(
 
     // An entry with parameters gets a harness calling it on nondeterministic arguments.
     let entry_def = &index.defs[entry];
-    let harness = entry_harness::generate(entry_def, units[entry_def.unit].src());
+    let harness =
+        entry_harness::generate(entry_def, units[entry_def.unit].src(), config.share_inputs);
+    let mut shared = config
+        .share_inputs
+        .then(|| inputs::input_edits(&units, &index));
     let mut paths = Vec::new();
     let mut used_names = HashSet::new();
     for (u, unit) in units.iter().enumerate() {
         let mut edits = std::mem::take(&mut findings.edits[u]);
         site_edits(&findings.sites, u, &letters, &mut edits);
-        let hooks = if config.record_returns {
+        let mut hooks = if config.record_returns {
             format!("{HOOKS}{RETURN_HOOK}")
         } else {
             HOOKS.to_string()
         };
+        if let Some(s) = shared.as_mut() {
+            hooks.push_str(&s.declarations(u));
+            edits.append(&mut s.edits[u]);
+        }
         let mut instrumented = format!("{hooks}{}", edit::apply(&unit.pre.text, edits));
+        if let Some(s) = &shared {
+            instrumented.push_str(&s.tails[u]);
+        }
         if let Some(h) = harness.as_ref().filter(|_| u == entry_def.unit) {
             instrumented.push_str(&h.text);
         }
@@ -225,10 +240,13 @@ pub(crate) fn run(
         f.tokens(&h.text);
         fingerprint = f.hex();
     }
-    if config.record_returns {
+    if config.record_returns || config.share_inputs {
         let mut h = Fingerprint::new();
         h.field(&fingerprint);
-        h.field("record-returns");
+        h.field(&format!(
+            "record-returns={} share-inputs={}",
+            config.record_returns, config.share_inputs
+        ));
         fingerprint = h.hex();
     }
     if let Some(target) = target {
@@ -254,6 +272,7 @@ pub(crate) fn run(
         warnings: findings.warnings,
         assertions,
         globals,
+        input_functions: shared.map(|s| s.functions).unwrap_or_default(),
         fingerprint,
         model,
         error_mode: target.is_some(),
