@@ -82,7 +82,7 @@ pub fn input_label(key: &str) -> String {
         && let Ok(length) = length.parse::<usize>()
         && let (Some(function), Some(variable)) = (rest.get(..length), rest.get(length + 1..))
     {
-        return format!("{variable} in {function}");
+        return local_label(function, variable);
     }
     match key.strip_prefix("lib_") {
         Some("chars") => "getchar/getc/fgetc".to_string(),
@@ -91,6 +91,23 @@ pub fn input_label(key: &str) -> String {
             None => lib.to_string(),
         },
         None => key.to_string(),
+    }
+}
+
+/// A local as people read it; the generated harnesses' locals are the entry's arguments.
+fn local_label(function: &str, variable: &str) -> String {
+    let Some(entry) = function.strip_prefix("__mergelens_call_") else {
+        return format!("{variable} in {function}");
+    };
+    let number = |v: &str| v.parse::<usize>().map(|i| i + 1).unwrap_or(0);
+    match variable {
+        "__ml_argc" => "argc".to_string(),
+        v if v.starts_with("__ml_argv") => format!("argv[{}]", &v["__ml_argv".len()..]),
+        v if v.starts_with("__ml_a") => format!("argument {} of {entry}", number(&v[6..])),
+        v if v.starts_with("__ml_b") => {
+            format!("the buffer of argument {} of {entry}", number(&v[6..]))
+        }
+        v => format!("{v} in {function}"),
     }
 }
 
@@ -225,15 +242,11 @@ pub fn product_version(
     let mut renamed = defined.clone();
     renamed.extend(program.globals.iter().cloned());
     renamed.extend(program.input_functions.iter().cloned());
-    // A generated entry harness takes no arguments: it makes them.
-    let harnessed = program.cbmc_entry != program.entry;
-    renamed.insert(program.cbmc_entry.clone());
     let entry = program
         .functions
         .iter()
         .find(|f| f.name == program.entry && f.origin != FunctionOrigin::SystemHeader);
-    let parameters: Vec<String> = entry
-        .filter(|_| !harnessed)
+    let mut parameters: Vec<String> = entry
         .map(|f| {
             f.parameters
                 .iter()
@@ -242,18 +255,35 @@ pub fn product_version(
                 .collect()
         })
         .unwrap_or_default();
-    let mut argument_names = Vec::new();
-    for p in &parameters {
-        match scalar_parameter(p) {
-            Some(name) => argument_names.push(name),
-            None => {
-                return Err(ProductError::Parameter {
-                    entry: program.entry.clone(),
-                    parameter: p.clone(),
-                });
-            }
+    let mut argument_names: Vec<String> = parameters
+        .iter()
+        .filter_map(|p| scalar_parameter(p))
+        .collect();
+    // Scalar arguments are shared as arguments; any other entry with parameters runs
+    // through its generated harness, which makes its arguments from shared inputs.
+    let harnessed = argument_names.len() < parameters.len();
+    if harnessed {
+        if program.cbmc_entry == program.entry {
+            let parameter = parameters
+                .iter()
+                .find(|p| scalar_parameter(p).is_none())
+                .cloned()
+                .unwrap_or_default();
+            return Err(ProductError::Parameter {
+                entry: program.entry.clone(),
+                parameter,
+            });
         }
+        parameters.clear();
+        argument_names.clear();
     }
+    // A generated harness is in the text whether or not the product calls it.
+    renamed.insert(program.cbmc_entry.clone());
+    let called = if harnessed {
+        &program.cbmc_entry
+    } else {
+        &program.entry
+    };
     let names = product_names(tag);
     let mut nondet: Vec<String> = Vec::new();
     let mut files = Vec::new();
@@ -295,12 +325,7 @@ pub fn product_version(
                     " {p}; {name} = (__typeof__({name})){ARGUMENT_READER}({k});"
                 );
             }
-            let _ = writeln!(
-                tail,
-                " {}({}); }}",
-                program.cbmc_entry,
-                argument_names.join(", ")
-            );
+            let _ = writeln!(tail, " {called}({}); }}", argument_names.join(", "));
         }
         let header = format!(
             "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void);\n",
@@ -486,6 +511,10 @@ mod tests {
         assert_eq!(input_label(&key), "buf_2 in parse_all");
         assert_eq!(input_label("lib_fgets_bytes"), "fgets (bytes)");
         assert_eq!(input_label("lib_chars"), "getchar/getc/fgetc");
+        let key = crate::cprog::frontend::local_key("__mergelens_call_parse", "__ml_b0");
+        assert_eq!(input_label(&key), "the buffer of argument 1 of parse");
+        let key = crate::cprog::frontend::local_key("__mergelens_call_main", "__ml_argv1");
+        assert_eq!(input_label(&key), "argv[1]");
     }
 
     #[test]

@@ -1,0 +1,231 @@
+//! One world for the four versions (issue 18), on real repositories with the real CBMC:
+//! whatever a version reads that CBMC would choose (a function without a body, the C
+//! library's input, an uninitialised local or harness buffer, `malloc`'s bytes, `main`'s
+//! arguments, a pointer parameter's buffer) is read from streams the product program
+//! shares, so independent changes on the two arms of a branch on such an input compose;
+//! interference through such an input is still found, with the input shown; and an input
+//! the product does not share makes the self-check fail and the entry inconclusive.
+
+mod common;
+
+use common::{Repo, text, word};
+use serde_json::Value;
+
+/// Commits `base`, then `ours` on main and `theirs` on feature, as `prog.c`.
+fn merge(base: &str, ours: &str, theirs: &str) -> Repo {
+    let repo = Repo::new();
+    repo.commit("prog.c", base, "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("prog.c", ours, "ours");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("prog.c", theirs, "theirs");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
+
+/// Reviews feature into main as JSON: the exit code, the document and what was said.
+fn review(repo: &Repo, extra: &[&str]) -> (Option<i32>, Value, String) {
+    let mut args = vec!["review", "main", "feature", "--format", "json"];
+    args.extend_from_slice(extra);
+    let out = repo.mergelens(&args);
+    let doc: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    (out.status.code(), doc, text(&out))
+}
+
+/// A program branching on `condition` (after `setup`) in `signature`, with `then` and
+/// `otherwise` added to the arms.
+fn arms(
+    prelude: &str,
+    signature: &str,
+    setup: &str,
+    condition: &str,
+    arms: (&str, &str),
+) -> String {
+    let (then, otherwise) = arms;
+    format!(
+        "{prelude}\nvoid low(void) {{}}\nvoid high(void) {{}}\nvoid log_low(void) {{}}\nvoid log_high(void) {{}}\n\n{signature}\n{{\n    {setup}\n    if ({condition}) {{\n        high();{then}\n    }} else {{\n        low();{otherwise}\n    }}\n    return 0;\n}}\n"
+    )
+}
+
+/// Ours logs on one arm, theirs on the other: on every input the merge is one branch's
+/// change or the other's, so the verdict is clean, and the self-check held.
+fn assert_arms_compose(
+    prelude: &str,
+    signature: &str,
+    setup: &str,
+    condition: &str,
+    extra: &[&str],
+) {
+    let program = |a| arms(prelude, signature, setup, condition, a);
+    let repo = merge(
+        &program(("", "")),
+        &program(("\n        log_high();", "")),
+        &program(("", "\n        log_low();")),
+    );
+    let (code, doc, said) = review(&repo, extra);
+    assert_eq!(doc["verdict"], "clean", "{condition}: {said}");
+    assert_eq!(code, Some(0), "{said}");
+    let check = &doc["entries"][0]["execution_check"];
+    assert_eq!(check["self_check"]["identical"], true, "{check}");
+    assert_eq!(check["unexpected"], 0, "{check}");
+    assert_eq!(check["complete"], true, "{check}");
+}
+
+#[test]
+fn a_branch_on_a_function_without_a_body_composes() {
+    assert_arms_compose(
+        "int sensor(void);",
+        "int main(void)",
+        "",
+        "sensor() > 10",
+        &[],
+    );
+}
+
+#[test]
+fn a_branch_on_getchar_and_on_fgets_composes() {
+    assert_arms_compose(
+        "#include <stdio.h>",
+        "int main(void)",
+        "int c = getchar();",
+        "c == 'x'",
+        &[],
+    );
+    assert_arms_compose(
+        "#include <stdio.h>",
+        "int main(void)",
+        "char line[16];",
+        "fgets(line, sizeof line, stdin) && line[0] == 'q'",
+        &[],
+    );
+}
+
+#[test]
+fn a_branch_on_an_uninitialised_local_and_on_malloced_bytes_composes() {
+    assert_arms_compose("", "int main(void)", "int x;", "x > 3", &[]);
+    assert_arms_compose(
+        "#include <stdlib.h>",
+        "int main(void)",
+        "char *p = malloc(4);\n    if (!p)\n        return 1;",
+        "p[1] == 'z'",
+        &[],
+    );
+}
+
+#[test]
+fn entries_with_pointer_parameters_are_checked_per_execution() {
+    assert_arms_compose(
+        "",
+        "int main(int argc, char **argv)",
+        "",
+        "argc > 1 && argv[1][0] == '-'",
+        &[],
+    );
+    assert_arms_compose(
+        "#include <stddef.h>",
+        "int parse(const char *s, size_t n)",
+        "",
+        "n > 0 && s[0] == '{'",
+        &["--entry", "parse"],
+    );
+}
+
+#[test]
+fn a_branch_on_an_uninitialised_harness_buffer_composes() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let harness = dir.path().join("harness.c");
+    std::fs::write(
+        &harness,
+        "int parse(const char *s);\nint main(void)\n{\n    char buf[4];\n    buf[3] = 0;\n    parse(buf);\n    return 0;\n}\n",
+    )
+    .expect("the harness");
+    let harness = harness.display().to_string();
+    assert_arms_compose(
+        "",
+        "int parse(const char *s)",
+        "",
+        "s[0] == '['",
+        &["--harness", &harness],
+    );
+}
+
+/// Ours sets a global from `input`; theirs alerts when the global is above 7: only the
+/// merge alerts, on the inputs above 7.
+fn interference(prelude: &str, signature: &str, input: &str) -> Repo {
+    let program = |set: &str, check: &str| {
+        format!(
+            "{prelude}\nint g;\nvoid alert(void) {{}}\nvoid note(void) {{}}\n\n{signature}\n{{\n    int v = {input};\n    g = {set};\n    note();\n{check}    return 0;\n}}\n"
+        )
+    };
+    merge(
+        &program("0", ""),
+        &program("v", ""),
+        &program("0", "    if (g > 7)\n        alert();\n"),
+    )
+}
+
+#[test]
+fn interference_through_a_function_without_a_body_is_unexpected_and_shows_its_value() {
+    let repo = interference("int sensor(void);", "int main(void)", "sensor()");
+    let (code, doc, said) = review(&repo, &[]);
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(doc["verdict"], "unexpected", "{said}");
+    let s = &doc["entries"][0]["executions"][0];
+    assert_eq!(word(&s["merged"]), "note alert end", "{s}");
+    assert_eq!(word(&s["expected"]), "note end", "{s}");
+    let read = &s["input"]["reads"][0];
+    assert_eq!(read["source"], "sensor()", "{s}");
+    let v = read["values"][0].as_i64().expect("the value sensor() gave");
+    assert!(v > 7, "{s}");
+    assert!(said.contains(&format!("sensor() [{v}]")), "{said}");
+}
+
+#[test]
+fn interference_through_harness_data_is_unexpected() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let harness = dir.path().join("harness.c");
+    std::fs::write(
+        &harness,
+        "int run(int level);\nint main(void)\n{\n    signed char buf[2];\n    run(buf[0]);\n    return 0;\n}\n",
+    )
+    .expect("the harness");
+    let repo = interference("", "int run(int level)", "level");
+    let (code, doc, said) = review(&repo, &["--harness", &harness.display().to_string()]);
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(doc["verdict"], "unexpected", "{said}");
+    let s = &doc["entries"][0]["executions"][0];
+    assert_eq!(word(&s["merged"]), "run note alert end", "{s}");
+    assert_eq!(s["input"]["reads"][0]["source"], "buf in main", "{s}");
+}
+
+#[test]
+fn an_input_the_product_does_not_share_fails_the_self_check_and_is_inconclusive() {
+    // A body-less function returning a pointer: what it points to is drawn anew in every
+    // version, and mergelens does not share it.
+    let program = |a| {
+        arms(
+            "const char *name(void);",
+            "int main(void)",
+            "const char *s = name();",
+            "s[0] == 'a'",
+            a,
+        )
+    };
+    let repo = merge(
+        &program(("", "")),
+        &program(("\n        log_high();", "")),
+        &program(("", "\n        log_low();")),
+    );
+    let (code, doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "inconclusive", "{said}");
+    assert_eq!(code, Some(0), "{said}");
+    let check = &doc["entries"][0]["execution_check"];
+    assert_eq!(check["self_check"]["identical"], false, "{check}");
+    let place = check["self_check"]["divergence"].as_str().expect("where");
+    assert!(place.contains("prog.c:"), "{place}");
+    assert!(!place.contains("/tmp"), "{place}");
+    let why = doc["inconclusive"][0].as_str().expect("a reason");
+    assert!(why.contains("self-check failed"), "{why}");
+    assert!(said.contains("self-check failed"), "{said}");
+}
