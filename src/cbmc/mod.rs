@@ -51,7 +51,6 @@ mod reach;
 mod run;
 mod teacher;
 
-pub use coverage::CoveredLines;
 pub use error::CbmcRunError;
 pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
 pub use program::{Bounds, Feedback, GotoProgram, LIBRARY_UNWIND, VERIFY_BATCH};

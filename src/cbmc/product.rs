@@ -32,8 +32,9 @@ use tempfile::TempDir;
 use super::error::CbmcRunError;
 use super::json;
 use super::locate::Toolchain;
-use super::program::{describe_status, goto_cc, library_loop_ids, quiet_checks};
+use super::program::{describe_status, goto_cc, library_loop_ids, quiet_checks, unwinding};
 use super::run::{self, CbmcCounters, Outcome};
+use super::teacher::LearnBounds;
 use crate::cprog::product::{
     ARGUMENT_READER, INPUT_BYTES, ProductVersion, input_reader, product_names,
 };
@@ -239,14 +240,13 @@ impl ProductProgram {
         Ok(product)
     }
 
-    /// Every quadruple of logs not trivially explained, within `unwind` and
-    /// `max_word_length` (counting the letters `counts` accepts), up to `limit` of them;
+    /// Every quadruple of logs not trivially explained, within the learning's `bounds`
+    /// (the word length counting the letters `counts` accepts), up to `limit` of them;
     /// `found` hears of each as it comes.
     pub fn enumerate(
         &mut self,
         counts: impl Fn(&str) -> bool,
-        unwind: u32,
-        max_word_length: usize,
+        bounds: LearnBounds,
         limit: usize,
         timeout: Option<Duration>,
         mut found: impl FnMut(&Execution),
@@ -256,7 +256,9 @@ impl ProductProgram {
             letters: self.letters.clone(),
             ..Enumeration::default()
         };
-        let bounds = (unwind, max_word_length, timeout);
+        // The learning's bounds exactly: the same CBMC unwinding for loops and recursion.
+        let max_word_length = bounds.max_word_length;
+        let bounds = (bounds.cbmc().unwind, max_word_length, timeout);
         loop {
             if result.executions.len() >= limit {
                 return Ok(result);
@@ -304,10 +306,10 @@ impl ProductProgram {
     /// compare executions on different inputs.
     pub fn self_check(
         &mut self,
-        unwind: u32,
-        max_word_length: usize,
+        bounds: LearnBounds,
         timeout: Option<Duration>,
     ) -> Result<SelfCheck, CbmcRunError> {
+        let (unwind, max_word_length) = (bounds.cbmc().unwind, bounds.max_word_length);
         self.counted = vec![true; self.letters.len()];
         let source = harness(
             &self.layout(max_word_length),
@@ -379,22 +381,18 @@ impl ProductProgram {
         let mut cmd = Command::new(&self.tools.cbmc);
         cmd.arg(&harness_c)
             .arg(&self.binary)
-            .arg("--unwind")
-            .arg(unwind.to_string())
+            .args(unwinding(
+                unwind,
+                &self.recursive,
+                &self.library_loops,
+                super::program::LIBRARY_UNWIND,
+            ))
             .arg("--json-ui")
             .arg("--trace")
             .arg("--property")
             .arg("main.assertion.1");
         if slice {
             cmd.arg("--slice-formula");
-        }
-        let recursion = unwind.saturating_sub(1);
-        for name in &self.recursive {
-            cmd.arg("--unwindset").arg(format!("{name}:{recursion}"));
-        }
-        for id in &self.library_loops {
-            cmd.arg("--unwindset")
-                .arg(format!("{id}:{}", super::program::LIBRARY_UNWIND));
         }
         cmd.args(quiet_checks(&self.tools));
         let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {

@@ -39,6 +39,30 @@ pub struct Feedback {
 /// 500 words against 10 ms for one).
 pub const VERIFY_BATCH: usize = 256;
 
+/// CBMC's unwinding options for CBMC bound `unwind` (a user's `--unwind b` is `b + 1`, see
+/// [`crate::cbmc::LearnBounds::cbmc`]): every loop `--unwind`, every recursive function
+/// `unwind - 1` (so that it calls itself as often as a loop body runs) and every loop of
+/// CBMC's library models `library_unwind`. The one definition of the bounds every kind of
+/// run (learning, the per-execution check, coverage) explores.
+pub(crate) fn unwinding(
+    unwind: u32,
+    recursive: &[String],
+    library_loops: &[String],
+    library_unwind: u32,
+) -> Vec<String> {
+    let mut args = vec!["--unwind".to_string(), unwind.to_string()];
+    let recursion = unwind.saturating_sub(1);
+    for name in recursive {
+        args.push("--unwindset".to_string());
+        args.push(format!("{name}:{recursion}"));
+    }
+    for id in library_loops {
+        args.push("--unwindset".to_string());
+        args.push(format!("{id}:{library_unwind}"));
+    }
+    args
+}
+
 /// The entry function CBMC starts from unless told otherwise.
 const DEFAULT_ENTRY: &str = "main";
 
@@ -461,22 +485,17 @@ impl GotoProgram {
         }
 
         let mut cmd = Command::new(&self.tools.cbmc);
-        cmd.arg(&linked)
-            .arg("--unwind")
-            .arg(bounds.unwind.to_string())
-            .arg("--json-ui")
-            .args(options);
+        cmd.arg(&linked).arg("--json-ui").args(options);
         if self.entry != DEFAULT_ENTRY {
             cmd.arg("--function").arg(&self.entry);
         }
-        let recursion = bounds.unwind.saturating_sub(1);
-        for name in &self.recursive {
-            cmd.arg("--unwindset").arg(format!("{name}:{recursion}"));
-        }
-        for id in self.library_loops(deadline)? {
-            cmd.arg("--unwindset")
-                .arg(format!("{id}:{}", self.library_unwind));
-        }
+        let library_loops = self.library_loops(deadline)?;
+        cmd.args(unwinding(
+            bounds.unwind,
+            &self.recursive,
+            library_loops,
+            self.library_unwind,
+        ));
         // A run that asks for unwinding assertions (see `reach`) keeps them.
         let keep_unwinding = options.contains(&"--unwinding-assertions");
         cmd.args(

@@ -63,7 +63,8 @@ pub use cfg::SiteKind;
 pub use error::FrontEndError;
 pub use program::{
     ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, END_LETTER, Event, EventKind,
-    FrontEndConfig, FunctionInfo, FunctionOrigin, InstrumentedProgram, UnknownEventKind,
+    FrontEndConfig, FunctionInfo, FunctionOrigin, HunkCode, InstrumentedProgram, LineRange,
+    UnknownEventKind,
 };
 
 /// Everything the front end adds to a program, as text: the hook declarations, the

@@ -141,6 +141,28 @@ pub struct FrontEndConfig {
     /// per-execution check's product program shares among the versions (see
     /// `frontend::inputs`). Off for learning, whose inputs stay CBMC's.
     pub share_inputs: bool,
+    /// Mark where each statement running a line of these hunks starts
+    /// (`__mergelens_hit(k)` for hunk `k`, see `frontend::hunks`): the coverage of a change.
+    pub mark_hunks: Vec<LineRange>,
+}
+
+/// Lines `start..=end` (1-based) of a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineRange {
+    pub file: PathBuf,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// What the lines of a hunk hold, as [`FrontEndConfig::mark_hunks`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HunkCode {
+    /// No statement, no initialiser: a comment, a declaration, a directive.
+    None,
+    /// A file-scope variable's initialiser: run before the entry, always.
+    Initialiser,
+    /// Statements, each marked with the hunk's hit.
+    Statement,
 }
 
 impl FrontEndConfig {
@@ -158,6 +180,7 @@ impl FrontEndConfig {
             harness: Vec::new(),
             record_returns: false,
             share_inputs: false,
+            mark_hunks: Vec::new(),
         }
     }
 }
@@ -230,6 +253,8 @@ pub struct InstrumentedProgram {
     /// With [`FrontEndConfig::share_inputs`], the body-less functions given a body that
     /// reads their results from a shared stream (renamed per version like `functions`).
     pub input_functions: Vec<String>,
+    /// With [`FrontEndConfig::mark_hunks`], what each hunk holds.
+    pub hunk_code: Vec<HunkCode>,
     pub(crate) fingerprint: String,
     pub(crate) model: ProgramModel,
     pub(crate) error_mode: bool,

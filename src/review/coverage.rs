@@ -5,17 +5,20 @@
 //! [`ChangeSet`] (the hunks of one side, in the lines of the version that introduced them)
 //! and [`check`], which turns change sets into a [`Coverage`].
 //!
-//! Method: the version's instrumented program (the one its automaton was learned from, so
-//! its line markers name the checkout's files and lines) is compiled once more and run
-//! through CBMC with `--cover location` at the learned bounds ([`GotoProgram::cover`]); a
-//! hunk is reached iff a covered basic block has one of its lines. When a hunk stays
-//! unreached, the same run at `--unwind` + 1 up to `--max-unwind` (the limit of
-//! `--auto-bounds`) finds the bound that would reach it, if one does. A pure deletion has no
-//! lines of its own in the new version; it is given as the line before and the line after
-//! it, so it counts as reached when the code around the deleted text runs.
+//! Method: the version is instrumented again as its automaton was learned, with each hunk's
+//! statements marked ([`crate::cprog::FrontEndConfig::mark_hunks`]), and one CBMC run at the
+//! learned bounds ([`GotoProgram::reach_hunks`]) tells which hunks some *complete*
+//! execution runs: one that returns from the entry within the bounds, exactly the
+//! executions the learned automaton and the per-execution check see (a path the unwinding
+//! or the word bound cuts reaches nothing). A hunk with no statement (a comment, a
+//! declaration, a directive) holds no code and needs no run; a file-scope initialiser always
+//! runs. When a hunk stays unreached, the same run at `--unwind` + 1 up to `--max-unwind`
+//! (the limit of `--auto-bounds`) finds the bound that would reach it, if one does. A pure
+//! deletion has no lines of its own in the new version; it is given as the line before and
+//! the line after it, so it counts as reached when the code around the deleted text runs.
+//! Results are cached in `.git/mergelens/coverage/`, keyed by the marked program.
 
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,11 +26,13 @@ use rayon::prelude::*;
 use similar::{DiffTag, TextDiff};
 
 use super::context::LearnContext;
-use super::engine::{EntryAutomata, Prepared};
-use crate::cbmc::{CbmcCounters, CbmcRunError, CoveredLines, GotoProgram, LearnBounds};
+use super::engine::{EntryAutomata, Prepared, VersionInput, front_end_config};
+use crate::cbmc::{CbmcCounters, CbmcRunError, GotoProgram, LearnBounds};
 use crate::config::{BoundsSetting, Settings};
+use crate::cprog::{self, FrontEndError, HunkCode, InstrumentedProgram, LineRange};
 use crate::document::Version;
 use crate::document::coverage::{Coverage, CoveredHunk, HunkSide};
+use crate::fingerprint::Fingerprint;
 
 /// One changed region, in the lines (1-based, inclusive) of the version that introduced it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,6 +130,7 @@ pub(crate) struct CoverageCost {
 /// unreached).
 pub(crate) fn check(
     changes: &[ChangeSet],
+    inputs: &[VersionInput],
     learned: &EntryAutomata,
     settings: &Settings,
     ctx: &LearnContext,
@@ -139,27 +145,32 @@ pub(crate) fn check(
             .par_iter()
             .map(|change| {
                 let program = learned.programs.get(&change.version);
+                let input = inputs.iter().find(|i| i.version == change.version);
+                let (Some(input), Some(program)) = (input, program) else {
+                    return (Unrunnable { change }.unreached(), None);
+                };
                 let job = SideJob {
                     change,
+                    input,
+                    settings,
                     bounds: learned.bounds,
                     limit,
                     timeout: settings.query_timeout,
                     counters: &counters,
                     ctx,
                 };
-                match program {
-                    _ if change.hunks.is_empty() => (Vec::new(), None),
-                    None => (job.unreached(), None),
-                    Some(p) => match job.run(p) {
-                        Ok(hunks) => (hunks, None),
-                        Err(e) => (
-                            job.unreached(),
-                            Some(format!(
-                                "{} ({}): the coverage of the change could not be checked: {e}",
-                                change.version, learned.entry
-                            )),
-                        ),
-                    },
+                if change.hunks.is_empty() {
+                    return (Vec::new(), None);
+                }
+                match job.run(program) {
+                    Ok(hunks) => (hunks, None),
+                    Err(e) => (
+                        job.unreached(),
+                        Some(format!(
+                            "{} ({}): the coverage of the change could not be checked: {e}",
+                            change.version, learned.entry
+                        )),
+                    ),
                 }
             })
             .collect()
@@ -185,6 +196,8 @@ pub(crate) fn check(
 /// The coverage check of one side.
 struct SideJob<'a> {
     change: &'a ChangeSet,
+    input: &'a VersionInput,
+    settings: &'a Settings,
     bounds: LearnBounds,
     /// The largest `--unwind` tried for a hunk that stays unreached.
     limit: u32,
@@ -193,55 +206,107 @@ struct SideJob<'a> {
     ctx: &'a LearnContext,
 }
 
-impl SideJob<'_> {
-    /// Every hunk unreached: the version cannot run (it lacks the entry) or was not checked.
+/// The hunks of a side no version can run (it lacks the entry): every one unreached.
+struct Unrunnable<'a> {
+    change: &'a ChangeSet,
+}
+
+impl Unrunnable<'_> {
     fn unreached(&self) -> Vec<CoveredHunk> {
         self.change
             .hunks
             .iter()
-            .map(|h| self.hunk(h, true, false))
+            .map(|h| hunk(self.change.side, h, true, false))
             .collect()
+    }
+}
+
+fn hunk(side: HunkSide, h: &Hunk, code: bool, reached: bool) -> CoveredHunk {
+    CoveredHunk {
+        file: h.file.clone(),
+        side,
+        start_line: h.start,
+        end_line: h.end,
+        reached,
+        code,
+        reached_at_unwind: None,
+    }
+}
+
+impl SideJob<'_> {
+    /// Every hunk unreached: the check failed.
+    fn unreached(&self) -> Vec<CoveredHunk> {
+        Unrunnable {
+            change: self.change,
+        }
+        .unreached()
     }
 
     fn hunk(&self, h: &Hunk, code: bool, reached: bool) -> CoveredHunk {
-        CoveredHunk {
-            file: h.file.clone(),
-            side: self.change.side,
-            start_line: h.start,
-            end_line: h.end,
-            reached,
-            code,
-            reached_at_unwind: None,
-        }
+        hunk(self.change.side, h, code, reached)
     }
 
-    fn run(&self, p: &Prepared) -> Result<Vec<CoveredHunk>, CbmcRunError> {
-        let goto = GotoProgram::compile(&self.ctx.tools, &p.program.paths, &[], &[], &p.root)?
-            .with_entry(p.program.entry.clone())
-            .with_recursive_functions(p.program.recursive_functions())
-            .with_counters(Arc::clone(self.counters));
-        let lines = relative_lines(goto.cover(self.bounds.cbmc(), self.timeout)?, &p.root);
+    /// Instruments the version again with the hunks marked, and asks which of them complete
+    /// executions run at the learned bounds, then, for those none runs, at each larger
+    /// `--unwind` up to the limit.
+    fn run(&self, p: &Prepared) -> Result<Vec<CoveredHunk>, CoverageError> {
+        let mut config = front_end_config(self.input, &p.program.entry, self.settings);
+        config.mark_hunks = self
+            .change
+            .hunks
+            .iter()
+            .map(|h| LineRange {
+                file: p.root.join(&h.file),
+                start: h.start,
+                end: h.end,
+            })
+            .collect();
+        let dir = tempfile::Builder::new()
+            .prefix("mergelens-coverage-")
+            .tempdir()
+            .map_err(|source| FrontEndError::Io {
+                path: std::env::temp_dir(),
+                source,
+            })?;
+        let program = cprog::instrument(&config, dir.path())?;
+        let code = &program.hunk_code;
         let mut out: Vec<CoveredHunk> = self
             .change
             .hunks
             .iter()
-            .map(|h| {
-                let (code, reached) = lines.any_in(&h.file, h.start..=h.end);
-                self.hunk(h, code, reached)
-            })
+            .zip(code)
+            .map(|(h, &c)| self.hunk(h, c != HunkCode::None, c == HunkCode::Initialiser))
             .collect();
+        if !code.contains(&HunkCode::Statement) {
+            return Ok(out);
+        }
+        let key = self.cache_key(&program);
+        if let Some(cached) = self.cached(&key) {
+            return Ok(cached);
+        }
+        let goto = GotoProgram::compile(&self.ctx.tools, &program.paths, &[], &[], &p.root)?
+            .with_entry(program.cbmc_entry.clone())
+            .with_recursive_functions(program.recursive_functions())
+            .with_counters(Arc::clone(self.counters));
+        let reached = goto.reach_hunks(self.bounds.cbmc(), out.len(), self.timeout)?;
+        for (h, r) in out.iter_mut().zip(reached) {
+            h.reached |= r;
+        }
         let mut unwind = self.bounds.unwind;
         while out.iter().any(CoveredHunk::unreached) && unwind < self.limit {
             unwind += 1;
+            self.ctx.progress(&format!(
+                "{}: coverage of the change: looking for the bound that reaches {} hunks, --unwind {unwind}",
+                self.change.version,
+                out.iter().filter(|h| h.unreached()).count()
+            ));
             let bounds = LearnBounds {
                 unwind,
                 ..self.bounds
             };
-            let lines = relative_lines(goto.cover(bounds.cbmc(), self.timeout)?, &p.root);
-            for h in out.iter_mut().filter(|h| h.unreached()) {
-                if h.reached_at_unwind.is_none()
-                    && lines.any_in(&h.file, h.start_line..=h.end_line).1
-                {
+            let reached = goto.reach_hunks(bounds.cbmc(), out.len(), self.timeout)?;
+            for (h, r) in out.iter_mut().zip(reached) {
+                if h.unreached() && h.reached_at_unwind.is_none() && r {
                     h.reached_at_unwind = Some(unwind);
                 }
             }
@@ -252,27 +317,84 @@ impl SideJob<'_> {
                 break;
             }
         }
+        self.save(&key, &out);
         Ok(out)
+    }
+
+    /// What a side's coverage depends on: the marked program, the bounds and the search
+    /// limit, the harness, the CBMC version.
+    fn cache_key(&self, program: &InstrumentedProgram) -> String {
+        let mut h = Fingerprint::new();
+        h.field(CACHE_FORMAT);
+        h.field(&program.fingerprint());
+        for path in &program.paths {
+            h.field(&std::fs::read_to_string(path).unwrap_or_default());
+        }
+        h.field(&format!(
+            "unwind={};max-word-length={};limit={}",
+            self.bounds.unwind, self.bounds.max_word_length, self.limit
+        ));
+        let v = self.ctx.tools.version;
+        h.field(&format!("{}.{}.{}", v.major, v.minor, v.patch));
+        h.hex()
+    }
+
+    fn cache_path(&self, key: &str) -> Option<PathBuf> {
+        let dir = self.ctx.executions.as_ref()?.parent()?.join("coverage");
+        Some(dir.join(format!("{key}.json")))
+    }
+
+    fn cached(&self, key: &str) -> Option<Vec<CoveredHunk>> {
+        let text = std::fs::read_to_string(self.cache_path(key)?).ok()?;
+        let cached: CachedCoverage = serde_json::from_str(&text).ok()?;
+        (cached.format == CACHE_FORMAT && cached.hunks.len() == self.change.hunks.len())
+            .then_some(cached.hunks)
+    }
+
+    fn save(&self, key: &str, hunks: &[CoveredHunk]) {
+        let Some(path) = self.cache_path(key) else {
+            return;
+        };
+        let cached = CachedCoverage {
+            format: CACHE_FORMAT.to_string(),
+            hunks: hunks.to_vec(),
+        };
+        let written = path
+            .parent()
+            .map(std::fs::create_dir_all)
+            .transpose()
+            .and_then(|_| {
+                let text = serde_json::to_string(&cached).map_err(std::io::Error::other)?;
+                let mut file =
+                    tempfile::NamedTempFile::new_in(path.parent().unwrap_or(Path::new(".")))?;
+                std::io::Write::write_all(&mut file, text.as_bytes())?;
+                file.persist(&path).map_err(|e| e.error)?;
+                Ok(())
+            });
+        if let Err(err) = written {
+            self.ctx.warn(&format!(
+                "cannot write the coverage cache {}: {err}",
+                path.display()
+            ));
+        }
     }
 }
 
-/// The covered lines with the checkout's files named repository-relative (others, such as
-/// system headers, keep their path and match no hunk).
-fn relative_lines(lines: CoveredLines, root: &Path) -> CoveredLines {
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let mut out = CoveredLines::default();
-    for (file, known) in lines.files {
-        let path = Path::new(&file);
-        let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        let name = path
-            .strip_prefix(&root)
-            .map_or(file, |p| p.to_string_lossy().into_owned());
-        let merged = out.files.entry(name).or_insert_with(BTreeMap::new);
-        for (line, reached) in known {
-            *merged.entry(line).or_insert(false) |= reached;
-        }
-    }
-    out
+const CACHE_FORMAT: &str = "mergelens-coverage/1";
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedCoverage {
+    format: String,
+    hunks: Vec<CoveredHunk>,
+}
+
+/// Why a side's coverage could not be checked.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CoverageError {
+    #[error(transparent)]
+    FrontEnd(#[from] FrontEndError),
+    #[error(transparent)]
+    Cbmc(#[from] CbmcRunError),
 }
 
 #[cfg(test)]

@@ -332,11 +332,7 @@ fn run_product(
         bounds.unwind, bounds.max_word_length
     ));
     let started = Instant::now();
-    let found = product.self_check(
-        bounds.unwind,
-        bounds.max_word_length,
-        settings.query_timeout,
-    )?;
+    let found = product.self_check(bounds, settings.query_timeout)?;
     let self_check = SelfCheck {
         versions: pairs
             .iter()
@@ -360,8 +356,7 @@ fn run_product(
     let mut n = 0;
     let enumeration = product.enumerate(
         |l| alphabet.letter(l).is_some(),
-        bounds.unwind,
-        bounds.max_word_length,
+        bounds,
         LIMIT,
         settings.query_timeout,
         |_| {

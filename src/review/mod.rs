@@ -176,13 +176,14 @@ fn change_set(old: &Checkout, new: &Checkout, side: HunkSide) -> coverage::Chang
 /// to `inconclusive` and the cost to `cost`.
 fn entry_coverage(
     changes: &[coverage::ChangeSet],
+    inputs: &[engine::VersionInput],
     learned: &engine::EntryAutomata,
     settings: &Settings,
     ctx: &LearnContext,
     inconclusive: &mut Vec<String>,
     cost: &mut coverage::CoverageCost,
 ) -> covered::Coverage {
-    let (found, problems, spent) = coverage::check(changes, learned, settings, ctx);
+    let (found, problems, spent) = coverage::check(changes, inputs, learned, settings, ctx);
     ctx.progress(&format!(
         "{}: {} of {} changed hunks reached ({} CBMC runs, {:.1} s)",
         learned.entry, found.counts.reached, found.counts.hunks, spent.runs, spent.seconds
@@ -306,6 +307,7 @@ pub fn review_merge(
         inconclusive.extend(learned.stopped.iter().cloned());
         let coverage = entry_coverage(
             &changes,
+            &inputs,
             &learned,
             settings,
             ctx,
@@ -513,6 +515,7 @@ pub fn diff_revisions(
         inconclusive.extend(shortfalls(&learned, bound));
         let coverage = entry_coverage(
             &changes,
+            &inputs,
             &learned,
             settings,
             ctx,

@@ -10,6 +10,7 @@
 
 mod assertions;
 mod entry_harness;
+mod hunks;
 mod inputs;
 pub(crate) use inputs::INPUT_HOOK;
 #[cfg(test)]
@@ -168,6 +169,11 @@ pub(crate) fn run(
     let mut shared = config
         .share_inputs
         .then(|| inputs::input_edits(&units, &index));
+    let (mut hit_edits, hunk_code) = if config.mark_hunks.is_empty() {
+        (vec![Vec::new(); units.len()], Vec::new())
+    } else {
+        hunks::hunk_edits(&units, &index, &config.mark_hunks)
+    };
     let mut paths = Vec::new();
     let mut used_names = HashSet::new();
     for (u, unit) in units.iter().enumerate() {
@@ -181,6 +187,10 @@ pub(crate) fn run(
         if let Some(s) = shared.as_mut() {
             hooks.push_str(&s.declarations(u));
             edits.append(&mut s.edits[u]);
+        }
+        if !config.mark_hunks.is_empty() {
+            hooks.push_str(hunks::HIT_HOOK);
+            edits.append(&mut hit_edits[u]);
         }
         let mut instrumented = format!("{hooks}{}", edit::apply(&unit.pre.text, edits));
         if let Some(s) = &shared {
@@ -273,6 +283,7 @@ pub(crate) fn run(
         assertions,
         globals,
         input_functions: shared.map(|s| s.functions).unwrap_or_default(),
+        hunk_code,
         fingerprint,
         model,
         error_mode: target.is_some(),
