@@ -76,6 +76,10 @@ pub struct ExecutionCheck {
     pub explained: u64,
     pub unexpected: u64,
     pub overlapping: u64,
+    /// Executions (unexpected or overlapping) on which the merge lacks a call a branch
+    /// added ([`Execution::loses`]).
+    #[serde(default)]
+    pub lost: u64,
     /// CBMC proved there is no other quadruple within the bounds; `false`: the check stopped
     /// at its limit and says nothing about the rest.
     pub complete: bool,
@@ -123,6 +127,18 @@ impl Execution {
             rows.push(("expected", e.as_slice()));
         }
         rows
+    }
+
+    /// Whether the merge drops behaviour a branch meant on this input: a call ours or
+    /// theirs added (one outside a longest common subsequence with the base's word) that
+    /// the merged word lacks (outside a longest common subsequence with the merged word).
+    /// This is what `lost` means for the per-execution verdict.
+    pub fn loses(&self) -> bool {
+        [&self.ours, &self.theirs].into_iter().any(|branch| {
+            let kept = common_letters(branch, &self.base);
+            let merged = common_letters(branch, &self.merged);
+            (0..branch.len()).any(|i| !kept[i] && !merged[i])
+        })
     }
 
     /// Whether letter `i` of `word` is not in a longest common subsequence with the
@@ -278,5 +294,13 @@ mod tests {
             e.input_text(),
             "nondet values [0], sensor() [-2147483648, (bytes)]"
         );
+        // funcB, which ours kept, is gone, but no branch added it: nothing a branch meant.
+        assert!(!e.loses());
+        let dropped = Execution {
+            merged: w("funcA funcC end"),
+            ..e.clone()
+        };
+        // Ours added funcZ; the merge lacks it.
+        assert!(dropped.loses());
     }
 }

@@ -183,9 +183,16 @@ fn merge_node(
         let (ko, ka, kb) = next.unwrap_or((oc.len(), ac.len(), bc.len()));
         let (po, pa, pb) = (&oc[io..ko], &ac[ia..ka], &bc[ib..kb]);
         if name(pa) == name(po) {
-            // Only B changed which calls are made here; A's changes to what they do carry.
+            // Only B changed which calls are made here; A's changes to what they do carry,
+            // unless B dropped a call whose inside A changed (delete against modify).
+            if drops_changed(po, pa, pb) {
+                return Err(Overlap);
+            }
             children.extend(pb.iter().map(|t| carry(t, changes_a)));
         } else if name(pb) == name(po) {
+            if drops_changed(po, pb, pa) {
+                return Err(Overlap);
+            }
             children.extend(pa.iter().map(|t| carry(t, changes_b)));
         } else if pa == pb {
             children.extend(pa.iter().cloned());
@@ -200,6 +207,20 @@ fn merge_node(
         name: o.name.clone(),
         children,
     })
+}
+
+/// Whether `other` dropped a call of `o` whose subtree this branch's `x` (the same calls
+/// as `o`) changed: the merge cannot both remove the call and change what it does, as
+/// structured merges report a delete/modify conflict. A call `other` moved (into a new
+/// call, say) is not dropped: the change carries to it.
+fn drops_changed(o: &[CallTree], x: &[CallTree], other: &[CallTree]) -> bool {
+    fn makes(ts: &[CallTree], name: &str) -> bool {
+        ts.iter()
+            .any(|t| t.name == name || makes(&t.children, name))
+    }
+    o.iter()
+        .zip(x)
+        .any(|(o, x)| o != x && !makes(other, &o.name))
 }
 
 /// For each of `o`'s calls, the index of the call of `x` it is aligned with.
@@ -253,6 +274,36 @@ mod tests {
 
     fn m(o: &str, a: &str, b: &str) -> Result<CallTree, Overlap> {
         merge3(&tree(o), &tree(a), &tree(b))
+    }
+
+    #[test]
+    fn deleting_a_call_whose_inside_the_other_branch_changed_overlaps() {
+        // Ours drops `cleanup`, theirs syncs inside it: no merge does both.
+        assert_eq!(
+            m(
+                "main[cleanup[close] end]",
+                "main[end]",
+                "main[cleanup[close sync] end]"
+            ),
+            Err(Overlap)
+        );
+        assert_eq!(
+            m(
+                "main[cleanup[close] end]",
+                "main[cleanup[close sync] end]",
+                "main[end]"
+            ),
+            Err(Overlap)
+        );
+        // Dropping a call the other branch left alone is that branch's change alone.
+        assert_eq!(
+            m(
+                "main[cleanup[close] log end]",
+                "main[log end]",
+                "main[cleanup[close] log trace end]"
+            ),
+            Ok(tree("main[log trace end]"))
+        );
     }
 
     #[test]

@@ -115,7 +115,7 @@ pub(crate) fn check_entry(
     }
     copies.retain(|c| pairs.iter().any(|&(_, copy)| copy == c.tag));
     versions.extend(copies);
-    let mut notes = notes(entry, &versions, trees, settings);
+    let notes = notes(entry, &versions, trees, settings);
 
     // The review's letters decide what counts towards the bound: part of the key.
     fingerprints.push(alphabet.names().collect::<Vec<_>>().join(" "));
@@ -213,11 +213,6 @@ pub(crate) fn check_entry(
         self_check,
         ..ExecutionCheck::default()
     };
-    if !enumeration.complete {
-        notes.push(format!(
-            "{entry}: the per-execution check stopped after {LIMIT} executions; the others are not checked"
-        ));
-    }
     let mut executions: Vec<Execution> = Vec::new();
     for raw in &enumeration.executions {
         let trees: Vec<CallTree> = raw
@@ -263,6 +258,9 @@ pub(crate) fn check_entry(
             expected,
             kind,
         };
+        if story.loses() {
+            check.lost += 1;
+        }
         // One story per distinct behaviour: inputs that differ only in values no letter
         // shows tell the same story.
         let same = |s: &Execution| {
@@ -383,6 +381,13 @@ fn shown_place(place: &str, inputs: &[VersionInput]) -> String {
                 .map(|rest| format!("{}: {rest}", i.version))
         })
         .unwrap_or_else(|| place.to_string())
+}
+
+/// Why a check that stopped at its cap judged only part of the executions.
+pub(crate) fn cap_note(entry: &str) -> String {
+    format!(
+        "{entry}: the per-execution check stopped at its cap of {LIMIT} executions both branches changed; how many more there are within the bounds is not known, and none of them is judged"
+    )
 }
 
 /// Why an entry whose self-check failed has no per-execution verdict.

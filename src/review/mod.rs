@@ -348,11 +348,18 @@ pub fn review_merge(
             match outcome {
                 execution::CheckOutcome::Ran(check) => {
                     // A check whose own premise failed judges nothing.
-                    if let Some(s) = check.check.self_check.as_ref().filter(|s| !s.identical) {
-                        inconclusive.push(execution::self_check_note(entry, s));
+                    match check.check.self_check.as_ref() {
+                        Some(s) if !s.identical => {
+                            inconclusive.push(execution::self_check_note(entry, s));
+                        }
+                        // Findings stand (each is a real execution), but no `clean`.
+                        _ if !check.check.complete => {
+                            inconclusive.push(execution::cap_note(entry));
+                        }
+                        _ => {}
                     }
                     unexpected |= check.check.unexpected > 0;
-                    lost |= check.check.unexpected > 0;
+                    lost |= check.check.lost > 0;
                     overlapping |= check.check.overlapping > 0;
                     notes.extend(check.notes);
                     executions = check.executions;
