@@ -42,11 +42,7 @@ fn growth(looped: bool) -> Repo {
         } else {
             format!("    if (n <= 0)\n        return;\n    {step}    walk(n - 1);\n")
         };
-        let walk = if looped {
-            format!("void walk(int n)\n{{\n{body}}}\n")
-        } else {
-            format!("void walk(int n)\n{{\n{body}}}\n")
-        };
+        let walk = format!("void walk(int n)\n{{\n{body}}}\n");
         format!(
             "int nondet_int(void);\nint g;\nvoid step(void) {{}}\nvoid alert(void) {{}}\n\n{walk}\n/* between */\n\nint main(void)\n{{\n    int n = nondet_int();\n    if (n < 0 || n > 2)\n        return 0;\n    walk(n);\n    return 0;\n}}\n"
         )
