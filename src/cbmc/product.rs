@@ -315,14 +315,18 @@ impl ProductProgram {
             &self.layout(max_word_length),
             &Goal::Divergence(&self.pairs),
         );
-        let report = self.check(&source, false, (unwind, max_word_length, timeout), 0)?;
-        let property = report.property(PROPERTY)?;
-        if property.status == json::Status::Holds {
+        // Sliced, as the enumeration's search is; only a failure is run again unsliced,
+        // for the places its trace passes.
+        let bounds = (unwind, max_word_length, timeout);
+        let report = self.check(&source, true, bounds, 0)?;
+        if report.property(PROPERTY)?.status == json::Status::Holds {
             return Ok(SelfCheck {
                 identical: true,
                 divergence: None,
             });
         }
+        let report = self.check(&source, false, bounds, 0)?;
+        let property = report.property(PROPERTY)?;
         let divergence = self
             .pairs
             .iter()

@@ -91,6 +91,18 @@ impl InstrumentedProgram {
         self.fingerprint.clone()
     }
 
+    /// The names of the functions an execution of the entry may call (by the call graph;
+    /// see [`precheck::callable_functions`]), or `None` when the graph cannot tell.
+    pub fn callable_functions(&self) -> Option<Vec<String>> {
+        let callable = precheck::callable_functions(&self.model)?;
+        Some(
+            callable
+                .into_iter()
+                .filter_map(|f| self.functions.get(f).map(|i| i.name.clone()))
+                .collect(),
+        )
+    }
+
     /// The functions reachable from the entry that can call themselves (by the call graph),
     /// for bounding their recursion as loops are bounded. A name defined more than once (a
     /// `static` function in several files, which goto-cc renames) is left out: CBMC would

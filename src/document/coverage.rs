@@ -50,6 +50,13 @@ pub struct CoveredHunk {
     /// when it is unreached at the document's bounds and a larger one does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reached_at_unwind: Option<u32>,
+    /// Unreached, and no `--unwind` up to this one (the search's cap) reaches it either.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub searched_up_to: Option<u32>,
+    /// Unreached because it is in this function, which the entry never calls (by the call
+    /// graph): no bound reaches it, a harness that calls the function would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncalled: Option<String>,
 }
 
 impl CoveredHunk {
@@ -154,6 +161,12 @@ pub fn unreached_sentence(hunk: &CoveredHunk, unwind: u32) -> String {
     );
     if let Some(k) = hunk.reached_at_unwind {
         s.push_str(&format!(" (--unwind {k} reaches it)"));
+    } else if let Some(f) = &hunk.uncalled {
+        s.push_str(&format!(
+            " (it is in `{f}`, which the entry never calls: no bound reaches it; an entry or harness that calls `{f}` would)"
+        ));
+    } else if let Some(k) = hunk.searched_up_to {
+        s.push_str(&format!(" (nor does any --unwind up to {k})"));
     }
     s
 }
@@ -171,6 +184,8 @@ mod tests {
             reached,
             code: true,
             reached_at_unwind: None,
+            searched_up_to: None,
+            uncalled: None,
         }
     }
 
@@ -187,6 +202,18 @@ mod tests {
             unreached_sentence(left[0], 2),
             "theirs' change at p.c:9-11 is never reached within --unwind 2"
         );
+        let uncalled = CoveredHunk {
+            uncalled: Some("parse".into()),
+            ..left[0].clone()
+        };
+        assert!(unreached_sentence(&uncalled, 2).ends_with(
+            "(it is in `parse`, which the entry never calls: no bound reaches it; an entry or harness that calls `parse` would)"
+        ));
+        let searched = CoveredHunk {
+            searched_up_to: Some(5),
+            ..left[0].clone()
+        };
+        assert!(unreached_sentence(&searched, 2).ends_with("(nor does any --unwind up to 5)"));
         assert_eq!(a.counts.unreached, 2);
         let json = serde_json::to_value(&a).unwrap();
         assert_eq!(json["counts"]["hunks"], 2);

@@ -230,6 +230,8 @@ fn hunk(side: HunkSide, h: &Hunk, code: bool, reached: bool) -> CoveredHunk {
         reached,
         code,
         reached_at_unwind: None,
+        searched_up_to: None,
+        uncalled: None,
     }
 }
 
@@ -288,33 +290,68 @@ impl SideJob<'_> {
             .with_entry(program.cbmc_entry.clone())
             .with_recursive_functions(program.recursive_functions())
             .with_counters(Arc::clone(self.counters));
+        let started = std::time::Instant::now();
         let reached = goto.reach_hunks(self.bounds.cbmc(), out.len(), self.timeout)?;
         for (h, r) in out.iter_mut().zip(reached) {
             h.reached |= r;
         }
+        // The search for a larger bound is a hint, not the check: each of its runs may take
+        // a few times what the check's took, and the first one over that ends it.
+        let budget = (started.elapsed() * SEARCH_FACTOR).max(SEARCH_MINIMUM);
+        let search_timeout = Some(self.timeout.map_or(budget, |t| t.min(budget)));
+        // A hunk in a function the entry never calls: no bound reaches it.
+        if let Some(callable) = program.callable_functions() {
+            for h in out.iter_mut().filter(|h| h.unreached()) {
+                let place = p.root.join(&h.file);
+                let functions: Vec<&str> = program
+                    .functions
+                    .iter()
+                    .filter(|f| {
+                        same_file(&f.file, &place)
+                            && f.line <= h.end_line
+                            && h.start_line <= f.end_line
+                    })
+                    .map(|f| f.name.as_str())
+                    .collect();
+                if !functions.iter().any(|f| callable.iter().any(|c| c == f)) {
+                    h.uncalled = functions.first().map(|f| f.to_string());
+                }
+            }
+        }
+        let searched = |h: &CoveredHunk| h.unreached() && h.uncalled.is_none();
         let mut unwind = self.bounds.unwind;
-        while out.iter().any(CoveredHunk::unreached) && unwind < self.limit {
+        while out
+            .iter()
+            .any(|h| searched(h) && h.reached_at_unwind.is_none())
+            && unwind < self.limit
+        {
             unwind += 1;
             self.ctx.progress(&format!(
                 "{}: coverage of the change: looking for the bound that reaches {} hunks, --unwind {unwind}",
                 self.change.version,
-                out.iter().filter(|h| h.unreached()).count()
+                out.iter().filter(|h| searched(h) && h.reached_at_unwind.is_none()).count()
             ));
             let bounds = LearnBounds {
                 unwind,
                 ..self.bounds
             };
-            let reached = goto.reach_hunks(bounds.cbmc(), out.len(), self.timeout)?;
+            // A search that runs out of time keeps what the learned bounds showed.
+            let Ok(reached) = goto.reach_hunks(bounds.cbmc(), out.len(), search_timeout) else {
+                unwind -= 1;
+                break;
+            };
             for (h, r) in out.iter_mut().zip(reached) {
                 if h.unreached() && h.reached_at_unwind.is_none() && r {
                     h.reached_at_unwind = Some(unwind);
                 }
             }
-            if out
-                .iter()
-                .all(|h| !h.unreached() || h.reached_at_unwind.is_some())
+        }
+        if unwind > self.bounds.unwind {
+            for h in out
+                .iter_mut()
+                .filter(|h| searched(h) && h.reached_at_unwind.is_none())
             {
-                break;
+                h.searched_up_to = Some(unwind);
             }
         }
         self.save(&key, &out);
@@ -381,6 +418,18 @@ impl SideJob<'_> {
 }
 
 const CACHE_FORMAT: &str = "mergelens-coverage/1";
+
+/// A search run may take this many times the check's run...
+const SEARCH_FACTOR: u32 = 4;
+/// ... and at least this long.
+const SEARCH_MINIMUM: Duration = Duration::from_secs(10);
+
+/// Whether two paths name one file (the line markers' names are the checkout's, maybe
+/// not canonical).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    a == b || canonical(a) == canonical(b)
+}
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct CachedCoverage {

@@ -86,6 +86,35 @@ pub(crate) fn recursive_functions(model: &ProgramModel) -> Vec<usize> {
     recursive
 }
 
+/// The functions an execution of the entry may call, by the call graph: those its calls
+/// reach, and, where a call goes to code the front end cannot see (a library function, a
+/// function pointer), every function whose address is taken. `None` when the graph cannot
+/// tell (`setjmp`, threads, a function it cannot read).
+pub(crate) fn callable_functions(model: &ProgramModel) -> Option<Vec<usize>> {
+    if model.jumps {
+        return None;
+    }
+    let calls = call_graph(model);
+    let mut seen = vec![false; model.functions.len()];
+    let mut stack = vec![model.entry];
+    let mut unknown = false;
+    while let Some(f) = stack.pop() {
+        if std::mem::replace(seen.get_mut(f)?, true) {
+            continue;
+        }
+        let cfg = &model.functions[f].cfg;
+        if cfg.opaque {
+            return None;
+        }
+        if !unknown && cfg.edges.iter().any(|&(_, e, _)| e == Edge::Unknown) {
+            unknown = true;
+            stack.extend(model.taken.iter().copied());
+        }
+        stack.extend(calls[f].iter().copied());
+    }
+    Some((0..seen.len()).filter(|&f| seen[f]).collect())
+}
+
 /// For each function, the functions its graph calls (sorted, without repeats).
 fn call_graph(model: &ProgramModel) -> Vec<Vec<usize>> {
     model

@@ -64,6 +64,8 @@ mod tests {
             reached,
             code,
             reached_at_unwind: None,
+            searched_up_to: None,
+            uncalled: None,
         };
         let coverage = Coverage::new(vec![
             hunk(41, false, true),
