@@ -160,7 +160,7 @@ fn a_diff_with_an_unreached_change_is_inconclusive() {
     assert_eq!(coverage["counts"]["unreached"], 1, "{coverage}");
     assert_eq!(
         doc["inconclusive"][0],
-        "to's change at prog.c:14 is never reached within --unwind 2 (--unwind 4 reaches it)"
+        "v2's change at prog.c:14 is never reached within --unwind 2 (--unwind 4 reaches it)"
     );
     assert!(
         text(&out).contains("inconclusive: behaviour unchanged within the bounds"),

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use super::anytime::{self, Progress};
 use super::{Outcome, write_output};
 use mergelens::config::{FileConfig, OnError, Overrides, Settings};
-use mergelens::document::{Difference, Review, Verdict};
+use mergelens::document::{Difference, ExecutionKind, Review, Verdict};
 use mergelens::git::{GitError, GitRepo, Merged};
 use mergelens::report::{self, Document, Format};
 use mergelens::review::{self, LearnContext, ReviewReport};
@@ -313,9 +313,14 @@ fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
 pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry) {
     use std::fmt::Write;
     if let Some(check) = &entry.execution_check {
+        let self_check = match &check.self_check {
+            Some(s) if !s.identical => "; the self-check failed, nothing judged".to_string(),
+            Some(s) => format!("; self-check held ({:.1} s)", s.wall_seconds),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
-            "  per execution: {} execution(s) both branches changed: {} explained, {} unexpected, {} overlapping{}",
+            "  per execution: {} execution(s) one branch alone does not explain: {} composed, {} unexpected, {} overlapping{}{self_check}",
             check.quadruples,
             check.explained,
             check.unexpected,
@@ -333,6 +338,13 @@ pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry
         for line in story.aligned_text().lines() {
             let _ = writeln!(out, "    {line}");
         }
+    }
+    if entry.executions.len() > SUMMARY_WORDS {
+        let _ = writeln!(
+            out,
+            "  ... and {} more (the report has them all)",
+            entry.executions.len() - SUMMARY_WORDS
+        );
     }
 }
 
@@ -402,22 +414,49 @@ pub(crate) fn summary(
         for w in d.examples.iter().take(SUMMARY_WORDS) {
             let _ = writeln!(out, "    {}", w.join(" "));
         }
+        let total = d
+            .count_up_to_bound
+            .unwrap_or(d.examples.len() as u64)
+            .max(d.examples.len() as u64);
+        let shown = d.examples.len().min(SUMMARY_WORDS) as u64;
+        if total > shown {
+            let _ = writeln!(out, "    ... and {} more", total - shown);
+        }
     };
     for entry in doc.entries.iter().take(4) {
         let _ = writeln!(out, "entry {}:", entry.entry);
         for absent in &entry.absent {
             let _ = writeln!(out, "  absent in {absent}");
         }
-        words(
-            &mut out,
-            "unexpected (in the merge, explained by neither branch)",
-            &entry.unexpected,
-        );
-        words(
-            &mut out,
-            "lost (a branch's change the merge dropped)",
-            &entry.lost,
-        );
+        // With the per-execution verdict, the words are its first pass, no finding.
+        let (unexpected_title, lost_title) = if entry.execution_check.is_some() {
+            (
+                "word by word, first pass (the verdict judges executions): words of the merge neither branch explains",
+                "word by word, first pass: words a branch meant that the merge lacks",
+            )
+        } else {
+            (
+                "unexpected (in the merge, explained by neither branch)",
+                "lost (a branch's change the merge dropped)",
+            )
+        };
+        words(&mut out, unexpected_title, &entry.unexpected);
+        words(&mut out, lost_title, &entry.lost);
+        let no_words = entry
+            .unexpected
+            .as_ref()
+            .is_none_or(|d| d.examples.is_empty());
+        if no_words
+            && entry
+                .executions
+                .iter()
+                .any(|e| e.kind == ExecutionKind::Unexpected)
+        {
+            let _ = writeln!(
+                out,
+                "  no unexpected word: each of the merge's words is some version's, but on the input below the merge makes one where the expected tree makes another"
+            );
+        }
         if doc.verdict == Verdict::Conflict {
             words(&mut out, "ours and theirs differ on", &entry.ours_vs_theirs);
         }

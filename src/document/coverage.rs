@@ -57,6 +57,10 @@ pub struct CoveredHunk {
     /// graph): no bound reaches it, a harness that calls the function would.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncalled: Option<String>,
+    /// The revision whose change it is, as the user named it (a diff's `to`), when the
+    /// side's name alone would not tell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 impl CoveredHunk {
@@ -149,11 +153,12 @@ pub fn unreached<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&
 /// "theirs' change at parser.c:41-47 is never reached within --unwind 2", with the bound
 /// that would reach it when one is known.
 pub fn unreached_sentence(hunk: &CoveredHunk, unwind: u32) -> String {
-    let owner = match hunk.side {
-        HunkSide::Ours => "ours'",
-        HunkSide::Theirs => "theirs'",
-        HunkSide::From => "from's",
-        HunkSide::To => "to's",
+    let owner = match (&hunk.owner, hunk.side) {
+        (Some(name), _) => format!("{name}'s"),
+        (None, HunkSide::Ours) => "ours'".to_string(),
+        (None, HunkSide::Theirs) => "theirs'".to_string(),
+        (None, HunkSide::From) => "from's".to_string(),
+        (None, HunkSide::To) => "to's".to_string(),
     };
     let mut s = format!(
         "{owner} change at {} is never reached within --unwind {unwind}",
@@ -186,6 +191,7 @@ mod tests {
             reached_at_unwind: None,
             searched_up_to: None,
             uncalled: None,
+            owner: None,
         }
     }
 
@@ -214,6 +220,12 @@ mod tests {
             ..left[0].clone()
         };
         assert!(unreached_sentence(&searched, 2).ends_with("(nor does any --unwind up to 5)"));
+        let named = CoveredHunk {
+            side: HunkSide::To,
+            owner: Some("v1.7.18".into()),
+            ..left[0].clone()
+        };
+        assert!(unreached_sentence(&named, 2).starts_with("v1.7.18's change at p.c:9-11"));
         assert_eq!(a.counts.unreached, 2);
         let json = serde_json::to_value(&a).unwrap();
         assert_eq!(json["counts"]["hunks"], 2);

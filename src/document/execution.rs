@@ -4,8 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Version;
-
 /// Why an execution is a story.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -104,7 +102,7 @@ pub struct ExecutionCheck {
 pub struct SelfCheck {
     /// The versions checked against a copy of themselves (`base`, and `merged` when it
     /// differs from the base).
-    pub versions: Vec<Version>,
+    pub versions: Vec<String>,
     pub identical: bool,
     /// Where two copies first went different ways, `file:line (function)`, when they did.
     #[serde(default, skip_serializing_if = "Option::is_none")]

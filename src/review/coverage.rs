@@ -47,6 +47,8 @@ pub(crate) struct Hunk {
 #[derive(Clone, Debug)]
 pub(crate) struct ChangeSet {
     pub side: HunkSide,
+    /// The revision the change is in, when sentences should name it (a diff's `to`).
+    pub owner: Option<String>,
     pub version: Version,
     pub hunks: Vec<Hunk>,
 }
@@ -216,15 +218,16 @@ impl Unrunnable<'_> {
         self.change
             .hunks
             .iter()
-            .map(|h| hunk(self.change.side, h, true, false))
+            .map(|h| hunk(self.change, h, true, false))
             .collect()
     }
 }
 
-fn hunk(side: HunkSide, h: &Hunk, code: bool, reached: bool) -> CoveredHunk {
+fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk {
     CoveredHunk {
         file: h.file.clone(),
-        side,
+        side: change.side,
+        owner: change.owner.clone(),
         start_line: h.start,
         end_line: h.end,
         reached,
@@ -245,7 +248,7 @@ impl SideJob<'_> {
     }
 
     fn hunk(&self, h: &Hunk, code: bool, reached: bool) -> CoveredHunk {
-        hunk(self.change.side, h, code, reached)
+        hunk(self.change, h, code, reached)
     }
 
     /// Instruments the version again with the hunks marked, and asks which of them complete

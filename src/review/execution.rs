@@ -334,7 +334,8 @@ fn run_product(
     let self_check = SelfCheck {
         versions: pairs
             .iter()
-            .filter_map(|&(tag, _)| ORDER.iter().find(|(_, t)| *t == tag).map(|(v, _)| *v))
+            .filter_map(|&(tag, _)| ORDER.iter().find(|(_, t)| *t == tag))
+            .map(|(v, _)| v.to_string())
             .collect(),
         identical: found.identical,
         divergence: found.divergence,
@@ -392,14 +393,13 @@ pub(crate) fn cap_note(entry: &str) -> String {
 
 /// Why an entry whose self-check failed has no per-execution verdict.
 pub(crate) fn self_check_note(entry: &str, s: &SelfCheck) -> String {
-    let versions: Vec<String> = s.versions.iter().map(ToString::to_string).collect();
     let place = s
         .divergence
         .as_ref()
         .map_or(String::new(), |d| format!(" (they part after {d})"));
     format!(
         "{entry}: the self-check failed: {} run beside a copy of itself went different ways on one input{place}, so some input is not shared by the versions; the per-execution check cannot judge this entry (docs/inputs.md says which inputs are shared)",
-        versions.join(" or ")
+        s.versions.join(" or ")
     )
 }
 

@@ -164,9 +164,15 @@ fn shortfalls(learned: &engine::EntryAutomata, bound: usize) -> Vec<String> {
 }
 
 /// The hunks `new` changed against `old`, which `new`'s executions must reach.
-fn change_set(old: &Checkout, new: &Checkout, side: HunkSide) -> coverage::ChangeSet {
+fn change_set(
+    old: &Checkout,
+    new: &Checkout,
+    side: HunkSide,
+    owner: Option<&str>,
+) -> coverage::ChangeSet {
     coverage::ChangeSet {
         side,
+        owner: owner.map(str::to_string),
         version: new.version,
         hunks: coverage::changed_hunks(old.dir.path(), &old.files, new.dir.path(), &new.files),
     }
@@ -283,8 +289,8 @@ pub fn review_merge(
     };
     let inputs = inputs(&checkouts, settings)?;
     let changes = [
-        change_set(&checkouts[0], &checkouts[1], HunkSide::Ours),
-        change_set(&checkouts[0], &checkouts[2], HunkSide::Theirs),
+        change_set(&checkouts[0], &checkouts[1], HunkSide::Ours, None),
+        change_set(&checkouts[0], &checkouts[2], HunkSide::Theirs, None),
     ];
     let mut notes = common_notes(repo, &checkouts, settings);
     let bound = settings.bounds.max_word_length();
@@ -502,7 +508,12 @@ pub fn diff_revisions(
         checkout(repo, Version::New, &repo.commit_snapshot(to)?, settings)?,
     ];
     let inputs = inputs(&checkouts, settings)?;
-    let changes = [change_set(&checkouts[0], &checkouts[1], HunkSide::To)];
+    let changes = [change_set(
+        &checkouts[0],
+        &checkouts[1],
+        HunkSide::To,
+        Some(&to.label),
+    )];
     let mut notes = common_notes(repo, &checkouts, settings);
     let bound = settings.bounds.max_word_length();
     let mut entries = Vec::new();

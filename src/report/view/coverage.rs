@@ -66,6 +66,7 @@ mod tests {
             reached_at_unwind: None,
             searched_up_to: None,
             uncalled: None,
+            owner: None,
         };
         let coverage = Coverage::new(vec![
             hunk(41, false, true),

@@ -214,6 +214,22 @@ pub(super) const UNEXPECTED: FindingText = FindingText {
     formula: "L(M) \\ L(E)",
     meaning: "Call sequences the merge makes that neither branch's change explains.",
 };
+/// [`UNEXPECTED`] where the per-execution check gave the verdict: a first pass, no finding.
+pub(super) const UNEXPECTED_FIRST_PASS: FindingText = FindingText {
+    key: "compare",
+    slug: "unexpected",
+    title: "Word by word: unexpected words (first pass)",
+    formula: "L(M) \\ L(E)",
+    meaning: "Call sequences the merge makes that neither branch's change explains word by word. The verdict judges executions instead: two changes on one path make such words and still compose, so these words are no finding by themselves.",
+};
+/// [`LOST`] where the per-execution check gave the verdict.
+pub(super) const LOST_FIRST_PASS: FindingText = FindingText {
+    key: "compare",
+    slug: "lost",
+    title: "Word by word: lost words (first pass)",
+    formula: "L(E) \\ L(M)",
+    meaning: "Call sequences a branch's change makes word by word that the merge does not make. The verdict judges executions instead, so these words are no finding by themselves.",
+};
 pub(super) const LOST: FindingText = FindingText {
     key: "lost",
     slug: "lost",

@@ -8,8 +8,9 @@ use std::collections::BTreeSet;
 
 use super::coverage::lead_banner;
 use super::parts::{
-    LOST, Labels, Links, MERGE_MINUS_OURS, MERGE_MINUS_THEIRS, OURS_VS_THEIRS, UNEXPECTED,
-    entry_alphabet, figure, finding, split_changes, version_caption,
+    LOST, LOST_FIRST_PASS, Labels, Links, MERGE_MINUS_OURS, MERGE_MINUS_THEIRS, OURS_VS_THEIRS,
+    UNEXPECTED, UNEXPECTED_FIRST_PASS, entry_alphabet, figure, finding, split_changes,
+    version_caption,
 };
 use super::{
     Banner, Draw, EXAMPLES, EntryView, Page, StoryRow, StoryView, add_count, bounds_view, counted,
@@ -119,15 +120,21 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
         let mut findings = Vec::new();
         let mut relevant = BTreeSet::from([entry.entry.clone()]);
         let mut shown: Vec<Vec<String>> = Vec::new();
+        // With the per-execution verdict, the word-level languages are its first pass.
+        let (unexpected_text, lost_text) = if entry.execution_check.is_some() {
+            (&UNEXPECTED_FIRST_PASS, &LOST_FIRST_PASS)
+        } else {
+            (&UNEXPECTED, &LOST)
+        };
         if let Some(l) = &unexpected {
-            findings.push(finding(&id, &UNEXPECTED, l, bound, draw, in_merged));
+            findings.push(finding(&id, unexpected_text, l, bound, draw, in_merged));
             if !l.is_empty() {
                 with_unexpected.push(entry.entry.clone());
             }
             unexpected_total = add_count(unexpected_total, l);
         }
         if let Some(l) = &lost {
-            findings.push(finding(&id, &LOST, l, bound, draw, in_branch));
+            findings.push(finding(&id, lost_text, l, bound, draw, in_branch));
             if !l.is_empty() {
                 with_lost.push(entry.entry.clone());
             }
@@ -184,8 +191,19 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> Page {
             other_changes,
             stats: stats_table(&entry.stats),
             execution_summary: entry.execution_check.as_ref().map(|c| {
+                let self_check = match &c.self_check {
+                    Some(s) if !s.identical => format!(
+                        " The self-check failed: a version beside a copy of itself went different ways{}, so some input is not shared and nothing was judged.",
+                        s.divergence.as_ref().map_or(String::new(), |d| format!(" after {d}"))
+                    ),
+                    Some(s) => format!(
+                        " The self-check held: each version beside a copy of itself behaves alike on every input ({:.2} s).",
+                        s.wall_seconds
+                    ),
+                    None => String::new(),
+                };
                 format!(
-                    "Per execution: {} execution(s) on which both branches changed something (the others one branch alone explains): {} explained, {} unexpected, {} overlapping{}; {} CBMC run(s), {:.2} s{}.",
+                    "Per execution: {} execution(s) one branch alone does not explain (the others are one branch's change): {} composed, {} unexpected, {} overlapping{}; {} CBMC run(s), {:.2} s{}.{self_check}",
                     c.quadruples,
                     c.explained,
                     c.unexpected,
