@@ -141,24 +141,46 @@ fn carry(t: &CallTree, changes: &Changes) -> CallTree {
 
 /// The expected tree: O's tree with A's and B's changes, or [`Overlap`].
 pub(crate) fn merge3(o: &CallTree, a: &CallTree, b: &CallTree) -> Result<CallTree, Overlap> {
+    merge_with(o, a, b, false)
+}
+
+/// Where both branches made the same change to one part of the execution, diff3 takes it
+/// once; but the trees do not say where in the code each branch made it, and two branches
+/// adding the same call at two call sites that run in one gap between calls of the base
+/// look alike. This is the tree with every such change taken twice (ours', then theirs'):
+/// a merge that matches it is ambiguous, not unexpected. `None` when no part was changed
+/// identically by both.
+pub(crate) fn merge3_twice(o: &CallTree, a: &CallTree, b: &CallTree) -> Option<CallTree> {
+    let twice = merge_with(o, a, b, true).ok()?;
+    (Ok(&twice) != merge3(o, a, b).as_ref()).then_some(twice)
+}
+
+fn merge_with(o: &CallTree, a: &CallTree, b: &CallTree, twice: bool) -> Result<CallTree, Overlap> {
     let mut changes_a = Changes::new();
     let mut changes_b = Changes::new();
     collect_changes(o, a, &mut changes_a);
     collect_changes(o, b, &mut changes_b);
-    merge_node(o, a, b, &changes_a, &changes_b)
+    let changes = Both {
+        a: &changes_a,
+        b: &changes_b,
+        twice,
+    };
+    merge_node(o, a, b, &changes)
 }
 
-fn merge_node(
-    o: &CallTree,
-    a: &CallTree,
-    b: &CallTree,
-    changes_a: &Changes,
-    changes_b: &Changes,
-) -> Result<CallTree, Overlap> {
+/// What each branch changed, and whether identical changes are taken twice.
+struct Both<'a> {
+    a: &'a Changes,
+    b: &'a Changes,
+    twice: bool,
+}
+
+fn merge_node(o: &CallTree, a: &CallTree, b: &CallTree, both: &Both) -> Result<CallTree, Overlap> {
+    let (changes_a, changes_b) = (both.a, both.b);
     if a == o {
         return Ok(carry(b, changes_a));
     }
-    if b == o || a == b {
+    if b == o || (a == b && !both.twice) {
         return Ok(carry(a, changes_b));
     }
     let name = |ts: &[CallTree]| ts.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
@@ -170,7 +192,7 @@ fn merge_node(
     loop {
         // Stable calls: aligned in all three.
         while io < oc.len() && ma[io] == Some(ia) && mb[io] == Some(ib) {
-            children.push(merge_node(&oc[io], &ac[ia], &bc[ib], changes_a, changes_b)?);
+            children.push(merge_node(&oc[io], &ac[ia], &bc[ib], both)?);
             io += 1;
             ia += 1;
             ib += 1;
@@ -196,6 +218,9 @@ fn merge_node(
             children.extend(pa.iter().map(|t| carry(t, changes_b)));
         } else if pa == pb {
             children.extend(pa.iter().cloned());
+            if both.twice {
+                children.extend(pb.iter().cloned());
+            }
         } else {
             return Err(Overlap);
         }
@@ -337,6 +362,22 @@ mod tests {
         assert_eq!(
             m("main[a b]", "main[a z[b]]", "main[a b[c]]"),
             Ok(tree("main[a z[b[c]]]"))
+        );
+    }
+
+    #[test]
+    fn identical_changes_taken_twice_are_the_ambiguous_reading() {
+        assert_eq!(
+            merge3_twice(
+                &tree("main[a b]"),
+                &tree("main[a log b]"),
+                &tree("main[a log b]")
+            ),
+            Some(tree("main[a log log b]"))
+        );
+        assert_eq!(
+            merge3_twice(&tree("main[a]"), &tree("main[a x]"), &tree("main[a y]")),
+            None
         );
     }
 

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 use super::context::LearnContext;
-use super::diff3::{CallTree, LogItem, merge3};
+use super::diff3::{CallTree, LogItem, merge3, merge3_twice};
 use super::engine::{VersionInput, front_end_config};
 use super::error::ReviewError;
 use crate::automaton::Alphabet;
@@ -115,7 +115,7 @@ pub(crate) fn check_entry(
     }
     copies.retain(|c| pairs.iter().any(|&(_, copy)| copy == c.tag));
     versions.extend(copies);
-    let notes = notes(entry, &versions, trees, settings);
+    let mut notes = notes(entry, &versions, trees, settings);
 
     // The review's letters decide what counts towards the bound: part of the key.
     fingerprints.push(alphabet.names().collect::<Vec<_>>().join(" "));
@@ -231,6 +231,14 @@ pub(crate) fn check_entry(
             Ok(e) if &e == m => {
                 check.explained += 1;
                 continue;
+            }
+            // Both branches added the same calls in one place and the merge makes them
+            // twice: one change, or two at different call sites? Not unexpected.
+            Ok(_) if merge3_twice(o, a, b).as_ref() == Some(m) => {
+                if !notes.iter().any(|n| n.contains(TWICE_NOTE)) {
+                    notes.push(format!("{entry}: {TWICE_NOTE}"));
+                }
+                (ExecutionKind::Overlapping, None)
             }
             Ok(e) => (ExecutionKind::Unexpected, Some(e.word(end))),
         };
@@ -383,6 +391,8 @@ fn shown_place(place: &str, inputs: &[VersionInput]) -> String {
         })
         .unwrap_or_else(|| place.to_string())
 }
+
+const TWICE_NOTE: &str = "on some input both branches added the same calls in one place and the merge makes them twice; the call trees do not tell one change taken once from two changes at different call sites, so the execution is shown as overlapping";
 
 /// Why a check that stopped at its cap judged only part of the executions.
 pub(crate) fn cap_note(entry: &str) -> String {
