@@ -63,6 +63,67 @@ CONFIG_LARGE = (
     "only = [\"init\", \"finish\", \"audit\", \"fast\", "
     + ", ".join(f'"handle_{h}"' for h in range(HANDLERS)) + "]\n")
 
+# A harness-driven parser (issue 18): the library's input is an uninitialised harness buffer
+# of at most 3 bytes, which the per-execution check shares among the four versions.
+PARSER_HARNESS = """int parse(const char *s, unsigned long n);
+unsigned nondet_uint(void);
+int main(void)
+{
+    char buf[3];
+    unsigned n = nondet_uint();
+    if (n > 3)
+        return 0;
+    parse(buf, n);
+    return 0;
+}
+"""
+
+
+def parser(key_event="", value_event=""):
+    """A key=value parser; `key_event` and `value_event` add calls where a key or a value
+    ends."""
+    return f"""/* A small key=value parser for the mergelens review benchmark. */
+void on_key(void) {{}}
+void on_value(void) {{}}
+void on_empty(void) {{}}
+void on_error(void) {{}}
+void on_trace(void) {{}}
+
+static int is_space(char c)
+{{
+    return c == ' ' || c == '\\t';
+}}
+
+int parse(const char *s, unsigned long n)
+{{
+    unsigned long i = 0;
+    if (n == 0) {{
+        on_empty();
+        return 0;
+    }}
+    while (i < n && is_space(s[i]))
+        i++;
+    unsigned long key = i;
+    while (i < n && s[i] != '=')
+        i++;
+    if (i == n) {{
+        on_error();
+        return -1;
+    }}
+    if (i > key) {{
+        on_key();{key_event}
+    }}
+    i++;
+    if (i < n) {{
+        on_value();{value_event}
+    }}
+    return 1;
+}}
+"""
+
+
+CONFIG_PARSER = {"harness.c": PARSER_HARNESS, ".mergelens.toml": 'harness = ["harness.c"]\n'}
+
 FIG12 = {}
 
 
@@ -85,7 +146,10 @@ def scenario(root, name, base, ours, theirs, theirs2, config, env):
     git(repo, "init", "-q", "-b", "main", env=env)
     git(repo, "config", "user.name", "bench", env=env)
     git(repo, "config", "user.email", "bench@example.org", env=env)
-    if config:
+    if isinstance(config, dict):
+        for path, text in config.items():
+            commit(repo, path, text, f"add {path}", env)
+    elif config:
         commit(repo, ".mergelens.toml", config, "config", env)
     commit(repo, "src/server.c", base, "base", env)
     git(repo, "branch", "feature", env=env)
@@ -158,6 +222,10 @@ def main():
             (f"generated, {lines} lines", "large", program(), program(audit_in=2),
              program(fast_path=5), program(fast_path=5).replace("int state[8];", "int state[8]; /* shared */"),
              program(fast_path=5, tweak=1), CONFIG_LARGE),
+            ("parser with a harness buffer", "parser", parser(), parser(key_event="\n        on_trace();"),
+             parser(value_event="\n        on_trace();"),
+             parser(value_event="\n        on_trace();").replace("/* A small", "/* A tiny"),
+             parser(value_event="\n        on_trace();\n        on_trace();"), CONFIG_PARSER),
         ]
         cold_costs = []
         for label, name, b, o, t, t_comment, t_code, config in cases:
