@@ -113,15 +113,23 @@ fn a_resolved_conflict_is_reviewed_by_the_pre_commit_hook() {
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     // Resolved by taking ours: per execution both branches replaced the one call of `f`
     // (ours with `f f`, theirs with `g`), an overlap, which `fail-on = "overlapping"`
-    // blocks. (Word by word, theirs' `g end` is lost; before the per-execution verdict
-    // this test blocked with `fail-on = "lost"`, which now counts the expected words of
-    // unexpected executions only, and an overlap has no expected word.)
+    // blocks. (The merge also lacks theirs' `g`, so `fail-on = "lost"` would block too.)
     // The policy comes from the user's configuration file here (ours commits none).
     repo.write("main.c", &conflict_program("f(); f();"));
     repo.user_config(Some("fail-on = \"overlapping\"\n"));
     repo.git(&["add", "main.c"]);
+    // An edit left unstaged is not what the hook reviews, and it says so.
+    repo.write(
+        "main.c",
+        &format!("{}/* unstaged */\n", conflict_program("f(); f();")),
+    );
     let out = repo.run_git(&["commit", "--no-edit"], &[]);
     assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("not reviewed: the unstaged edits in main.c"),
+        "{}",
+        text(&out)
+    );
     assert!(text(&out).contains("    g end"), "{}", text(&out));
     assert!(
         text(&out).contains("verdict: overlapping"),

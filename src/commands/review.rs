@@ -386,6 +386,13 @@ pub(crate) fn summary(
         short(&v.base.rev)
     );
     let _ = writeln!(out, "verdict: {verdict}");
+    if !doc.unreviewed.is_empty() {
+        let _ = writeln!(
+            out,
+            "  not reviewed: the unstaged edits in {} (the review reads what is staged; git add them and commit again to review them)",
+            doc.unreviewed.join(", ")
+        );
+    }
     // Changed code no execution runs comes first: no difference says nothing about it.
     for line in unreached_lines(doc.entries.iter().map(|e| &e.coverage), doc.bounds.unwind) {
         let _ = writeln!(out, "  {line}");
@@ -431,8 +438,8 @@ pub(crate) fn summary(
         // With the per-execution verdict, the words are its first pass, no finding.
         let (unexpected_title, lost_title) = if entry.execution_check.is_some() {
             (
-                "word by word, first pass (the verdict judges executions): words of the merge neither branch explains",
-                "word by word, first pass: words a branch meant that the merge lacks",
+                "word by word, first pass (the verdict judges executions): unexpected words, the merge's that neither branch explains",
+                "word by word, first pass: lost words, a branch's that the merge lacks",
             )
         } else {
             (

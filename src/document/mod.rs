@@ -324,6 +324,9 @@ pub struct Review {
     /// Why the verdict is [`Verdict::Inconclusive`] (or would be, under a finding): what
     /// the check left short of the bounds, one sentence each.
     pub inconclusive: Vec<String>,
+    /// Files with edits the review did not read: a merge in progress whose work tree
+    /// differs from what is staged (the hook reviews the index).
+    pub unreviewed: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -515,6 +518,8 @@ struct ReviewWire {
     tool: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     inconclusive: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unreviewed: Vec<String>,
 }
 
 impl From<ReviewWire> for Review {
@@ -565,6 +570,7 @@ impl From<ReviewWire> for Review {
             entries: w.entries,
             tool: w.tool,
             inconclusive: w.inconclusive,
+            unreviewed: w.unreviewed,
         }
     }
 }
@@ -589,6 +595,7 @@ impl From<Review> for ReviewWire {
             repository: r.repository,
             tool: r.tool,
             inconclusive: r.inconclusive,
+            unreviewed: r.unreviewed,
         }
     }
 }

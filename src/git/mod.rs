@@ -359,6 +359,33 @@ impl GitRepo {
     }
 }
 
+impl GitRepo {
+    /// The files whose work-tree copy differs from the staged one (what a hook, which
+    /// reviews the index, does not read). Reading the status never writes the index.
+    pub fn unstaged_paths(&self) -> Vec<String> {
+        if self.repo.is_bare() {
+            return Vec::new();
+        }
+        let mut options = git2::StatusOptions::new();
+        options
+            .include_untracked(false)
+            .include_ignored(false)
+            .update_index(false);
+        let unstaged = git2::Status::WT_MODIFIED
+            | git2::Status::WT_DELETED
+            | git2::Status::WT_TYPECHANGE
+            | git2::Status::WT_RENAMED;
+        let Ok(statuses) = self.repo.statuses(Some(&mut options)) else {
+            return Vec::new();
+        };
+        statuses
+            .iter()
+            .filter(|s| s.status().intersects(unstaged))
+            .filter_map(|s| s.path().ok().map(str::to_string))
+            .collect()
+    }
+}
+
 fn conflict_paths(index: &git2::Index) -> Result<Vec<String>, GitError> {
     let mut paths = Vec::new();
     for conflict in index

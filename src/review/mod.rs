@@ -437,6 +437,7 @@ pub fn review_merge(
         overlapping,
         inconclusive: !inconclusive.is_empty(),
     });
+    let merged_is_index = merged_name.as_deref() == Some("index");
     let merged_revision = merged_name.map(|name| Revision {
         label: Some(format!(
             "{} into {}",
@@ -468,6 +469,11 @@ pub fn review_merge(
         entries,
         tool: tool(),
         inconclusive,
+        unreviewed: if merged_is_index {
+            repo.unstaged_paths()
+        } else {
+            Vec::new()
+        },
     };
     Ok(ReviewReport {
         document,
