@@ -334,34 +334,11 @@ fn run_product(
     bounds: LearnBounds,
 ) -> Result<CachedEnumeration, CbmcRunError> {
     ctx.progress(&format!(
-        "{entry}: per-execution self-check at --unwind {} --max-word-length {}",
-        bounds.unwind, bounds.max_word_length
-    ));
-    let started = Instant::now();
-    let found = product.self_check(bounds, settings.query_timeout)?;
-    let self_check = SelfCheck {
-        versions: pairs
-            .iter()
-            .filter_map(|&(tag, _)| ORDER.iter().find(|(_, t)| *t == tag))
-            .map(|(v, _)| v.to_string())
-            .collect(),
-        identical: found.identical,
-        divergence: found.divergence,
-        wall_seconds: started.elapsed().as_secs_f64(),
-    };
-    if !self_check.identical {
-        return Ok(CachedEnumeration {
-            format: CACHE_FORMAT.to_string(),
-            self_check: Some(self_check),
-            enumeration: Enumeration::default(),
-        });
-    }
-    ctx.progress(&format!(
-        "{entry}: per-execution check at --unwind {} --max-word-length {}",
+        "{entry}: per-execution check (with its self-check) at --unwind {} --max-word-length {}",
         bounds.unwind, bounds.max_word_length
     ));
     let mut n = 0;
-    let enumeration = product.enumerate(
+    let mut enumeration = product.enumerate(
         |l| alphabet.letter(l).is_some(),
         bounds,
         LIMIT,
@@ -371,6 +348,29 @@ fn run_product(
             ctx.progress(&format!("{entry}: per-execution check: {n} executions"));
         },
     )?;
+    let mut self_check = SelfCheck {
+        versions: pairs
+            .iter()
+            .filter_map(|&(tag, _)| ORDER.iter().find(|(_, t)| *t == tag))
+            .map(|(v, _)| v.to_string())
+            .collect(),
+        identical: enumeration.complete,
+        divergence: None,
+        wall_seconds: 0.0,
+    };
+    // The copies rode along in every search, so a complete enumeration has proved them
+    // identical. A divergence is located, and a check stopped at its cap proves it apart.
+    if !enumeration.complete {
+        ctx.progress(&format!("{entry}: per-execution self-check"));
+        let started = Instant::now();
+        let found = product.self_check(bounds, settings.query_timeout)?;
+        self_check.identical = found.identical;
+        self_check.divergence = found.divergence;
+        self_check.wall_seconds = started.elapsed().as_secs_f64();
+    }
+    if !self_check.identical {
+        enumeration = Enumeration::default();
+    }
     Ok(CachedEnumeration {
         format: CACHE_FORMAT.to_string(),
         self_check: Some(self_check),
@@ -545,7 +545,13 @@ fn cache_key(
         max_word_length: bounds.max_word_length,
         inputs: &["key".to_string()],
     };
-    h.field(&harness(&layout, &Goal::NewQuadruple(&[])));
+    h.field(&harness(
+        &layout,
+        &Goal::NewQuadruple {
+            blocked: &[],
+            pairs: &[('o', 'p')],
+        },
+    ));
     h.field(&harness(&layout, &Goal::Divergence(&[('o', 'p')])));
     let v = ctx.tools.version;
     h.field(&format!("{}.{}.{}", v.major, v.minor, v.patch));
