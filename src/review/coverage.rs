@@ -29,7 +29,7 @@ use super::context::LearnContext;
 use super::engine::{EntryAutomata, Prepared, VersionInput, front_end_config};
 use crate::cbmc::{CbmcCounters, CbmcRunError, GotoProgram, LearnBounds};
 use crate::config::{BoundsSetting, Settings};
-use crate::cprog::{self, FrontEndError, HunkCode, InstrumentedProgram, LineRange};
+use crate::cprog::{self, FrontEndError, HunkCode, LineRange};
 use crate::document::Version;
 use crate::document::coverage::{Coverage, CoveredHunk, HunkSide};
 use crate::fingerprint::Fingerprint;
@@ -255,6 +255,10 @@ impl SideJob<'_> {
     /// executions run at the learned bounds, then, for those none runs, at each larger
     /// `--unwind` up to the limit.
     fn run(&self, p: &Prepared) -> Result<Vec<CoveredHunk>, CoverageError> {
+        let key = self.cache_key(p);
+        if let Some(cached) = self.cached(&key) {
+            return Ok(cached);
+        }
         let mut config = front_end_config(self.input, &p.program.entry, self.settings);
         config.mark_hunks = self
             .change
@@ -284,10 +288,6 @@ impl SideJob<'_> {
             .collect();
         if !code.contains(&HunkCode::Statement) {
             return Ok(out);
-        }
-        let key = self.cache_key(&program);
-        if let Some(cached) = self.cached(&key) {
-            return Ok(cached);
         }
         let goto = GotoProgram::compile(&self.ctx.tools, &program.paths, &[], &[], &p.root)?
             .with_entry(program.cbmc_entry.clone())
@@ -361,14 +361,23 @@ impl SideJob<'_> {
         Ok(out)
     }
 
-    /// What a side's coverage depends on: the marked program, the bounds and the search
-    /// limit, the harness, the CBMC version.
-    fn cache_key(&self, program: &InstrumentedProgram) -> String {
+    /// What a side's coverage depends on, known before anything is instrumented: the
+    /// learned program (its tokens, harness and settings), the lines of the files the hunks
+    /// are in, the hunks, mergelens's query semantics, the bounds and the search limit, the
+    /// CBMC version.
+    fn cache_key(&self, p: &Prepared) -> String {
         let mut h = Fingerprint::new();
         h.field(CACHE_FORMAT);
-        h.field(&program.fingerprint());
-        for path in &program.paths {
-            h.field(&std::fs::read_to_string(path).unwrap_or_default());
+        h.field(&crate::cbmc::cache_store::semantics_digest());
+        h.field(&p.program.fingerprint());
+        let mut files: Vec<&str> = self.change.hunks.iter().map(|h| h.file.as_str()).collect();
+        files.dedup();
+        for file in files {
+            h.field(file);
+            h.field(&std::fs::read_to_string(p.root.join(file)).unwrap_or_default());
+        }
+        for hunk in &self.change.hunks {
+            h.field(&format!("{}:{}-{}", hunk.file, hunk.start, hunk.end));
         }
         h.field(&format!(
             "unwind={};max-word-length={};limit={}",

@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use super::context::LearnContext;
 use super::diff3::{CallTree, LogItem, merge3, merge3_twice};
-use super::engine::{VersionInput, front_end_config};
+use super::engine::{EntryAutomata, VersionInput, front_end_config};
 use super::error::ReviewError;
 use crate::automaton::Alphabet;
 use crate::cbmc::product::{Enumeration, Goal, Item, Layout, ProductProgram, TAPE_LENGTH, harness};
@@ -49,6 +49,9 @@ pub(crate) struct EntryCheck {
     pub check: ExecutionCheck,
     /// What a reader must know about what the check covered.
     pub notes: Vec<String>,
+    /// Executions the check saw whose word a version's learned automaton lacks: the two
+    /// disagree on the executions within the bounds, and neither can be trusted.
+    pub disagreements: Vec<String>,
 }
 
 pub(crate) enum CheckOutcome {
@@ -67,16 +70,17 @@ const ORDER: [(Version, char); 4] = [
 /// The copies the self-check runs beside their versions: O's, and M's.
 const COPIES: [(Version, char); 2] = [(Version::Base, 'p'), (Version::Merged, 'n')];
 
-/// Runs the per-execution check of `entry` at `bounds`; `alphabet` is the review's (the
-/// letters after `--only`/`--exclude`), which the trees keep.
+/// Runs the per-execution check of `entry` at the learned bounds; the trees keep the
+/// review's letters (those left after `--only`/`--exclude`), and every execution the check
+/// sees must be a word of its version's learned automaton.
 pub(crate) fn check_entry(
     inputs: &[VersionInput],
     entry: &str,
     settings: &Settings,
     ctx: &LearnContext,
-    alphabet: &Alphabet,
-    bounds: LearnBounds,
+    learned: &EntryAutomata,
 ) -> Result<CheckOutcome, ReviewError> {
+    let (alphabet, bounds) = (&learned.alphabet, learned.bounds);
     let started = Instant::now();
     let dir = tempfile::Builder::new()
         .prefix("mergelens-product-src-")
@@ -202,6 +206,7 @@ pub(crate) fn check_entry(
             executions: Vec::new(),
             check,
             notes,
+            disagreements: Vec::new(),
         }));
     }
 
@@ -214,6 +219,7 @@ pub(crate) fn check_entry(
         ..ExecutionCheck::default()
     };
     let mut executions: Vec<Execution> = Vec::new();
+    let mut disagreements = Vec::new();
     for raw in &enumeration.executions {
         let trees: Vec<CallTree> = raw
             .logs
@@ -226,6 +232,19 @@ pub(crate) fn check_entry(
             })?;
         let [o, a, b, m] = [&trees[0], &trees[1], &trees[2], &trees[3]];
         let end = cprog::END_LETTER;
+        for ((version, _), t) in ORDER.iter().zip(&trees) {
+            let word = t.word(end);
+            let lacks = learned
+                .automata
+                .get(version)
+                .is_some_and(|dfa| !dfa.accepts_names(&word));
+            if lacks && disagreements.len() < 3 {
+                disagreements.push(format!(
+                    "{entry}: the per-execution check saw {version} make `{}`, a word its learned automaton lacks: the learner and the check disagree on the executions within the bounds",
+                    word.join(" ")
+                ));
+            }
+        }
         let (kind, expected) = match merge3(o, a, b) {
             Err(_) => (ExecutionKind::Overlapping, None),
             Ok(e) if &e == m => {
@@ -290,6 +309,7 @@ pub(crate) fn check_entry(
         executions,
         check,
         notes,
+        disagreements,
     }))
 }
 

@@ -342,18 +342,12 @@ pub fn review_merge(
                 Some(reason) => {
                     execution::CheckOutcome::Skipped(format!("the run was stopped: {reason}"))
                 }
-                None => execution::check_entry(
-                    &inputs,
-                    entry,
-                    settings,
-                    ctx,
-                    &learned.alphabet,
-                    learned.bounds,
-                )?,
+                None => execution::check_entry(&inputs, entry, settings, ctx, &learned)?,
             };
             match outcome {
                 execution::CheckOutcome::Ran(check) => {
                     // A check whose own premise failed judges nothing.
+                    inconclusive.extend(check.disagreements.iter().cloned());
                     match check.check.self_check.as_ref() {
                         Some(s) if !s.identical => {
                             inconclusive.push(execution::self_check_note(entry, s));
