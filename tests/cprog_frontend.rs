@@ -10,8 +10,8 @@ use mergelens::automaton::analysis::{count_up_to, words_up_to};
 use mergelens::automaton::{Alphabet, Word};
 use mergelens::cbmc::{Bounds, GotoProgram, Toolchain};
 use mergelens::cprog::{
-    AssertionTarget, EventKind, FrontEndConfig, FrontEndError, InstrumentedProgram, SiteKind,
-    instrument, instrument_error, syntax_automaton,
+    AssertionTarget, EventKind, FrontEndConfig, FrontEndError, HunkCode, InstrumentedProgram,
+    LineRange, SiteKind, instrument, instrument_error, syntax_automaton,
 };
 
 fn programs() -> PathBuf {
@@ -332,6 +332,36 @@ fn the_entry_function_ends_every_word_on_every_return() {
             assert!(d.accepts_names(&["f", "end"]) && d.accepts_names(&["pick", "f", "end"]));
             assert!(!d.accepts_names(&["f", "pick", "end"]));
         }
+    }
+}
+
+#[test]
+fn hunk_marks_and_shared_inputs_keep_every_program_valid_c() {
+    // Every line of every program a hunk of its own, in the product's instrumentation: each
+    // statement kind (for headers, switch arms, do-while, goto targets, declarations) gets
+    // its mark without breaking the program, and the uninitialised locals their fills.
+    for files in PROGRAMS {
+        let mut c = config(files, EventKind::Functions);
+        c.record_returns = true;
+        c.share_inputs = true;
+        for f in files.iter() {
+            let path = programs().join(f);
+            let lines = std::fs::read_to_string(&path).unwrap().lines().count() as u32;
+            c.mark_hunks.extend((1..=lines).map(|l| LineRange {
+                file: path.clone(),
+                start: l,
+                end: l,
+            }));
+        }
+        let (_dir, p) = run(&c);
+        let text: String = p
+            .paths
+            .iter()
+            .map(|path| std::fs::read_to_string(path).unwrap())
+            .collect();
+        assert!(text.contains("__mergelens_hit("), "{files:?}");
+        assert!(p.hunk_code.contains(&HunkCode::Statement), "{files:?}");
+        compile_with_gcc(&p);
     }
 }
 

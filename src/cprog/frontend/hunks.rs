@@ -157,7 +157,10 @@ impl Marker<'_> {
                 (_, Some(first)) => Some(first.start_position().row),
                 (_, None) => Some(child.end_position().row),
             };
+            // A declaration is a statement only in a block (not in a `for` header).
+            let in_block = matches!(node.kind(), "compound_statement" | "case_statement");
             let marked = match kind {
+                "declaration" if !in_block => false,
                 "declaration" => {
                     let initialised = named_children(child)
                         .iter()
@@ -182,10 +185,9 @@ impl Marker<'_> {
                 }
                 _ => false,
             };
+            // An expression may hold a statement expression: no marks go inside one.
             if marked || !inner.is_empty() || kind == "compound_statement" {
                 self.statements(child, depth + 1);
-            } else {
-                // An expression may hold a statement expression; no marks inside.
             }
         }
     }
