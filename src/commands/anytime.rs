@@ -114,11 +114,15 @@ unsafe extern "C" {
     fn _exit(status: i32) -> !;
 }
 
+/// Ctrl-C, and the SIGTERM of `timeout` or a CI runner, and the SIGHUP of a closed
+/// terminal: each stops the run as Ctrl-C does (the CBMC runs under way are killed, the
+/// document is written and marked partial), a second one ends the process at once.
 fn install_sigint() {
-    const SIGINT: i32 = 2;
     // SAFETY: the handler only touches atomics and calls _exit, both async-signal-safe.
     unsafe {
-        signal(SIGINT, on_sigint);
+        for signum in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            signal(signum, on_sigint);
+        }
     }
 }
 
