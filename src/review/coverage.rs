@@ -293,6 +293,11 @@ impl SideJob<'_> {
             .with_entry(program.cbmc_entry.clone())
             .with_recursive_functions(program.recursive_functions())
             .with_counters(Arc::clone(self.counters));
+        self.ctx.progress(&format!(
+            "{}: coverage of the change: which of {} hunks complete executions run",
+            self.change.version,
+            out.len()
+        ));
         let started = std::time::Instant::now();
         let reached = goto.reach_hunks(self.bounds.cbmc(), out.len(), self.timeout)?;
         for (h, r) in out.iter_mut().zip(reached) {
