@@ -320,11 +320,16 @@ pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry
         };
         let _ = writeln!(
             out,
-            "  per execution: {} execution(s) one branch alone does not explain: {} composed, {} unexpected, {} overlapping{}{self_check}",
+            "  per execution: {} execution(s) one branch alone does not explain: {} composed, {} unexpected, {} overlapping{}{}{self_check}",
             check.quadruples,
             check.explained,
             check.unexpected,
             check.overlapping,
+            if check.lost > 0 {
+                format!(" ({} lose a call a branch added)", check.lost)
+            } else {
+                String::new()
+            },
             if check.complete { "" } else { " (partial)" }
         );
     }
