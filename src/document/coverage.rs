@@ -53,6 +53,9 @@ pub struct CoveredHunk {
     /// Unreached, and no `--unwind` up to this one (the search's cap) reaches it either.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub searched_up_to: Option<u32>,
+    /// Unreached, and the search for a larger bound ran out of its time at this `--unwind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_cut_at: Option<u32>,
     /// Unreached because it is in this function, which the entry never calls (by the call
     /// graph): no bound reaches it, a harness that calls the function would.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -170,8 +173,17 @@ pub fn unreached_sentence(hunk: &CoveredHunk, unwind: u32) -> String {
         s.push_str(&format!(
             " (it is in `{f}`, which the entry never calls: no bound reaches it; an entry or harness that calls `{f}` would)"
         ));
-    } else if let Some(k) = hunk.searched_up_to {
-        s.push_str(&format!(" (nor does any --unwind up to {k})"));
+    } else {
+        match (hunk.searched_up_to, hunk.search_cut_at) {
+            (Some(k), Some(cut)) => s.push_str(&format!(
+                " (nor does any --unwind up to {k}; the search ran out of time at --unwind {cut})"
+            )),
+            (Some(k), None) => s.push_str(&format!(" (nor does any --unwind up to {k})")),
+            (None, Some(cut)) => s.push_str(&format!(
+                " (the search for a larger bound ran out of time at --unwind {cut})"
+            )),
+            (None, None) => {}
+        }
     }
     s
 }
@@ -190,6 +202,7 @@ mod tests {
             code: true,
             reached_at_unwind: None,
             searched_up_to: None,
+            search_cut_at: None,
             uncalled: None,
             owner: None,
         }

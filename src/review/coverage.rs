@@ -234,6 +234,7 @@ fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk 
         code,
         reached_at_unwind: None,
         searched_up_to: None,
+        search_cut_at: None,
         uncalled: None,
     }
 }
@@ -345,6 +346,12 @@ impl SideJob<'_> {
             };
             // A search that runs out of time keeps what the learned bounds showed.
             let Ok(reached) = goto.reach_hunks(bounds.cbmc(), out.len(), search_timeout) else {
+                for h in out
+                    .iter_mut()
+                    .filter(|h| searched(h) && h.reached_at_unwind.is_none())
+                {
+                    h.search_cut_at = Some(unwind);
+                }
                 unwind -= 1;
                 break;
             };
@@ -437,9 +444,9 @@ impl SideJob<'_> {
 const CACHE_FORMAT: &str = "mergelens-coverage/1";
 
 /// A search run may take this many times the check's run...
-const SEARCH_FACTOR: u32 = 4;
+const SEARCH_FACTOR: u32 = 2;
 /// ... and at least this long.
-const SEARCH_MINIMUM: Duration = Duration::from_secs(10);
+const SEARCH_MINIMUM: Duration = Duration::from_secs(5);
 
 /// Whether two paths name one file (the line markers' names are the checkout's, maybe
 /// not canonical).

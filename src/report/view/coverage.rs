@@ -65,6 +65,7 @@ mod tests {
             code,
             reached_at_unwind: None,
             searched_up_to: None,
+            search_cut_at: None,
             uncalled: None,
             owner: None,
         };
