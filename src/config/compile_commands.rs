@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::ConfigError;
+use super::error::ConfigError;
 
 /// What a `compile_commands.json` says about the program.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -20,62 +20,21 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
-use thiserror::Error;
 
 use crate::bounds::{DEFAULT_MAX_UNWIND, DEFAULT_MAX_WORD_LENGTH, DEFAULT_UNWIND};
 use crate::cprog::EventKind;
 
 mod compile_commands;
+mod error;
 
 pub use compile_commands::CompileCommands;
+pub use error::ConfigError;
 
 /// The configuration file's name, at the repository root.
 pub const FILE_NAME: &str = ".mergelens.toml";
 
 /// `--query-timeout` unless configured, in seconds.
 pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
-
-#[derive(Debug, Error)]
-pub enum ConfigError {
-    #[error("{}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    /// toml's message names the unknown key and the line.
-    #[error("{}: {}", path.display(), message.trim_end().replace('\n', " "))]
-    Parse { path: PathBuf, message: String },
-    #[error("{}: not a compile_commands.json: {source}", path.display())]
-    CompileCommands {
-        path: PathBuf,
-        #[source]
-        source: serde_json::Error,
-    },
-    #[error("{key}: {message}")]
-    Invalid { key: &'static str, message: String },
-    /// A repository's configuration names a program to run: refused, as a branch under
-    /// review could then run anything on the reviewer's machine (see `docs/trust.md`).
-    #[error(
-        "{}:{line}: `{key}` names a program to run, which a repository's configuration may not do (a branch could make you run anything); set it with --{key}, $MERGELENS_CBMC, `git config mergelens.{key} PATH` or `{key} = \"PATH\"` in ~/.config/mergelens/config.toml, and remove it from {}",
-        path.display(), path.display()
-    )]
-    ToolInRepository {
-        path: PathBuf,
-        line: usize,
-        key: &'static str,
-    },
-    /// A path from a repository's configuration that is absolute or may leave the checkout.
-    #[error(
-        "{origin}: {key} = \"{value}\" is refused: {why}; a repository's configuration may only name paths inside its checkout (give paths elsewhere on the command line or in ~/.config/mergelens/config.toml)"
-    )]
-    Outside {
-        origin: String,
-        key: &'static str,
-        value: String,
-        why: &'static str,
-    },
-}
 
 /// When a review's findings block a merge (exit code 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]

@@ -1,0 +1,47 @@
+//! [`ConfigError`]: what is wrong with a configuration file, a flag or a compilation database.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// toml's message names the unknown key and the line.
+    #[error("{}: {}", path.display(), message.trim_end().replace('\n', " "))]
+    Parse { path: PathBuf, message: String },
+    #[error("{}: not a compile_commands.json: {source}", path.display())]
+    CompileCommands {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("{key}: {message}")]
+    Invalid { key: &'static str, message: String },
+    /// A repository's configuration names a program to run: refused, as a branch under
+    /// review could then run anything on the reviewer's machine (see `docs/trust.md`).
+    #[error(
+        "{}:{line}: `{key}` names a program to run, which a repository's configuration may not do (a branch could make you run anything); set it with --{key}, $MERGELENS_CBMC, `git config mergelens.{key} PATH` or `{key} = \"PATH\"` in ~/.config/mergelens/config.toml, and remove it from {}",
+        path.display(), path.display()
+    )]
+    ToolInRepository {
+        path: PathBuf,
+        line: usize,
+        key: &'static str,
+    },
+    /// A path from a repository's configuration that is absolute or may leave the checkout.
+    #[error(
+        "{origin}: {key} = \"{value}\" is refused: {why}; a repository's configuration may only name paths inside its checkout (give paths elsewhere on the command line or in ~/.config/mergelens/config.toml)"
+    )]
+    Outside {
+        origin: String,
+        key: &'static str,
+        value: String,
+        why: &'static str,
+    },
+}
