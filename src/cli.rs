@@ -288,6 +288,10 @@ pub struct ProgramCli {
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
     #[arg(long, value_name = "S", default_value_t = crate::commands::program::DEFAULT_QUERY_TIMEOUT_SECS, value_parser = seconds)]
     pub query_timeout: f64,
+    /// The memory one CBMC run may take (4GiB, 512MiB; 0 for no limit): a run past it is
+    /// an error naming the query, never a machine out of memory.
+    #[arg(long, value_name = "SIZE", default_value = "4GiB")]
+    pub memory_limit: mergelens::limits::MemorySize,
     /// Stop learning after S seconds and write the last conjecture, marked `partial` (exit
     /// code 0, with a warning). Ctrl-C does the same.
     #[arg(long, value_name = "S")]
@@ -338,6 +342,7 @@ impl ProgramCli {
             harness: self.harness,
             query_timeout: (self.query_timeout > 0.0)
                 .then(|| std::time::Duration::from_secs_f64(self.query_timeout)),
+            memory_limit: self.memory_limit.0,
             time_budget: self
                 .time_budget
                 .filter(|s| s.is_finite() && *s >= 0.0)
@@ -612,6 +617,10 @@ pub struct ReviewLearnFlags {
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
     #[arg(long, value_name = "S", value_parser = seconds)]
     pub query_timeout: Option<f64>,
+    /// The memory one CBMC run may take (4GiB, 512MiB; 0 for no limit; default 4GiB): an
+    /// entry whose run passes it is `inconclusive`, with the reason.
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<mergelens::limits::MemorySize>,
     /// Check at most N accepted words against CBMC per conjecture.
     #[arg(long, value_name = "N")]
     pub exact_limit: Option<u64>,
@@ -670,6 +679,7 @@ impl ReviewLearnFlags {
             max_unwind: self.max_unwind,
             cbmc: self.cbmc.clone(),
             query_timeout: self.query_timeout,
+            memory_limit: self.memory_limit,
             exact_limit: self.exact_limit,
             fail_on: fail_on.map(|f| match f {
                 FailOnArg::Never => FailOn::Never,

@@ -9,6 +9,10 @@
 //!   writes, so neither may be unbounded. [`Ran`] is what happened.
 //! * [`set_tool_timeout`] / [`tool_deadline`]: the deadline of runs whose caller has none of
 //!   its own (the preprocessor, compiling a version): the query timeout of the command.
+//! * [`set_memory_limit`]: the address space each child may take (`memory-limit`); CBMC
+//!   answers an allocation it refuses with "Out of memory", which [`Ran::Finished`] keeps
+//!   together with the run's peak resident memory, and [`peak_memory`] is the largest peak
+//!   of the process's runs, for the statistics.
 //! * [`read_json_text`] and [`check_cells`]: a JSON input is refused before it is read when
 //!   its file is over [`MAX_JSON_BYTES`], and an automaton before its table is allocated when
 //!   states × letters is over [`MAX_CELLS`]. Both are far beyond what learning produces.
@@ -137,6 +141,81 @@ pub fn tool_timeout() -> Option<Duration> {
     }
 }
 
+/// The memory limit in bytes; 0: none.
+static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// The largest peak resident memory of a finished child, in bytes.
+static PEAK_MEMORY: AtomicU64 = AtomicU64::new(0);
+
+/// `memory-limit` unless configured: CI runners commonly have 7-16 GiB, and CBMC on real
+/// code was measured at 8-13 GiB without a limit, which takes the whole runner down.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
+
+/// A memory size as the user writes it: `4GiB`, `512MiB`, `4G`, `512M` (powers of 1024), or
+/// `0` / `none` for no limit. Plain numbers are MiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemorySize(pub Option<u64>);
+
+/// A text that is no [`MemorySize`].
+#[derive(Debug, Error)]
+#[error("`{0}` is no memory size; write e.g. 4GiB, 512MiB, or 0 for no limit")]
+pub struct NotAMemorySize(pub String);
+
+impl std::str::FromStr for MemorySize {
+    type Err = NotAMemorySize;
+
+    fn from_str(text: &str) -> Result<MemorySize, NotAMemorySize> {
+        let t = text.trim();
+        if t == "0" || t.eq_ignore_ascii_case("none") {
+            return Ok(MemorySize(None));
+        }
+        let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+        let (digits, unit) = t.split_at(split);
+        let shift = match unit.trim().to_ascii_lowercase().as_str() {
+            "" | "m" | "mib" | "mb" => 20,
+            "g" | "gib" | "gb" => 30,
+            "k" | "kib" | "kb" => 10,
+            _ => return Err(NotAMemorySize(text.to_string())),
+        };
+        digits
+            .parse::<u64>()
+            .ok()
+            .and_then(|n| n.checked_mul(1 << shift))
+            .map(|bytes| MemorySize((bytes > 0).then_some(bytes)))
+            .ok_or_else(|| NotAMemorySize(text.to_string()))
+    }
+}
+
+impl std::fmt::Display for MemorySize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            None => f.write_str("none"),
+            Some(b) if b % (1 << 30) == 0 => write!(f, "{}GiB", b >> 30),
+            Some(b) => write!(f, "{}MiB", b >> 20),
+        }
+    }
+}
+
+/// Limits the address space of every child process started from now on (`RLIMIT_AS`):
+/// beyond it the child's allocations fail instead of the machine running out of memory.
+/// `None`: no limit.
+pub fn set_memory_limit(bytes: Option<u64>) {
+    MEMORY_LIMIT.store(bytes.unwrap_or(0), Ordering::Relaxed);
+}
+
+/// The limit [`set_memory_limit`] set, if any.
+pub fn memory_limit() -> Option<u64> {
+    match MEMORY_LIMIT.load(Ordering::Relaxed) {
+        0 => None,
+        bytes => Some(bytes),
+    }
+}
+
+/// The largest peak resident memory of any child process that finished so far, in bytes.
+pub fn peak_memory() -> u64 {
+    PEAK_MEMORY.load(Ordering::Relaxed)
+}
+
 /// A deadline [`tool_timeout`] from now.
 pub fn tool_deadline() -> Option<Instant> {
     tool_timeout().map(|t| Instant::now() + t)
@@ -149,6 +228,9 @@ pub enum Ran {
         status: ExitStatus,
         stdout: Vec<u8>,
         stderr: Vec<u8>,
+        /// The child's peak resident memory in bytes (its own and its waited-for children's
+        /// largest).
+        peak_memory: u64,
     },
     /// Killed at the deadline.
     TimedOut,
@@ -182,6 +264,9 @@ pub fn run_bounded(
     // Where the process confines its children (a review), the kernel limits what this one
     // may read; the ruleset must stay open until the child has applied it.
     let rules = crate::sandbox::restrict(&mut cmd)?;
+    if let Some(limit) = memory_limit() {
+        limit_address_space(&mut cmd, limit);
+    }
     let mut child = cmd.spawn()?;
     drop(rules);
     let mut guard = GroupGuard(Some(child.id()));
@@ -232,31 +317,82 @@ pub fn run_bounded(
     }
     if let Some(outcome) = outcome {
         guard.kill();
-        let _ = child.wait();
+        let _ = reap_blocking(child.id());
         let _ = out_reader.join();
         let _ = err_reader.join();
         return Ok(outcome);
     }
     // Both streams are closed: the child has normally exited; wait for it within the deadline.
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
+    let (status, peak_memory) = loop {
+        if let Some(reaped) = reap(child.id())? {
+            break reaped;
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             guard.kill();
-            let _ = child.wait();
+            let _ = reap_blocking(child.id());
             return Ok(Ran::TimedOut);
         }
         thread::sleep(Duration::from_millis(2));
     };
     guard.0 = None;
+    PEAK_MEMORY.fetch_max(peak_memory, Ordering::Relaxed);
     let _ = out_reader.join();
     let _ = err_reader.join();
     Ok(Ran::Finished {
         status,
         stdout: out.unwrap_or_default(),
         stderr: err.unwrap_or_default(),
+        peak_memory,
     })
+}
+
+/// Makes the child of `cmd` limit its own address space just before `exec`.
+fn limit_address_space(cmd: &mut Command, bytes: u64) {
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: the closure makes one system call on a value it owns and allocates nothing, as
+    // code between fork and exec must.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Reaps the child `pid` if it has exited: its status and peak resident memory in bytes.
+/// `wait4` instead of [`std::process::Child::try_wait`], which has no resource usage.
+fn reap(pid: u32) -> std::io::Result<Option<(ExitStatus, u64)>> {
+    wait_for(pid, libc::WNOHANG)
+}
+
+/// Reaps a child that was killed.
+fn reap_blocking(pid: u32) -> std::io::Result<Option<(ExitStatus, u64)>> {
+    wait_for(pid, 0)
+}
+
+fn wait_for(pid: u32, flags: libc::c_int) -> std::io::Result<Option<(ExitStatus, u64)>> {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = libc::pid_t::try_from(pid).map_err(std::io::Error::other)?;
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: both pointers are to live locals of the right types; the child is ours and
+    // not yet reaped, so the pid still names it.
+    let reaped = unsafe { libc::wait4(pid, &mut status, flags, &mut usage) };
+    match reaped {
+        -1 => Err(std::io::Error::last_os_error()),
+        0 => Ok(None),
+        // ru_maxrss is in KiB on Linux.
+        _ => Ok(Some((
+            ExitStatus::from_raw(status),
+            u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024,
+        ))),
+    }
 }
 
 /// Kills a child's process group when dropped, unless disarmed.
@@ -277,16 +413,12 @@ impl Drop for GroupGuard {
 }
 
 fn kill_group(group: u32) {
-    unsafe extern "C" {
-        fn kill(pid: i32, sig: i32) -> i32;
-    }
-    const SIGKILL: i32 = 9;
-    if let Ok(group) = i32::try_from(group) {
+    if let Ok(group) = libc::pid_t::try_from(group) {
         // SAFETY: kill(2) takes plain integers and touches no memory of ours. The group is
         // the child's own (process_group(0)) and the child has not been reaped yet, so the
         // id still names that group.
         unsafe {
-            kill(-group, SIGKILL);
+            libc::kill(-group, libc::SIGKILL);
         }
     }
 }
@@ -320,6 +452,7 @@ mod tests {
                 status,
                 stdout,
                 stderr,
+                ..
             } => {
                 assert_eq!(status.code(), Some(3));
                 assert_eq!(stdout, b"out\n");
@@ -327,6 +460,51 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn memory_sizes_read_as_users_write_them() {
+        let size = |t: &str| t.parse::<MemorySize>().map(|m| m.0).ok();
+        assert_eq!(size("4GiB"), Some(Some(4 << 30)));
+        assert_eq!(size("512 MiB"), Some(Some(512 << 20)));
+        assert_eq!(size("300"), Some(Some(300 << 20)));
+        assert_eq!(size("0"), Some(None));
+        assert_eq!(size("none"), Some(None));
+        assert_eq!(size("4 TB"), None);
+        assert_eq!(size("-1G"), None);
+        assert_eq!(size("99999999999999999999G"), None);
+        assert_eq!(MemorySize(Some(4 << 30)).to_string(), "4GiB");
+    }
+
+    #[test]
+    fn a_child_past_its_memory_limit_fails_and_its_peak_is_measured() {
+        let python = |bytes: u64| {
+            let mut c = Command::new("python3");
+            c.arg("-c").arg(format!(
+                "x = bytearray({bytes}); x[::4096] = b'1' * len(x[::4096])"
+            ));
+            c
+        };
+        let ran = run_bounded(python(96 << 20), None, 1 << 16).unwrap();
+        let Ran::Finished {
+            status,
+            peak_memory,
+            ..
+        } = ran
+        else {
+            panic!("{ran:?}")
+        };
+        assert!(status.success());
+        assert!(peak_memory >= 96 << 20, "{peak_memory}");
+        assert!(super::peak_memory() >= 96 << 20);
+        let mut limited = python(512 << 20);
+        limit_address_space(&mut limited, 128 << 20);
+        let ran = run_bounded(limited, None, 1 << 16).unwrap();
+        let Ran::Finished { status, stderr, .. } = ran else {
+            panic!("{ran:?}")
+        };
+        assert!(!status.success());
+        assert!(String::from_utf8_lossy(&stderr).contains("MemoryError"));
     }
 
     #[test]

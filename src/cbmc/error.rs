@@ -51,6 +51,11 @@ pub enum CbmcRunError {
     /// output than mergelens reads (the tool's process group was killed).
     #[error("{tool} stopped: it {what}")]
     Limit { tool: &'static str, what: String },
+    /// The run needed more memory than `memory-limit` allows; its allocations failed.
+    #[error(
+        "{tool} ran out of memory: it needed more than the memory limit of {limit_mib} MiB (raise --memory-limit, or lower the bounds)"
+    )]
+    OutOfMemory { tool: &'static str, limit_mib: u64 },
     /// The run was stopped (Ctrl-C, `--time-budget`) before CBMC answered.
     #[error("stopped before CBMC answered: {reason}")]
     Stopped { reason: crate::stop::StopReason },

@@ -247,19 +247,23 @@ impl ProductProgram {
     }
 
     /// Every quadruple of logs not trivially explained, within the learning's `bounds`
-    /// (the word length counting the letters `counts` accepts), up to `limit` of them;
-    /// `found` hears of each as it comes.
+    /// (the word length counting the letters `counts` accepts), up to `limit` of them,
+    /// starting from the executions in `start`; `found` hears of all found so far after
+    /// each new one (so a caller can keep them against a stop).
     pub fn enumerate(
         &mut self,
         counts: impl Fn(&str) -> bool,
         bounds: LearnBounds,
         limit: usize,
         timeout: Option<Duration>,
-        mut found: impl FnMut(&Execution),
+        start: Vec<Execution>,
+        mut found: impl FnMut(&[Execution]),
     ) -> Result<Enumeration, CbmcRunError> {
         self.counted = self.letters.iter().map(|l| counts(l)).collect();
+        // Executions an earlier, stopped run found: blocked from the first search on.
         let mut result = Enumeration {
             letters: self.letters.clone(),
+            executions: start,
             ..Enumeration::default()
         };
         // The learning's bounds exactly: the same CBMC unwinding for loops and recursion.
@@ -312,8 +316,8 @@ impl ProductProgram {
                     message: "CBMC returned a blocked execution again".to_string(),
                 });
             }
-            found(&execution);
             result.executions.push(execution);
+            found(&result.executions);
         }
     }
 

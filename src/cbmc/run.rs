@@ -92,11 +92,22 @@ pub(crate) fn run(
             status,
             stdout,
             stderr,
-        } => Ok(Outcome::Finished(Finished {
-            status,
-            stdout,
-            stderr,
-        })),
+            peak_memory,
+        } => {
+            if let Some(limit) = limits::memory_limit()
+                && out_of_memory(&status, &stdout, &stderr, peak_memory, limit)
+            {
+                return Err(CbmcRunError::OutOfMemory {
+                    tool,
+                    limit_mib: limit >> 20,
+                });
+            }
+            Ok(Outcome::Finished(Finished {
+                status,
+                stdout,
+                stderr,
+            }))
+        }
         Ran::TimedOut if implicit => Err(CbmcRunError::Limit {
             tool,
             what: format!(
@@ -114,6 +125,27 @@ pub(crate) fn run(
             ),
         }),
     }
+}
+
+/// Whether a failed run ran out of the address space [`limits::set_memory_limit`] gave it.
+/// CBMC catches the failed allocation and says so (exit 6, "Out of memory"); a tool that
+/// does not dies of a signal or an abort near the limit.
+fn out_of_memory(
+    status: &ExitStatus,
+    stdout: &[u8],
+    stderr: &[u8],
+    peak_memory: u64,
+    limit: u64,
+) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    if status.success() || status.code() == Some(10) {
+        return false;
+    }
+    let says = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(&bytes[bytes.len().saturating_sub(4096)..]);
+        text.contains("Out of memory") || text.contains("std::bad_alloc")
+    };
+    says(stderr) || says(stdout) || (status.signal().is_some() && peak_memory >= limit / 10 * 8)
 }
 
 /// The last lines of a tool's error output, for a one-line error message.

@@ -162,6 +162,8 @@ struct StatsDoc<'a> {
     /// The runs that answered the learner's queries (and replayed `--traces`).
     cbmc_runs: u64,
     cbmc_seconds: f64,
+    /// The largest memory one CBMC (or gcc, goto-cc) run took, in MiB.
+    peak_memory_mib: u64,
     /// The runs that listed the program's assertions to find the target.
     selection_cbmc_runs: u64,
     baseline: bool,
@@ -340,6 +342,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             teacher: teacher_stats,
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
+            peak_memory_mib: mergelens::limits::peak_memory() >> 20,
             selection_cbmc_runs: selection.runs(),
             baseline: args.program.baseline,
             lazy: args.program.lazy_learning(),

@@ -255,6 +255,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             learn: &stats,
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
+            peak_memory_mib: mergelens::limits::peak_memory() >> 20,
             cbmc_version,
             bounds: BoundsDoc {
                 unwind: bounds.unwind,
@@ -419,6 +420,8 @@ struct StatsDoc<'a> {
     learn: &'a LearnStats,
     cbmc_runs: u64,
     cbmc_seconds: f64,
+    /// The largest memory one CBMC (or gcc, goto-cc) run took, in MiB.
+    peak_memory_mib: u64,
     cbmc_version: String,
     bounds: BoundsDoc,
     /// How far the exactness pass checked the result.

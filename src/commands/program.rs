@@ -46,6 +46,8 @@ pub struct ProgramArgs {
     /// `--harness`: compiled with the files, its functions no events.
     pub harness: Vec<PathBuf>,
     pub query_timeout: Option<Duration>,
+    /// `--memory-limit` in bytes: the address space of each CBMC run.
+    pub memory_limit: Option<u64>,
     /// `--time-budget`: stop learning after this long and keep the last conjecture.
     pub time_budget: Option<Duration>,
     /// The cbmc binary (`--cbmc`); else found as [`Toolchain::locate`] does.
@@ -72,6 +74,7 @@ impl ProgramArgs {
         config.defines = self.defines.clone();
         // gcc and goto-cc run under the query timeout as CBMC does.
         mergelens::limits::set_tool_timeout(self.query_timeout);
+        mergelens::limits::set_memory_limit(self.memory_limit);
         config.harness = self.harness.clone();
         config
     }

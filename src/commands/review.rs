@@ -477,6 +477,13 @@ pub(crate) fn summary(
     if doc.entries.len() > 4 {
         let _ = writeln!(out, "... and {} more entries", doc.entries.len() - 4);
     }
+    if let Some(peak) = doc.peak_memory_mib.filter(|&p| p > 0) {
+        let limit = doc.memory_limit_mib.map_or_else(
+            || " (no limit)".to_string(),
+            |l| format!(" of the {l} MiB limit"),
+        );
+        let _ = writeln!(out, "peak memory of one CBMC run: {peak} MiB{limit}");
+    }
     if let Some(path) = output {
         let _ = writeln!(out, "report: {}", path.display());
     }

@@ -23,6 +23,7 @@ use serde::Deserialize;
 
 use crate::bounds::{DEFAULT_MAX_UNWIND, DEFAULT_MAX_WORD_LENGTH, DEFAULT_UNWIND};
 use crate::cprog::EventKind;
+use crate::limits::MemorySize;
 
 mod compile_commands;
 mod error;
@@ -119,10 +120,20 @@ pub struct FileConfig {
     pub cbmc: Option<String>,
     /// Seconds; 0 for no limit.
     pub query_timeout: Option<f64>,
+    /// `4GiB`, `512MiB`, or a number of MiB; 0 for no limit.
+    pub memory_limit: Option<MemoryText>,
     pub exact_limit: Option<u64>,
     pub fail_on: Option<FailOn>,
     pub on_error: Option<OnError>,
     pub jobs: Option<usize>,
+}
+
+/// `memory-limit` as written: a string with a unit or a number of MiB.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum MemoryText {
+    Text(String),
+    Mib(u64),
 }
 
 impl FileConfig {
@@ -209,6 +220,7 @@ pub struct Overrides {
     pub max_unwind: Option<u32>,
     pub cbmc: Option<PathBuf>,
     pub query_timeout: Option<f64>,
+    pub memory_limit: Option<MemorySize>,
     pub exact_limit: Option<u64>,
     pub fail_on: Option<FailOn>,
     pub on_error: Option<OnError>,
@@ -310,6 +322,8 @@ pub struct Settings {
     pub bounds: BoundsSetting,
     pub cbmc: Option<PathBuf>,
     pub query_timeout: Option<Duration>,
+    /// The address space of each CBMC run, in bytes ([`crate::limits::set_memory_limit`]).
+    pub memory_limit: Option<u64>,
     pub exact_limit: u64,
     pub fail_on: FailOn,
     pub on_error: OnError,
@@ -335,6 +349,7 @@ impl Default for Settings {
             },
             cbmc: None,
             query_timeout: Some(Duration::from_secs_f64(DEFAULT_QUERY_TIMEOUT_SECS)),
+            memory_limit: Some(crate::limits::DEFAULT_MEMORY_LIMIT),
             exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
             fail_on: FailOn::default(),
             on_error: OnError::default(),
@@ -504,6 +519,19 @@ impl Settings {
             )
         } else {
             None
+        };
+        s.memory_limit = match (flags.memory_limit, &file.memory_limit) {
+            (Some(size), _) => size.0,
+            (None, Some(MemoryText::Mib(mib))) => (*mib > 0).then(|| mib.saturating_mul(1 << 20)),
+            (None, Some(MemoryText::Text(text))) => {
+                text.parse::<MemorySize>()
+                    .map_err(|e| ConfigError::Invalid {
+                        key: "memory-limit",
+                        message: e.to_string(),
+                    })?
+                    .0
+            }
+            (None, None) => s.memory_limit,
         };
         if let Some(limit) = flags.exact_limit.or(file.exact_limit) {
             s.exact_limit = limit;

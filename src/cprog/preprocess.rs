@@ -159,6 +159,7 @@ fn bounded_gcc(
             status,
             stdout,
             stderr,
+            ..
         } => {
             if status.success() || failure_ok {
                 Ok((stdout, stderr))

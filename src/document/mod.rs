@@ -327,6 +327,10 @@ pub struct Review {
     /// Files with edits the review did not read: a merge in progress whose work tree
     /// differs from what is staged (the hook reviews the index).
     pub unreviewed: Vec<String>,
+    /// The largest memory one CBMC run (or gcc, goto-cc run) took, in MiB, and the limit
+    /// each ran under; absent in documents that did not measure it.
+    pub peak_memory_mib: Option<u64>,
+    pub memory_limit_mib: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -520,6 +524,10 @@ struct ReviewWire {
     inconclusive: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     unreviewed: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    peak_memory_mib: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    memory_limit_mib: Option<u64>,
 }
 
 impl From<ReviewWire> for Review {
@@ -571,6 +579,8 @@ impl From<ReviewWire> for Review {
             tool: w.tool,
             inconclusive: w.inconclusive,
             unreviewed: w.unreviewed,
+            peak_memory_mib: w.peak_memory_mib,
+            memory_limit_mib: w.memory_limit_mib,
         }
     }
 }
@@ -596,6 +606,8 @@ impl From<Review> for ReviewWire {
             tool: r.tool,
             inconclusive: r.inconclusive,
             unreviewed: r.unreviewed,
+            peak_memory_mib: r.peak_memory_mib,
+            memory_limit_mib: r.memory_limit_mib,
         }
     }
 }

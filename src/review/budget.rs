@@ -1,6 +1,6 @@
-//! A review or diff stopped by `--time-budget` or Ctrl-C ([`crate::stop`]): what a version
-//! whose learning was cut short contributes, and the reasons that make the verdict
-//! `inconclusive`.
+//! A review or diff stopped by `--time-budget` or Ctrl-C ([`crate::stop`]), or one version's
+//! learning cut by a CBMC run past its query timeout or memory limit: what a version whose
+//! learning was cut short contributes, and the reasons that make the verdict `inconclusive`.
 //!
 //! Key items: [`Stopped`] (one version's learning, cut short) and [`partial`], which keeps
 //! the teacher's last conjecture built on confirmed answers (as `mergelens learn` does), or
@@ -10,15 +10,15 @@
 
 use crate::automaton::{Dfa, ops};
 use crate::cbmc::CbmcTeacher;
-use crate::cbmc::CbmcTeacherError;
 use crate::cbmc::learning::LearningError;
+use crate::cbmc::{CbmcRunError, CbmcTeacherError};
 use crate::cprog::InstrumentedProgram;
-use crate::stop::StopReason;
 
 /// One version's learning, cut short.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Stopped {
-    pub reason: StopReason,
+    /// Why, in words: the stop request, or the limit a CBMC run passed.
+    pub reason: String,
     /// Every word of at most this many letters is classified as the known answers say.
     pub exact_up_to: usize,
     /// Whether the learner had conjectured; otherwise the automaton is the empty language.
@@ -49,10 +49,16 @@ pub(crate) fn skipped(entry: &str) -> Option<String> {
     })
 }
 
-/// The stop request behind a learning failure, if that is what ended it.
-pub(crate) fn stop_of(error: &LearningError) -> Option<StopReason> {
+/// Why learning was cut short, if a stop request or a limit of one CBMC run ended it: the
+/// run stops there for this version, which keeps what it learned, and the review goes on.
+pub(crate) fn cut_of(error: &LearningError) -> Option<String> {
     match error {
-        LearningError::Teacher(CbmcTeacherError::Stopped { reason }) => Some(*reason),
+        LearningError::Teacher(CbmcTeacherError::Stopped { reason }) => Some(reason.to_string()),
+        LearningError::Teacher(e @ CbmcTeacherError::Timeout { .. }) => Some(e.to_string()),
+        LearningError::Teacher(CbmcTeacherError::Query {
+            source: e @ CbmcRunError::OutOfMemory { .. },
+            ..
+        }) => Some(e.to_string()),
         _ => None,
     }
 }
@@ -62,7 +68,7 @@ pub(crate) fn stop_of(error: &LearningError) -> Option<StopReason> {
 pub(crate) fn partial(
     teacher: &CbmcTeacher<'_>,
     program: &InstrumentedProgram,
-    reason: StopReason,
+    reason: String,
 ) -> (Dfa, Stopped) {
     let conjecture = teacher.last_conjecture().cloned();
     let stopped = Stopped {
@@ -83,7 +89,7 @@ mod tests {
     #[test]
     fn the_reason_says_what_the_automaton_is() {
         let s = Stopped {
-            reason: StopReason::TimeBudget,
+            reason: crate::stop::StopReason::TimeBudget.to_string(),
             exact_up_to: 3,
             conjecture: true,
         };
@@ -92,7 +98,7 @@ mod tests {
         assert!(text.ends_with("right up to 3 letters only"), "{text}");
         let none = Stopped {
             conjecture: false,
-            ..s
+            ..s.clone()
         };
         assert!(
             none.reason_text("base (main)")

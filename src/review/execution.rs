@@ -25,7 +25,10 @@ use super::diff3::{CallTree, LogItem, merge3, merge3_twice};
 use super::engine::{EntryAutomata, VersionInput, front_end_config};
 use super::error::ReviewError;
 use crate::automaton::Alphabet;
-use crate::cbmc::product::{Enumeration, Goal, Item, Layout, ProductProgram, TAPE_LENGTH, harness};
+use crate::cbmc::product::{
+    Enumeration, Execution as RawExecution, Goal, Item, Layout, ProductProgram, TAPE_LENGTH,
+    harness,
+};
 use crate::cbmc::{CbmcCounters, CbmcRunError, LearnBounds};
 use crate::config::Settings;
 use crate::cprog::product::{
@@ -58,6 +61,9 @@ pub(crate) enum CheckOutcome {
     Ran(EntryCheck),
     /// The check cannot run on these versions; the reason, for the notes.
     Skipped(String),
+    /// The check started and did not finish (stopped, or a CBMC run past a limit): the
+    /// entry is `inconclusive` for this reason.
+    Unfinished(String),
 }
 
 const ORDER: [(Version, char); 4] = [
@@ -173,8 +179,31 @@ pub(crate) fn check_entry(
                 }
                 Err(e) => return Err(failed(e)),
             };
-            let mut run = run_product(&mut product, entry, &pairs, settings, ctx, alphabet, bounds)
-                .map_err(failed)?;
+            // Executions a stopped run found are kept beside the cache entry, under its key.
+            let partial = cache_path
+                .as_ref()
+                .map(|p| p.with_extension("partial.json"));
+            let resume = Resume {
+                start: partial.as_deref().map(load_partial).unwrap_or_default(),
+                path: partial.clone(),
+            };
+            if !resume.start.is_empty() {
+                notes.push(format!(
+                    "{entry}: the per-execution check resumed from the {} executions a stopped review had found",
+                    resume.start.len()
+                ));
+            }
+            let mut run =
+                match run_product(&mut product, entry, &pairs, settings, ctx, learned, resume) {
+                    Ok(run) => run,
+                    Err(e) => match unfinished(&e) {
+                        Some(reason) => return Ok(CheckOutcome::Unfinished(reason)),
+                        None => return Err(failed(e)),
+                    },
+                };
+            if let Some(p) = &partial {
+                let _ = std::fs::remove_file(p);
+            }
             // Temporary checkouts mean nothing to a reader, nor in the cache.
             if let Some(d) = run.self_check.as_mut().and_then(|s| s.divergence.as_mut()) {
                 *d = shown_place(d, inputs);
@@ -350,22 +379,32 @@ fn run_product(
     pairs: &[(char, char)],
     settings: &Settings,
     ctx: &LearnContext,
-    alphabet: &Alphabet,
-    bounds: LearnBounds,
+    learned: &EntryAutomata,
+    resume: Resume,
 ) -> Result<CachedEnumeration, CbmcRunError> {
+    let (alphabet, bounds) = (&learned.alphabet, learned.bounds);
     ctx.progress(&format!(
         "{entry}: per-execution check (with its self-check) at --unwind {} --max-word-length {}",
         bounds.unwind, bounds.max_word_length
     ));
-    let mut n = 0;
     let mut enumeration = product.enumerate(
         |l| alphabet.letter(l).is_some(),
         bounds,
         LIMIT,
         settings.query_timeout,
-        |_| {
-            n += 1;
+        resume.start,
+        |so_far| {
+            let n = so_far.len();
             ctx.progress(&format!("{entry}: per-execution check: {n} executions"));
+            if let Some(path) = &resume.path {
+                let partial = PartialEnumeration {
+                    format: CACHE_FORMAT.to_string(),
+                    executions: so_far.to_vec(),
+                };
+                if let Err(err) = save(path, &partial) {
+                    ctx.warn(&format!("cannot keep the executions found so far: {err}"));
+                }
+            }
         },
     )?;
     let mut self_check = SelfCheck {
@@ -527,7 +566,45 @@ struct CachedEnumeration {
     enumeration: Enumeration,
 }
 
-fn save(path: &std::path::Path, e: &CachedEnumeration) -> std::io::Result<()> {
+/// Executions found by a run that stopped before its enumeration ended.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PartialEnumeration {
+    format: String,
+    executions: Vec<RawExecution>,
+}
+
+/// Where a per-execution check starts and keeps what it finds against a stop.
+struct Resume {
+    start: Vec<RawExecution>,
+    path: Option<std::path::PathBuf>,
+}
+
+fn load_partial(path: &std::path::Path) -> Vec<RawExecution> {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<PartialEnumeration>(&t).ok())
+        .filter(|p| p.format == CACHE_FORMAT)
+        .map(|p| p.executions)
+        .unwrap_or_default()
+}
+
+/// Why a per-execution check ended without an answer that is no error of the review: a
+/// stop request (the executions found so far are kept), or a CBMC run past its timeout or
+/// memory limit. The entry is then `inconclusive`.
+fn unfinished(error: &CbmcRunError) -> Option<String> {
+    if let Some(reason) = crate::stop::stop_reason() {
+        return Some(format!(
+            "the run was stopped ({reason}); the executions found so far are kept and the next review resumes from them"
+        ));
+    }
+    matches!(
+        error,
+        CbmcRunError::Timeout { .. } | CbmcRunError::OutOfMemory { .. }
+    )
+    .then(|| error.to_string())
+}
+
+fn save(path: &std::path::Path, e: &impl serde::Serialize) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path.parent().unwrap_or(std::path::Path::new("."));
     std::fs::create_dir_all(dir)?;

@@ -70,7 +70,7 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
     }
     let run = match result {
         Ok(run) => run,
-        Err(e) => match super::budget::stop_of(&e) {
+        Err(e) => match super::budget::cut_of(&e) {
             Some(reason) => {
                 let (dfa, stopped) = super::budget::partial(&teacher, program, reason);
                 return Ok(LearnedProgram {

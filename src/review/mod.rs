@@ -336,7 +336,9 @@ pub fn review_merge(
         // first pass a reader looks at, and the verdict where the check cannot run.
         let mut executions = Vec::new();
         let mut execution_check = None;
-        if merged.is_some() {
+        // An entry whose learning was cut short is inconclusive already (its reasons are in
+        // the list), and its partial automata judge nothing.
+        if merged.is_some() && learned.stopped.is_empty() {
             // A stopped run checks nothing more: its automata are partial anyway.
             let outcome = match crate::stop::stop_reason() {
                 Some(reason) => {
@@ -364,6 +366,11 @@ pub fn review_merge(
                     notes.extend(check.notes);
                     executions = check.executions;
                     execution_check = Some(check.check);
+                }
+                execution::CheckOutcome::Unfinished(reason) => {
+                    inconclusive.push(format!(
+                        "entry `{entry}`: the per-execution check did not finish: {reason}"
+                    ));
                 }
                 execution::CheckOutcome::Skipped(reason) => {
                     notes.push(format!(
@@ -468,6 +475,8 @@ pub fn review_merge(
         } else {
             Vec::new()
         },
+        peak_memory_mib: Some(crate::limits::peak_memory() >> 20),
+        memory_limit_mib: settings.memory_limit.map(|b| b >> 20),
     };
     Ok(ReviewReport {
         document,

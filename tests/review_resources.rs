@@ -1,0 +1,175 @@
+//! What a review costs and what happens when it runs out (issue 24), on real repositories
+//! with the real CBMC: a CBMC run past the memory limit makes its entry `inconclusive` with
+//! the reason (and is an error naming the query in `learn`); the peak memory is reported; a
+//! review terminated by SIGTERM writes its document marked partial, keeps the executions
+//! its per-execution check found, and the next review resumes from them.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::Stdio;
+
+use common::{Repo, text};
+use serde_json::Value;
+
+/// Commits `base`, then `ours` on main and `theirs` on feature, as `prog.c`.
+fn merge(base: &str, ours: &str, theirs: &str) -> Repo {
+    let repo = Repo::new();
+    repo.commit("prog.c", base, "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("prog.c", ours, "ours");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("prog.c", theirs, "theirs");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
+
+fn document(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+/// A loop of 4,000 multiplications of nondeterministic 64-bit values: a formula of
+/// gigabytes, built in seconds.
+const BLOW_UP: &str = "    unsigned long long a[4000];\n    unsigned long long acc = 1;\n    for (int i = 0; i < 4000; i++) {\n        a[i] = (unsigned long long)nondet_int();\n        acc = acc * a[i] + (acc ^ a[acc % 4000]);\n    }\n    if (acc == 12345)\n        step();\n";
+
+fn program(extra: &str, tail: &str) -> String {
+    format!(
+        "int nondet_int(void);\nvoid step(void) {{}}\nvoid done(void) {{}}\n\nint main(void)\n{{\n{extra}    done();\n{tail}    return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn a_cbmc_run_past_the_memory_limit_makes_the_entry_inconclusive_with_the_reason() {
+    let repo = merge(
+        &program("", ""),
+        &program("", "    step();\n"),
+        &program(BLOW_UP, ""),
+    );
+    let out = repo.mergelens(&[
+        "review",
+        "main",
+        "feature",
+        "--format",
+        "json",
+        "--unwind",
+        "4000",
+        "--max-word-length",
+        "4",
+        "--memory-limit",
+        "300MiB",
+    ]);
+    let doc = document(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(doc["verdict"], "inconclusive", "{}", text(&out));
+    let reasons = doc["inconclusive"].to_string();
+    assert!(
+        reasons.contains("ran out of memory") && reasons.contains("300 MiB"),
+        "{reasons}"
+    );
+    assert!(reasons.contains("theirs (main)"), "{reasons}");
+    assert_eq!(doc["memory_limit_mib"], 300);
+    let peak = doc["peak_memory_mib"].as_u64().unwrap();
+    assert!(peak > 0 && peak <= 300, "{peak}");
+
+    // `learn` has no verdict to fall back on: an error naming the query, exit 4.
+    repo.write("blow.c", &program(BLOW_UP, ""));
+    let out = repo.mergelens(&[
+        "learn",
+        "blow.c",
+        "--unwind",
+        "4000",
+        "--max-word-length",
+        "4",
+        "--memory-limit",
+        "300MiB",
+        "--no-cache",
+    ]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("query") && said.contains("memory limit of 300 MiB"),
+        "{said}"
+    );
+    let errors = said.lines().filter(|l| l.contains("error:")).count();
+    assert_eq!(errors, 1, "{said}");
+}
+
+/// Ours calls `b` after a loop of x calls of `a`, theirs `c` before it: every x in 0..=15
+/// is an execution of its own that the per-execution check enumerates.
+fn many_executions() -> Repo {
+    let base = "int nondet_int(void);\nvoid a(void) {}\nvoid b(void) {}\nvoid c(void) {}\n\nint main(void)\n{\n    int x = nondet_int();\n    if (x < 1 || x > 15)\n        return 0;\n    for (int i = 0; i < x; i++)\n        a();\n    return 0;\n}\n";
+    let ours = base.replace("        a();\n", "        a();\n    b();\n");
+    let theirs = base.replace("    for (int i", "    c();\n    for (int i");
+    merge(base, &ours, &theirs)
+}
+
+const BOUNDS: [&str; 4] = ["--unwind", "15", "--max-word-length", "20"];
+
+/// Reviews with progress on standard error, sending SIGTERM once `trigger` is said (the
+/// progress lines come every few seconds, each after an execution was found).
+fn review_terminated_at(repo: &Repo, trigger: &str) -> (Option<i32>, Value, String) {
+    let mut child = repo
+        .command(Path::new(env!("CARGO_BIN_EXE_mergelens")), &[])
+        .args(["review", "main", "feature", "--format", "json"])
+        .args(BOUNDS)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut said = String::new();
+    let mut sent = false;
+    for line in BufReader::new(stderr).lines() {
+        let line = line.unwrap();
+        if !sent && line.contains(trigger) {
+            let status = std::process::Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(status.success());
+            sent = true;
+        }
+        said.push_str(&line);
+        said.push('\n');
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(sent, "never said {trigger:?}: {said}");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {said}"));
+    (out.status.code(), doc, said)
+}
+
+#[test]
+fn a_review_terminated_mid_check_writes_its_document_and_the_next_run_resumes() {
+    let repo = many_executions();
+    let (code, doc, said) = review_terminated_at(&repo, " executions · ");
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(doc["verdict"], "inconclusive", "{said}");
+    let reasons = doc["inconclusive"].to_string();
+    assert!(
+        reasons.contains("stopped") && reasons.contains("resumes"),
+        "{reasons}"
+    );
+
+    let mut args = vec!["review", "main", "feature", "--format", "json"];
+    args.extend(BOUNDS);
+    let out = repo.mergelens(&args);
+    let resumed = document(&out);
+    let notes = resumed["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("resumed from the") && notes.contains("a stopped review had found"),
+        "{notes}"
+    );
+    // The same answer as a run that was never stopped.
+    args.push("--no-cache");
+    let fresh = document(&repo.mergelens(&args));
+    assert_eq!(resumed["verdict"], fresh["verdict"], "{}", text(&out));
+    let check = |d: &Value| d["entries"][0]["execution_check"]["quadruples"].clone();
+    assert_eq!(check(&resumed), check(&fresh));
+    assert_eq!(
+        check(&fresh),
+        15,
+        "{}",
+        fresh["entries"][0]["execution_check"]
+    );
+}
