@@ -173,3 +173,19 @@ fn a_review_terminated_mid_check_writes_its_document_and_the_next_run_resumes() 
         fresh["entries"][0]["execution_check"]
     );
 }
+
+#[test]
+fn a_version_the_front_end_rejects_is_named_by_its_repository_path_and_revision() {
+    let base = "void a(void) {}\n\nint main(void)\n{\n    a();\n    return 0;\n}\n";
+    let theirs = base.replace("    return 0;", "    return 0 }");
+    let repo = merge(base, &base.replace("a();", "a();\n    a();"), &theirs);
+    let out = repo.mergelens(&["review", "main", "feature"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    let sha = repo.git(&["rev-parse", "--short=7", "feature"]);
+    assert!(
+        said.contains(&format!("theirs (feature {sha}), entry `main`: prog.c:6:")),
+        "{said}"
+    );
+    assert!(!said.contains("/tmp") && !said.contains("mergelens-theirs"), "{said}");
+}

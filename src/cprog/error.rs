@@ -65,6 +65,35 @@ pub enum FrontEndError {
     },
 }
 
+impl FrontEndError {
+    /// The same error with the paths under `root` made relative to it (a review's checkout
+    /// of a version, whose location means nothing to the user).
+    pub fn relative_to(mut self, root: &std::path::Path) -> FrontEndError {
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        // gcc's own messages name the files it read, by the paths it was given.
+        let prefix = format!("{}/", root.display());
+        if let FrontEndError::SyntaxError { message, .. }
+        | FrontEndError::Preprocess { message, .. } = &mut self
+        {
+            *message = message.replace(&prefix, "");
+        }
+        match &mut self {
+            FrontEndError::SyntaxError { file, .. }
+            | FrontEndError::Preprocess { file, .. }
+            | FrontEndError::Stopped { file, .. }
+            | FrontEndError::ReservedLetter { file, .. }
+            | FrontEndError::Io { path: file, .. } => {
+                let absolute = file.canonicalize().unwrap_or_else(|_| file.clone());
+                if let Ok(inside) = absolute.strip_prefix(&root) {
+                    *file = inside.to_path_buf();
+                }
+            }
+            _ => {}
+        }
+        self
+    }
+}
+
 fn list_or_none(names: &[String]) -> String {
     if names.is_empty() {
         "no functions".to_string()
@@ -76,6 +105,27 @@ fn list_or_none(names: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_inside_a_checkout_are_shown_relative_to_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("src")).unwrap();
+        let e = FrontEndError::Preprocess {
+            file: root.join("src/a.c"),
+            message: format!(
+                "{}/src/a.c:1:10: fatal error: b.h: No such file",
+                root.display()
+            ),
+        }
+        .relative_to(&root);
+        assert_eq!(
+            e.to_string(),
+            "src/a.c: the C preprocessor (gcc -E) failed: src/a.c:1:10: fatal error: b.h: No such file; check the file and its -I and -D options"
+        );
+        let outside = FrontEndError::EmptyAlphabet.relative_to(&root);
+        assert!(matches!(outside, FrontEndError::EmptyAlphabet));
+    }
 
     #[test]
     fn messages_are_one_line_with_location_and_advice() {

@@ -38,6 +38,8 @@ use crate::learn::GuessPolicy;
 #[derive(Clone, Debug)]
 pub(crate) struct VersionInput {
     pub version: Version,
+    /// How errors name the revision: `feature a5640c1`, `index`.
+    pub revision: String,
     pub root: PathBuf,
     /// The selected C files, repository-relative.
     pub files: Vec<String>,
@@ -275,11 +277,13 @@ fn prepare(
             _dir: dir,
         })),
         Err(FrontEndError::MissingEntry { .. }) => Ok(None),
-        Err(source) => Err(ReviewError::FrontEnd {
-            version: input.version,
-            entry: entry.to_string(),
-            source: Box::new(source),
-        }),
+        Err(source) => Err(ReviewError::front_end(
+            input.version,
+            &input.revision,
+            &input.root,
+            entry,
+            source,
+        )),
     }
 }
 

@@ -33,9 +33,10 @@ pub enum ReviewError {
     UnmatchedFiles { files: Vec<String> },
     #[error("the entry function `{entry}` is defined in no version; name another with --entry")]
     EntryNowhere { entry: String },
-    #[error("{version} ({entry}): {source}")]
+    #[error("{version} ({revision}), entry `{entry}`: {source}")]
     FrontEnd {
         version: Version,
+        revision: String,
         entry: String,
         #[source]
         source: Box<FrontEndError>,
@@ -71,6 +72,24 @@ pub enum ReviewError {
 }
 
 impl ReviewError {
+    /// A version's front-end error, its paths relative to the version's checkout `root`:
+    /// a temporary directory means nothing to the user, the repository path and the
+    /// revision do.
+    pub(crate) fn front_end(
+        version: Version,
+        revision: &str,
+        root: &std::path::Path,
+        entry: &str,
+        source: FrontEndError,
+    ) -> ReviewError {
+        ReviewError::FrontEnd {
+            version,
+            revision: revision.to_string(),
+            entry: entry.to_string(),
+            source: Box::new(source.relative_to(root)),
+        }
+    }
+
     /// The kind of the errors that are this module's own; `None` for those that wrap
     /// another subsystem's error, whose own kind applies (see [`crate::failure_kind`]).
     pub fn kind(&self) -> Option<FailureKind> {

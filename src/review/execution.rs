@@ -502,10 +502,8 @@ fn prepare(
         path: out.clone(),
         source,
     })?;
-    let front_end = |source: FrontEndError| ReviewError::FrontEnd {
-        version,
-        entry: entry.to_string(),
-        source: Box::new(source),
+    let front_end = |source: FrontEndError| {
+        ReviewError::front_end(input.version, &input.revision, &input.root, entry, source)
     };
     let program = match cprog::instrument(&config, &out) {
         Ok(p) => p,

@@ -73,6 +73,8 @@ impl ReviewReport {
 /// A checkout of one version in a temporary directory, deleted on drop.
 struct Checkout {
     version: Version,
+    /// How errors name the revision: `feature a5640c1`, `index`.
+    revision: String,
     dir: tempfile::TempDir,
     files: Vec<String>,
     skipped: Vec<String>,
@@ -81,6 +83,7 @@ struct Checkout {
 fn checkout(
     repo: &GitRepo,
     version: Version,
+    revision: String,
     snapshot: &Snapshot,
     settings: &Settings,
 ) -> Result<Checkout, ReviewError> {
@@ -97,10 +100,22 @@ fn checkout(
     files.retain(|f| dir.path().join(f).exists());
     Ok(Checkout {
         version,
+        revision,
         dir,
         files,
         skipped: written.skipped,
     })
+}
+
+/// A commit as errors name it: its label and short id (`feature a5640c1`).
+fn named(commit: &CommitInfo) -> String {
+    let sha = commit.sha();
+    let short = &sha[..sha.len().min(7)];
+    if commit.label.starts_with(short) {
+        short.to_string()
+    } else {
+        format!("{} {short}", commit.label)
+    }
 }
 
 fn inputs(checkouts: &[Checkout], settings: &Settings) -> Result<Vec<VersionInput>, ReviewError> {
@@ -138,6 +153,7 @@ fn inputs(checkouts: &[Checkout], settings: &Settings) -> Result<Vec<VersionInpu
         .iter()
         .map(|c| VersionInput {
             version: c.version,
+            revision: c.revision.clone(),
             root: c.dir.path().to_path_buf(),
             files: c.files.clone(),
         })
@@ -264,25 +280,34 @@ pub fn review_merge(
         checkout(
             repo,
             Version::Base,
+            named(&versions.base),
             &repo.commit_snapshot(&versions.base)?,
             settings,
         )?,
         checkout(
             repo,
             Version::Ours,
+            named(&versions.ours),
             &repo.commit_snapshot(&versions.ours)?,
             settings,
         )?,
         checkout(
             repo,
             Version::Theirs,
+            named(&versions.theirs),
             &repo.commit_snapshot(&versions.theirs)?,
             settings,
         )?,
     ];
     let (conflicts, merged_name) = match &versions.merged {
         Merged::Files { snapshot, name } => {
-            checkouts.push(checkout(repo, Version::Merged, snapshot, settings)?);
+            checkouts.push(checkout(
+                repo,
+                Version::Merged,
+                name.clone(),
+                snapshot,
+                settings,
+            )?);
             (Vec::new(), Some(name.clone()))
         }
         Merged::Conflict(paths) => (paths.clone(), None),
@@ -513,8 +538,20 @@ pub fn diff_revisions(
     ctx: &LearnContext,
 ) -> Result<DiffReport, ReviewError> {
     let checkouts = vec![
-        checkout(repo, Version::Old, &repo.commit_snapshot(from)?, settings)?,
-        checkout(repo, Version::New, &repo.commit_snapshot(to)?, settings)?,
+        checkout(
+            repo,
+            Version::Old,
+            named(from),
+            &repo.commit_snapshot(from)?,
+            settings,
+        )?,
+        checkout(
+            repo,
+            Version::New,
+            named(to),
+            &repo.commit_snapshot(to)?,
+            settings,
+        )?,
     ];
     let inputs = inputs(&checkouts, settings)?;
     let changes = [change_set(
