@@ -187,5 +187,50 @@ fn a_version_the_front_end_rejects_is_named_by_its_repository_path_and_revision(
         said.contains(&format!("theirs (feature {sha}), entry `main`: prog.c:6:")),
         "{said}"
     );
-    assert!(!said.contains("/tmp") && !said.contains("mergelens-theirs"), "{said}");
+    assert!(
+        !said.contains("/tmp") && !said.contains("mergelens-theirs"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_merge_that_changes_no_code_is_clean_at_once_and_names_its_branches() {
+    let base = "int nondet_int(void);\nvoid a(void) {}\n\nint main(void)\n{\n    if (nondet_int())\n        a();\n    return 0;\n}\n";
+    let ours = base.replace("int main", "/* the entry */\nint main");
+    let theirs = base.replace(
+        "        a();",
+        "        a(); // the call\n#if 0\n    b();\n#endif",
+    );
+    let repo = merge(base, &ours, &theirs);
+    repo.commit("NOTES", "a file outside the program\n", "notes");
+    let out = repo.mergelens(&["hook", "install"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let merge_feature = |repo: &Repo| {
+        let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+        let said = text(&out);
+        assert!(out.status.success(), "{said}");
+        let doc = std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.json"));
+        (said, serde_json::from_str::<Value>(&doc.unwrap()).unwrap())
+    };
+    let (said, doc) = merge_feature(&repo);
+    assert!(
+        said.contains("mergelens review: feature into main"),
+        "{said}"
+    );
+    assert!(said.contains("verdict: clean"), "{said}");
+    assert!(
+        said.contains("only comments, layout or files outside the program changed"),
+        "{said}"
+    );
+    // Nothing was learned: no entry, no automaton, no CBMC run.
+    assert_eq!(doc["entries"], serde_json::json!([]), "{said}");
+
+    // The control: a change of code is learned as ever.
+    repo.git(&["reset", "-q", "--hard", "HEAD~1"]);
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("prog.c", &theirs.replace("a(); //", "a(); a(); //"), "code");
+    repo.git(&["checkout", "-q", "main"]);
+    let (said, doc) = merge_feature(&repo);
+    assert!(!said.contains("only comments"), "{said}");
+    assert_eq!(doc["entries"][0]["entry"], "main", "{said}");
 }

@@ -391,6 +391,9 @@ pub(crate) fn summary(
         short(&v.base.rev)
     );
     let _ = writeln!(out, "verdict: {verdict}");
+    if doc.entries.is_empty() && doc.bounds.notes.iter().any(|n| n == review::NO_CODE_CHANGE) {
+        let _ = writeln!(out, "  {}", review::NO_CODE_CHANGE);
+    }
     if !doc.unreviewed.is_empty() {
         let _ = writeln!(
             out,
@@ -482,7 +485,10 @@ pub(crate) fn summary(
             || " (no limit)".to_string(),
             |l| format!(" of the {l} MiB limit"),
         );
-        let _ = writeln!(out, "peak memory of one CBMC run: {peak} MiB{limit}");
+        let _ = writeln!(
+            out,
+            "peak memory of one tool run (CBMC, goto-cc, gcc): {peak} MiB{limit}"
+        );
     }
     if let Some(path) = output {
         let _ = writeln!(out, "report: {}", path.display());

@@ -306,7 +306,7 @@ impl GitRepo {
         if let Ok(text) = std::fs::read_to_string(git_dir.join("MERGE_HEAD")) {
             return match hook_env::merge_head(&text)? {
                 Named::One(one) => self.resolve(one).map(|mut c| {
-                    c.label = "MERGE_HEAD".to_string();
+                    c.label = self.branch_at(c.oid).unwrap_or_else(|| "MERGE_HEAD".into());
                     Some(c)
                 }),
                 _ => Ok(None),
@@ -318,7 +318,16 @@ impl GitRepo {
             .filter_map(|(k, _)| k.into_string().ok())
             .collect();
         if let Named::One(sha) = hook_env::githead(vars.iter().map(String::as_str))? {
-            return self.resolve(sha).map(Some);
+            // The variable's value is the name the user merged (`feature`), a sha for a
+            // merge by commit id.
+            return self.resolve(sha).map(|mut c| {
+                let given = std::env::var(format!("GITHEAD_{sha}")).unwrap_or_default();
+                c.label = match given.trim() {
+                    name if !name.is_empty() && !sha.starts_with(name) => name.to_string(),
+                    _ => self.branch_at(c.oid).unwrap_or(c.label),
+                };
+                Some(c)
+            });
         }
         let action = std::env::var("GIT_REFLOG_ACTION").unwrap_or_default();
         match hook_env::reflog_action(&action)? {
@@ -326,6 +335,18 @@ impl GitRepo {
             Named::FetchHead => self.fetch_head().map(Some),
             Named::Nothing => Ok(None),
         }
+    }
+
+    /// A local branch whose tip is `oid` (the first by name), for labels a reader knows.
+    fn branch_at(&self, oid: Oid) -> Option<String> {
+        let branches = self.repo.branches(Some(git2::BranchType::Local)).ok()?;
+        let mut names: Vec<String> = branches
+            .filter_map(Result::ok)
+            .filter(|(b, _)| b.get().target() == Some(oid))
+            .filter_map(|(b, _)| b.name().ok().flatten().map(str::to_string))
+            .collect();
+        names.sort();
+        names.into_iter().next()
     }
 
     /// The first commit of `FETCH_HEAD` that is for merging.

@@ -84,13 +84,33 @@ pub(crate) struct Prepared {
     _dir: tempfile::TempDir,
 }
 
-/// Learns every version's automaton of `entry`.
-pub(crate) fn learn_entry(
+/// One entry's versions, instrumented: those that define it, and those that do not.
+pub(crate) struct PreparedEntry {
+    pub entry: String,
+    prepared: Vec<Prepared>,
+    absent: Vec<Version>,
+}
+
+impl PreparedEntry {
+    /// Whether every version's program is the base's token for token after preprocessing
+    /// (a merge that changed comments, layout or files outside the program): then every
+    /// language is the base's, and there is nothing to learn.
+    pub(crate) fn unchanged(&self) -> bool {
+        let mut fingerprints = self.prepared.iter().map(|p| p.program.fingerprint());
+        self.absent.is_empty()
+            && fingerprints
+                .next()
+                .is_some_and(|first| fingerprints.all(|f| f == first))
+    }
+}
+
+/// Instruments every version for `entry`, in parallel.
+pub(crate) fn prepare_entry(
     inputs: &[VersionInput],
     entry: &str,
     settings: &Settings,
     ctx: &LearnContext,
-) -> Result<EntryAutomata, ReviewError> {
+) -> Result<PreparedEntry, ReviewError> {
     let instrumented: Vec<Result<Option<Prepared>, ReviewError>> = ctx.pool.install(|| {
         inputs
             .par_iter()
@@ -110,6 +130,25 @@ pub(crate) fn learn_entry(
             entry: entry.to_string(),
         });
     }
+    Ok(PreparedEntry {
+        entry: entry.to_string(),
+        prepared,
+        absent,
+    })
+}
+
+/// Learns every version's automaton of one entry.
+pub(crate) fn learn_entry(
+    entry: PreparedEntry,
+    settings: &Settings,
+    ctx: &LearnContext,
+) -> Result<EntryAutomata, ReviewError> {
+    let PreparedEntry {
+        entry,
+        prepared,
+        absent,
+    } = entry;
+    let entry = entry.as_str();
     let mut names: Vec<String> = Vec::new();
     for p in &prepared {
         for name in p.program.alphabet.names() {

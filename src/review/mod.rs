@@ -107,6 +107,28 @@ fn checkout(
     })
 }
 
+/// Why a review or diff learned nothing.
+pub const NO_CODE_CHANGE: &str = "no version's program differs from the base's after preprocessing, token for token: only comments, layout or files outside the program changed, so every version behaves as the base does and nothing was learned";
+
+/// Every entry's versions, instrumented; none when no version's program differs from the
+/// first's (then `true`): the review's answer is known without CBMC.
+fn prepare_entries(
+    inputs: &[VersionInput],
+    settings: &Settings,
+    ctx: &LearnContext,
+) -> Result<(Vec<engine::PreparedEntry>, bool), ReviewError> {
+    let prepared = settings
+        .entries
+        .iter()
+        .map(|entry| engine::prepare_entry(inputs, entry, settings, ctx))
+        .collect::<Result<Vec<_>, _>>()?;
+    if prepared.iter().all(engine::PreparedEntry::unchanged) {
+        ctx.progress("no version's program differs from the base's: nothing to learn");
+        return Ok((Vec::new(), true));
+    }
+    Ok((prepared, false))
+}
+
 /// A commit as errors name it: its label and short id (`feature a5640c1`).
 fn named(commit: &CommitInfo) -> String {
     let sha = commit.sha();
@@ -326,13 +348,18 @@ pub fn review_merge(
     let mut cost = coverage::CoverageCost::default();
     // Set when `--time-budget` or Ctrl-C cut learning short: the verdict is inconclusive.
     let mut stopped = false;
-    for entry in &settings.entries {
+    let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx)?;
+    if no_code_change {
+        notes.push(NO_CODE_CHANGE.to_string());
+    }
+    for prepared in prepared {
+        let entry = &prepared.entry.clone();
         if let Some(reason) = budget::skipped(entry) {
             inconclusive.push(reason);
             stopped = true;
             continue;
         }
-        let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
+        let learned = engine::learn_entry(prepared, settings, ctx)?;
         inconclusive.extend(shortfalls(&learned, bound));
         stopped |= !learned.stopped.is_empty();
         inconclusive.extend(learned.stopped.iter().cloned());
@@ -568,12 +595,17 @@ pub fn diff_revisions(
     let mut inconclusive = Vec::new();
     let mut cost = coverage::CoverageCost::default();
     let mut stopped = false;
-    for entry in &settings.entries {
+    let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx)?;
+    if no_code_change {
+        notes.push(NO_CODE_CHANGE.to_string());
+    }
+    for prepared in prepared {
+        let entry = &prepared.entry.clone();
         if let Some(reason) = budget::skipped(entry) {
             inconclusive.push(reason);
             continue;
         }
-        let learned = engine::learn_entry(&inputs, entry, settings, ctx)?;
+        let learned = engine::learn_entry(prepared, settings, ctx)?;
         stopped |= !learned.stopped.is_empty();
         inconclusive.extend(learned.stopped.iter().cloned());
         inconclusive.extend(shortfalls(&learned, bound));
