@@ -234,3 +234,51 @@ fn a_merge_that_changes_no_code_is_clean_at_once_and_names_its_branches() {
     assert!(!said.contains("only comments"), "{said}");
     assert_eq!(doc["entries"][0]["entry"], "main", "{said}");
 }
+
+/// A harness that returns early unless `mode` is 0, then runs the code under test: a loop
+/// of four iterations, which every unwinding below 4 cuts. At those the language is
+/// `{end}`, the same at every unwinding.
+fn early_return(call: &str) -> String {
+    format!(
+        "int nondet_int(void);\nvoid item(void) {{}}\nvoid done(void) {{}}\n\nint main(void)\n{{\n    int mode = nondet_int();\n    if (mode != 0)\n        return 0;\n    int sum = 0;\n    for (int i = 0; i < 4; i++)\n        sum += nondet_int() & 1;\n    if (sum == 4)\n        {call}();\n    done();\n    return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn auto_bounds_go_on_while_the_unwinding_cuts_the_code_under_test() {
+    let theirs = early_return("item").replace("void done(void) {}", "void done(void) { item(); }");
+    let repo = merge(
+        &early_return("item"),
+        &early_return("item(); item"),
+        &theirs,
+    );
+    let review = |max_unwind: &str| {
+        let out = repo.mergelens(&[
+            "review",
+            "main",
+            "feature",
+            "--format",
+            "json",
+            "--auto-bounds",
+            "--max-unwind",
+            max_unwind,
+        ]);
+        (document(&out), text(&out))
+    };
+    // Unwindings 1 and 2 both give `{end}`; the loop is cut there, so the search goes on.
+    let (doc, said) = review("5");
+    assert_eq!(doc["bounds"]["unwind"], 5, "{said}");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(!notes.contains("--auto-bounds"), "{notes}");
+    let merged = doc["entries"][0]["automata"]["merged"].to_string();
+    assert!(merged.contains("item"), "{merged}");
+    // With the limit first, the note says where and why it stopped.
+    let (doc, said) = review("3");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("stopped changing at --unwind")
+            && notes.contains("still cuts executions at the loop(s) prog.c:11 in `main`"),
+        "{said}"
+    );
+    assert!(!notes.contains("/tmp"), "{notes}");
+}

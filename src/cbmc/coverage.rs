@@ -21,8 +21,10 @@ fn property(k: usize) -> String {
     format!("mergelens hunk {k}")
 }
 
-/// The hooks of a coverage run for `hunks` marks.
-fn harness(max_word_length: usize, hunks: usize) -> String {
+/// The hooks of a coverage run for `hunks` marks; with none, the hooks of a run that
+/// checks the unwinding of complete executions within the word bound
+/// ([`GotoProgram::cut_loops`]).
+pub(super) fn harness(max_word_length: usize, hunks: usize) -> String {
     // Leave room for `end`; with no room at all, no event may happen.
     let events = max_word_length.saturating_sub(1);
     let mut c = format!(

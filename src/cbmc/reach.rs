@@ -107,19 +107,48 @@ impl GotoProgram {
             || "the unwinding check of the entry function".to_string(),
         )?;
         let returns = report.property(RETURNS_PROPERTY)?.status == Status::Fails;
-        let cut = report
-            .properties
-            .iter()
-            .filter(|p| p.status == Status::Fails && is_unwinding(&p.id, &p.description))
-            .filter_map(|p| p.location.clone())
-            .map(|l| CutLoop {
-                file: l.file,
-                line: l.line,
-                function: l.function,
-            })
-            .collect();
-        Ok(Reach { returns, cut })
+        Ok(Reach {
+            returns,
+            cut: cut_loops(&report),
+        })
     }
+
+    /// The loops and recursions the unwinding of `bounds` cuts on some execution that
+    /// stays within the word bound (at most `max_word_length - 1` events, whether it ends or
+    /// not): none means that every word of at most that length is one of a complete
+    /// execution or of none, so larger unwindings cannot add a word of that length (one run,
+    /// counted in the program's counters).
+    pub fn cut_loops(
+        &self,
+        bounds: Bounds,
+        timeout: Option<Duration>,
+    ) -> Result<Vec<CutLoop>, CbmcRunError> {
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let (report, _) = self.check_output(
+            &super::coverage::harness(bounds.max_word_length, 0),
+            &["--unwinding-assertions"],
+            bounds,
+            deadline,
+            timeout,
+            || "the unwinding check within the word bound".to_string(),
+        )?;
+        Ok(cut_loops(&report))
+    }
+}
+
+/// The loops whose unwinding assertion fails in `report`.
+fn cut_loops(report: &super::json::Report) -> Vec<CutLoop> {
+    report
+        .properties
+        .iter()
+        .filter(|p| p.status == Status::Fails && is_unwinding(&p.id, &p.description))
+        .filter_map(|p| p.location.clone())
+        .map(|l| CutLoop {
+            file: l.file,
+            line: l.line,
+            function: l.function,
+        })
+        .collect()
 }
 
 /// `main.unwind.0` for a loop; recursion gets `recursion unwinding assertion`.

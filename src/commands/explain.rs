@@ -213,7 +213,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         teacher: teacher_stats,
         exactness,
         bounds,
-        converged,
+        unconverged,
         partial,
     } = if cannot_fail {
         // Target selection already ran CBMC at these bounds (with --auto-bounds, the
@@ -225,7 +225,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             teacher: TeacherStats::default(),
             exactness: None,
             bounds: args.bounds,
-            converged: args.auto_bounds.then_some(true),
+            unconverged: None,
             partial: None,
         }
     } else {
@@ -234,11 +234,8 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let dfa = ops::minimize(&dfa);
     let marks = Marks::analyse(&dfa);
     let examples = shortest_words(&dfa, bounds.max_word_length, EXAMPLE_WORDS);
-    if converged == Some(false) {
-        eprintln!(
-            "mergelens: note: the automaton still changed at --unwind {} --max-word-length {}, the largest bounds --auto-bounds tried",
-            bounds.unwind, bounds.max_word_length
-        );
+    if let Some(reason) = &unconverged {
+        eprintln!("mergelens: note: --auto-bounds: {reason}");
     }
     if let Some(partial) = &partial {
         partial.warn("explaining");
@@ -407,8 +404,8 @@ struct Explained {
     exactness: Option<Exactness>,
     /// Where the automaton was learned (with `--auto-bounds`, where the search stopped).
     bounds: LearnBounds,
-    /// With `--auto-bounds`: whether the automaton stopped changing before the limits.
-    converged: Option<bool>,
+    /// With `--auto-bounds`: why the search did not converge, in one sentence.
+    unconverged: Option<String>,
     /// Learning stopped early; `dfa` is the last conjecture.
     partial: Option<Partial>,
 }
@@ -456,24 +453,34 @@ fn learn_language(
             max_word_length: args.bounds.max_word_length,
         };
         let mut total = LearnStats::default();
+        // Both steps ask the one teacher, which keeps the answers between them.
+        let shared = std::cell::RefCell::new(&mut teacher);
         search_bounds(
             limits,
             |b| shortest_word(program, b),
             |bounds| {
-                let run = learn_at(&mut teacher, bounds)?;
+                let run = learn_at(&mut shared.borrow_mut(), bounds)?;
                 add_stats(&mut total, &run.stats);
                 Ok::<_, anyhow::Error>(run.dfa)
             },
             |dfa| vec![dfa],
+            |bounds| {
+                let mut teacher = shared.borrow_mut();
+                teacher.set_bounds(bounds);
+                Ok(teacher.cut_loops()?)
+            },
         )
-        .map(|search| (search.learned, total, search.bounds, Some(search.converged)))
+        .map(|search| {
+            let reason = search.unconverged_reason();
+            (search.learned, total, search.bounds, reason)
+        })
     } else {
         learn_at(&mut teacher, args.bounds).map(|run| (run.dfa, run.stats, args.bounds, None))
     };
     progress.finish();
     save_answers(store.as_ref(), &teacher);
-    let (dfa, stats, bounds, converged, partial) = match learned {
-        Ok((dfa, stats, bounds, converged)) => (dfa, stats, bounds, converged, None),
+    let (dfa, stats, bounds, unconverged, partial) = match learned {
+        Ok((dfa, stats, bounds, reason)) => (dfa, stats, bounds, reason, None),
         Err(error) => {
             let Some(cause) = anytime::partial_cause(&error, args.program.time_budget.is_some())
             else {
@@ -501,7 +508,7 @@ fn learn_language(
         teacher: teacher.stats(),
         exactness: teacher.exactness().cloned(),
         bounds,
-        converged,
+        unconverged,
         partial,
     })
 }

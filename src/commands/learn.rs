@@ -78,6 +78,8 @@ struct Learned {
     runs: Vec<LearnBounds>,
     /// For `--auto-bounds`: whether the automaton stopped changing before the maxima.
     converged: Option<bool>,
+    /// Why the search did not converge, in one sentence.
+    unconverged: Option<String>,
 }
 
 /// Learns, writes the result, the statistics and the summary line.
@@ -126,6 +128,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
                 run,
                 stats,
                 converged: None,
+                unconverged: None,
             })
         }
         BoundsChoice::Auto(limits) => auto_bounds(&mut teacher, &program, args, limits, &progress),
@@ -155,6 +158,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
                 stats,
                 runs: vec![bounds],
                 converged: None,
+                unconverged: None,
             };
             let partial = Partial {
                 cause,
@@ -205,11 +209,8 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             e.max_word_length
         );
     }
-    if learned.converged == Some(false) {
-        eprintln!(
-            "mergelens: note: the automaton still changed at --unwind {} --max-word-length {}, the largest bounds --auto-bounds tried",
-            bounds.unwind, bounds.max_word_length
-        );
+    if let Some(reason) = &learned.unconverged {
+        eprintln!("mergelens: note: --auto-bounds: {reason}");
     }
     let text = match args.format {
         LearnFormat::Json => {
@@ -319,6 +320,8 @@ fn auto_bounds(
     progress: &Progress,
 ) -> anyhow::Result<Learned> {
     let mut total = LearnStats::default();
+    // Both steps ask the one teacher, which keeps the answers between them.
+    let teacher = std::cell::RefCell::new(teacher);
     let search = search_bounds(
         limits,
         |b| shortest_word(program, b),
@@ -327,13 +330,19 @@ fn auto_bounds(
                 "--unwind {} --max-word-length {}",
                 bounds.unwind, bounds.max_word_length
             ));
-            let (run, stats) = learn_at(teacher, program, bounds, args)?;
+            let (run, stats) = learn_at(&mut teacher.borrow_mut(), program, bounds, args)?;
             add_stats(&mut total, &stats);
             Ok::<_, anyhow::Error>(run)
         },
         |run| vec![&run.dfa],
+        |bounds| {
+            let mut teacher = teacher.borrow_mut();
+            teacher.set_bounds(bounds);
+            Ok(teacher.cut_loops()?)
+        },
     )?;
     Ok(Learned {
+        unconverged: search.unconverged_reason(),
         run: search.learned,
         stats: total,
         runs: search.runs,

@@ -28,7 +28,7 @@ use super::store;
 use crate::automaton::{Alphabet, Dfa};
 use crate::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use crate::cbmc::learning::LearningError;
-use crate::cbmc::{LearnBounds, TeacherOptions};
+use crate::cbmc::{CutLoop, LearnBounds, TeacherOptions};
 use crate::config::{BoundsSetting, Settings};
 use crate::cprog::{self, FrontEndConfig, FrontEndError, FunctionOrigin, InstrumentedProgram};
 use crate::document::{FunctionLocation, LearningStats, Version};
@@ -189,12 +189,9 @@ pub(crate) fn learn_entry(
                 max_unwind,
                 max_word_length,
             };
-            let (results, bounds, converged) = auto_bounds(&prepared, limits, settings, ctx)?;
-            if !converged {
-                notes.push(format!(
-                    "{entry}: the automata still changed at --unwind {} --max-word-length {}, the largest bounds --auto-bounds tried",
-                    bounds.unwind, bounds.max_word_length
-                ));
+            let (results, bounds, unconverged) = auto_bounds(&prepared, limits, settings, ctx)?;
+            if let Some(reason) = unconverged {
+                notes.push(format!("{entry}: --auto-bounds: {reason}"));
             }
             (results, bounds)
         }
@@ -438,6 +435,63 @@ fn learn_all(
         .collect())
 }
 
+/// The loops the unwinding of `bounds` cuts in any version (each program once), named by
+/// repository paths.
+fn cut_loops(
+    prepared: &[Prepared],
+    bounds: LearnBounds,
+    settings: &Settings,
+    ctx: &LearnContext,
+) -> Result<Vec<CutLoop>, ReviewError> {
+    let mut loops: Vec<CutLoop> = Vec::new();
+    let mut seen = Vec::new();
+    for p in prepared {
+        if seen.contains(&p.program.fingerprint()) {
+            continue;
+        }
+        seen.push(p.program.fingerprint());
+        ctx.progress(&format!(
+            "{} ({}): which loops --unwind {} cuts",
+            p.version, p.program.entry, bounds.unwind
+        ));
+        let job = learn_job(p, bounds, GuessPolicy::Constant(true), settings, ctx);
+        let found = super::learn::cut_loops(&job).map_err(|source| ReviewError::Teacher {
+            version: p.version,
+            entry: p.program.entry.clone(),
+            source: Box::new(source),
+        })?;
+        for mut l in found {
+            l.file = shown_relative(Path::new(&l.file), &p.root);
+            if !loops.contains(&l) {
+                loops.push(l);
+            }
+        }
+    }
+    Ok(loops)
+}
+
+fn learn_job<'a>(
+    p: &'a Prepared,
+    bounds: LearnBounds,
+    guess: GuessPolicy,
+    settings: &Settings,
+    ctx: &'a LearnContext,
+) -> LearnJob<'a> {
+    LearnJob {
+        program: &p.program,
+        tools: &ctx.tools,
+        work_dir: &p.root,
+        bounds,
+        options: TeacherOptions {
+            query_timeout: settings.query_timeout,
+            exact_limit: settings.exact_limit,
+            ..TeacherOptions::default()
+        },
+        guess,
+        store_dir: ctx.answers.as_deref(),
+    }
+}
+
 fn learn_one(
     p: &Prepared,
     bounds: LearnBounds,
@@ -474,19 +528,7 @@ fn learn_one(
     ));
     let started = Instant::now();
     let guess_name = guess.name().to_string();
-    let job = LearnJob {
-        program: &p.program,
-        tools: &ctx.tools,
-        work_dir: &p.root,
-        bounds,
-        options: TeacherOptions {
-            query_timeout: settings.query_timeout,
-            exact_limit: settings.exact_limit,
-            ..TeacherOptions::default()
-        },
-        guess,
-        store_dir: ctx.answers.as_deref(),
-    };
+    let job = learn_job(p, bounds, guess, settings, ctx);
     let learned: LearnedProgram = learn_program(&job).map_err(|failure| match failure {
         LearningError::Teacher(source) => ReviewError::Teacher {
             version: p.version,
@@ -569,7 +611,7 @@ fn auto_bounds(
     limits: BoundsLimits,
     settings: &Settings,
     ctx: &LearnContext,
-) -> Result<(Vec<VersionResult>, LearnBounds, bool), ReviewError> {
+) -> Result<(Vec<VersionResult>, LearnBounds, Option<String>), ReviewError> {
     let search = search_bounds(
         limits,
         |b| {
@@ -581,6 +623,8 @@ fn auto_bounds(
         },
         |bounds| learn_all(prepared, bounds, settings, ctx),
         |results| results.iter().map(|r| &r.dfa).collect(),
+        |bounds| cut_loops(prepared, bounds, settings, ctx),
     )?;
-    Ok((search.learned, search.bounds, search.converged))
+    let reason = search.unconverged_reason();
+    Ok((search.learned, search.bounds, reason))
 }

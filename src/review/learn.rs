@@ -10,7 +10,9 @@ use std::sync::Arc;
 use crate::automaton::{Dfa, ops};
 use crate::cbmc::cache_store::{AnswerStore, Exactness, MODE_EXPLAIN};
 use crate::cbmc::learning::{LearningError, learn_with_teacher};
-use crate::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherOptions, Toolchain};
+use crate::cbmc::{
+    CbmcCounters, CbmcTeacher, CbmcTeacherError, CutLoop, LearnBounds, TeacherOptions, Toolchain,
+};
 use crate::cprog::InstrumentedProgram;
 use crate::learn::{GuessPolicy, LearnStats};
 
@@ -98,4 +100,17 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
         precheck_note: teacher.precheck_note(),
         stopped: None,
     })
+}
+
+/// The loops the unwinding of `job.bounds` cuts on executions within the word bound
+/// ([`CbmcTeacher::cut_loops`]); answers and the guess policy play no part.
+pub(crate) fn cut_loops(job: &LearnJob<'_>) -> Result<Vec<CutLoop>, CbmcTeacherError> {
+    let mut teacher = CbmcTeacher::new(
+        job.program,
+        job.tools.clone(),
+        PathBuf::from(job.work_dir),
+        job.bounds,
+        job.options.clone(),
+    );
+    teacher.cut_loops()
 }

@@ -16,7 +16,7 @@ use crate::cbmc::cache_store::{AcceptedConjecture, Exactness, dfa_digest};
 use crate::cbmc::error::CbmcRunError;
 use crate::cbmc::language::{is_explanation_word, words_dfa};
 use crate::cbmc::program::{Bounds, Feedback, GotoProgram};
-use crate::cbmc::reach::Reach;
+use crate::cbmc::reach::{CutLoop, Reach};
 use crate::learn::{Answer, Equivalence, Teacher, TeacherError, unpack};
 use crate::stop;
 
@@ -78,6 +78,15 @@ impl CbmcTeacher<'_> {
     pub fn reach(&mut self) -> Result<Reach, CbmcTeacherError> {
         let (bounds, _, timeout) = self.query_settings();
         let result = self.goto()?.reach(bounds, timeout);
+        result.map_err(|e| self.query_error("the unwinding check".to_string(), e))
+    }
+
+    /// The loops the unwinding cuts at the teacher's current bounds on executions within the
+    /// word bound ([`GotoProgram::cut_loops`]): what `--auto-bounds` must see empty before it
+    /// calls a language converged.
+    pub fn cut_loops(&mut self) -> Result<Vec<CutLoop>, CbmcTeacherError> {
+        let (bounds, _, timeout) = self.query_settings();
+        let result = self.goto()?.cut_loops(bounds, timeout);
         result.map_err(|e| self.query_error("the unwinding check".to_string(), e))
     }
 
