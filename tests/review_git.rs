@@ -450,7 +450,10 @@ fn a_check_short_of_the_bound_is_inconclusive_and_fail_on_inconclusive_blocks_it
         let repo = Repo::new();
         repo.commit("prog.c", program, "base");
         repo.git(&["branch", "feature"]);
-        repo.commit("notes.txt", "ours\n", "ours: no C change");
+        // Code that calls nothing: learned (only a merge without a code change is not),
+        // with the same language.
+        let ours = program.replace("    return 0;", "    n = 0;\n    return 0;");
+        repo.commit("prog.c", &ours, "ours: a statement that calls nothing");
         repo.git(&["checkout", "-q", "feature"]);
         repo.commit("other.txt", "theirs\n", "theirs: no C change");
         repo.git(&["checkout", "-q", "main"]);

@@ -68,6 +68,32 @@ pub enum CbmcRunError {
 }
 
 impl CbmcRunError {
+    /// The same error with the paths under `root` (a review's checkout of a version) made
+    /// relative to it: a temporary directory means nothing to the user.
+    pub fn relative_to(mut self, root: &std::path::Path) -> CbmcRunError {
+        let roots = [
+            root.to_path_buf(),
+            root.canonicalize().unwrap_or_else(|_| root.to_path_buf()),
+        ];
+        let strip = |text: &mut String| {
+            for r in &roots {
+                *text = text.replace(&format!("{}/", r.display()), "");
+            }
+        };
+        match &mut self {
+            CbmcRunError::Compile { file, message, .. } => {
+                strip(file);
+                strip(message);
+            }
+            CbmcRunError::GotoCc { message, .. }
+            | CbmcRunError::Cbmc { message }
+            | CbmcRunError::Contract { message } => strip(message),
+            CbmcRunError::Crashed { stderr_tail, .. } => strip(stderr_tail),
+            _ => {}
+        }
+        self
+    }
+
     pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> CbmcRunError {
         let path = path.into();
         move |source| CbmcRunError::Io { path, source }

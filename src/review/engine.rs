@@ -78,6 +78,8 @@ pub(crate) struct EntryAutomata {
 #[derive(Debug)]
 pub(crate) struct Prepared {
     pub version: Version,
+    /// How errors name the revision.
+    pub revision: String,
     /// The version's checkout.
     pub root: PathBuf,
     pub program: InstrumentedProgram,
@@ -308,6 +310,7 @@ fn prepare(
     match cprog::instrument(&config, dir.path()) {
         Ok(program) => Ok(Some(Prepared {
             version: input.version,
+            revision: input.revision.clone(),
             root: input.root.clone(),
             program,
             _dir: dir,
@@ -455,10 +458,8 @@ fn cut_loops(
             p.version, p.program.entry, bounds.unwind
         ));
         let job = learn_job(p, bounds, GuessPolicy::Constant(true), settings, ctx);
-        let found = super::learn::cut_loops(&job).map_err(|source| ReviewError::Teacher {
-            version: p.version,
-            entry: p.program.entry.clone(),
-            source: Box::new(source),
+        let found = super::learn::cut_loops(&job).map_err(|source| {
+            ReviewError::teacher(p.version, &p.revision, &p.root, &p.program.entry, source)
         })?;
         for mut l in found {
             l.file = shown_relative(Path::new(&l.file), &p.root);
@@ -530,11 +531,9 @@ fn learn_one(
     let guess_name = guess.name().to_string();
     let job = learn_job(p, bounds, guess, settings, ctx);
     let learned: LearnedProgram = learn_program(&job).map_err(|failure| match failure {
-        LearningError::Teacher(source) => ReviewError::Teacher {
-            version: p.version,
-            entry: entry.clone(),
-            source: Box::new(source),
-        },
+        LearningError::Teacher(source) => {
+            ReviewError::teacher(p.version, &p.revision, &p.root, &entry, source)
+        }
         LearningError::Learn(source) => ReviewError::Learn {
             version: p.version,
             entry: entry.clone(),

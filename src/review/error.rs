@@ -41,9 +41,10 @@ pub enum ReviewError {
         #[source]
         source: Box<FrontEndError>,
     },
-    #[error("{version} ({entry}): {source}")]
+    #[error("{version} ({revision}), entry `{entry}`: {source}")]
     Teacher {
         version: Version,
+        revision: String,
         entry: String,
         #[source]
         source: Box<CbmcTeacherError>,
@@ -72,6 +73,22 @@ pub enum ReviewError {
 }
 
 impl ReviewError {
+    /// A version's CBMC error, its paths relative to the version's checkout `root`.
+    pub(crate) fn teacher(
+        version: Version,
+        revision: &str,
+        root: &std::path::Path,
+        entry: &str,
+        source: CbmcTeacherError,
+    ) -> ReviewError {
+        ReviewError::Teacher {
+            version,
+            revision: revision.to_string(),
+            entry: entry.to_string(),
+            source: Box::new(source.relative_to(root)),
+        }
+    }
+
     /// A version's front-end error, its paths relative to the version's checkout `root`:
     /// a temporary directory means nothing to the user, the repository path and the
     /// revision do.

@@ -156,6 +156,26 @@ pub enum CbmcTeacherError {
 }
 
 impl CbmcTeacherError {
+    /// The same error with the paths under `root` made relative to it
+    /// ([`CbmcRunError::relative_to`]).
+    pub fn relative_to(self, root: &std::path::Path) -> CbmcTeacherError {
+        match self {
+            CbmcTeacherError::Compile(e) => CbmcTeacherError::Compile(e.relative_to(root)),
+            CbmcTeacherError::Query {
+                query,
+                unwind,
+                max_word_length,
+                source,
+            } => CbmcTeacherError::Query {
+                query,
+                unwind,
+                max_word_length,
+                source: source.relative_to(root),
+            },
+            other => other,
+        }
+    }
+
     /// Whether the input is to blame (the program does not compile, CBMC rejects it) rather
     /// than the run (a timeout, a crash).
     pub fn is_bad_input(&self) -> bool {
