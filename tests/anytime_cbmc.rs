@@ -137,4 +137,20 @@ fn explain_stops_at_the_time_budget_with_a_partial_language() {
     assert_eq!(explained["stopped"], "time-budget", "{value}");
     assert!(explained["exact_up_to"].as_u64().unwrap() < 8, "{value}");
     assert!(stderr.contains("explaining stopped early"), "{stderr}");
+    // Nowhere does a stopped run claim what it has not proved.
+    assert!(stderr.contains("PARTIAL"), "{stderr}");
+    assert!(!stderr.contains("cannot fail"), "{stderr}");
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("explained.json");
+    std::fs::write(&doc, &out.stdout).unwrap();
+    let md = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .args(["report", doc.to_str().unwrap(), "--format", "md"])
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(
+        md.contains("Partial: learning stopped before it finished"),
+        "{md}"
+    );
+    assert!(!md.contains("cannot fail"), "{md}");
 }

@@ -515,6 +515,60 @@ fn a_query_over_the_timeout_is_an_error_naming_the_query_and_the_bounds() {
 }
 
 #[test]
+fn a_batch_past_the_query_timeout_is_split_until_each_word_is_answered() {
+    // A CBMC that never answers a batch of two words or more in time (the linked program
+    // holds the property of a second word), and answers single words as the real one does.
+    let dir = tempfile::tempdir().unwrap();
+    let real = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    let fake = dir.path().join("bin");
+    std::fs::create_dir(&fake).unwrap();
+    let script = |name: &str, body: String| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = fake.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "cbmc",
+        format!(
+            "if [ -f \"$1\" ] && grep -q -a 'mergelens word 1' \"$1\"; then sleep 60; fi\nexec '{}' \"$@\"",
+            real.cbmc.display()
+        ),
+    );
+    for tool in ["goto-cc", "goto-instrument"] {
+        let target = if tool == "goto-cc" {
+            &real.goto_cc
+        } else {
+            &real.goto_instrument
+        };
+        script(tool, format!("exec '{}' \"$@\"", target.display()));
+    }
+    let s = dir.path().join("stats.json");
+    let cbmc = fake.join("cbmc");
+    let d = learned(&[
+        &program("loop_calls.c"),
+        "--cbmc",
+        cbmc.to_str().unwrap(),
+        "--query-timeout",
+        "2",
+        "--max-word-length",
+        "5",
+        "--stats",
+        s.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        words(&d),
+        words(&learned(&[
+            &program("loop_calls.c"),
+            "--max-word-length",
+            "5"
+        ]))
+    );
+    let teacher = &stats(&s)["teacher"];
+    assert!(teacher["batches_split"].as_u64().unwrap() >= 1, "{teacher}");
+}
+
+#[test]
 fn a_cbmc_crash_is_an_error_not_an_answer() {
     let dir = tempfile::tempdir().unwrap();
     let real = Toolchain::locate(None).expect("CBMC is installed (make deps)");

@@ -346,6 +346,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         };
         write_stats(path, &doc)?;
     }
+    let exact_up_to = partial.as_ref().map(|p| p.exact_up_to);
     eprintln!(
         "{}",
         summary(
@@ -353,8 +354,8 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             &dfa,
             &examples,
             &stats,
-            counters.runs(),
-            selection.runs()
+            (counters.runs(), selection.runs()),
+            exact_up_to,
         )
     );
     if let Some(partial) = partial {
@@ -363,18 +364,28 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+/// The one summary line; `partial`: the run stopped, its automaton right up to that length
+/// only, so an empty one proves nothing.
 fn summary(
     assertion: &str,
     dfa: &Dfa,
     examples: &[Word],
     stats: &LearnStats,
-    cbmc_runs: u64,
-    selection_runs: u64,
+    (cbmc_runs, selection_runs): (u64, u64),
+    partial: Option<usize>,
 ) -> String {
-    let language = if examples.is_empty() {
-        "empty language: the assertion cannot fail within the bounds".to_string()
-    } else {
-        format!("{} states", dfa.num_states())
+    let language = match partial {
+        Some(n) if examples.is_empty() => format!(
+            "PARTIAL, no failing word found yet: learning stopped before it finished, so whether the assertion can fail is not known (no failing word of at most {n} letters)"
+        ),
+        Some(n) => format!(
+            "PARTIAL: {} states, right up to {n} letters only",
+            dfa.num_states()
+        ),
+        None if examples.is_empty() => {
+            "empty language: the assertion cannot fail within the bounds".to_string()
+        }
+        None => format!("{} states", dfa.num_states()),
     };
     let p = stats
         .guess_accuracy
@@ -746,6 +757,20 @@ mod tests {
         let words = shortest_words(&d, 10, 3);
         assert_eq!(words, vec![vec![1], vec![0, 1], vec![0, 0, 1]]);
         assert!(shortest_words(&Dfa::new(d.alphabet().clone()), 10, 3).is_empty());
+    }
+
+    #[test]
+    fn a_stopped_run_never_claims_the_assertion_cannot_fail() {
+        let empty = Dfa::new(Alphabet::from_names(["f", "assert"]));
+        let stats = LearnStats::default();
+        let line = |partial| summary("a.c:3: x", &empty, &[], &stats, (1, 0), partial);
+        assert!(line(None).contains("cannot fail within the bounds"));
+        let stopped = line(Some(1));
+        assert!(!stopped.contains("cannot fail"), "{stopped}");
+        assert!(
+            stopped.contains("PARTIAL") && stopped.contains("not known"),
+            "{stopped}"
+        );
     }
 
     #[test]

@@ -278,7 +278,12 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         };
         write_stats(path, &doc)?;
     }
-    let partial_note = if partial.is_some() { " (partial)" } else { "" };
+    let partial_note = partial.as_ref().map_or_else(String::new, |p| {
+        format!(
+            " (PARTIAL: learning stopped before it finished; right up to {} letters only)",
+            p.exact_up_to
+        )
+    });
     eprintln!("{}{partial_note}", summary(&stats, counters.runs()));
     if let Some(partial) = partial {
         partial.finish()?;

@@ -728,6 +728,33 @@ pub struct AutomatonMeta {
     /// path.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub traces: BTreeMap<String, String>,
+    /// How `learn` and `explain` ran (their own keys); only whether the run was partial is
+    /// read here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learned: Option<RunFacts>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explained: Option<RunFacts>,
+}
+
+/// What a report needs of the `learned` / `explained` object of `learn` and `explain`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunFacts {
+    /// The run stopped before learning finished: the automaton is its last conjecture.
+    #[serde(default)]
+    pub partial: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_up_to: Option<usize>,
+}
+
+impl AutomatonMeta {
+    /// Whether the automaton is a stopped run's last conjecture, right up to some length
+    /// only: an empty one then proves nothing.
+    pub fn partial(&self) -> bool {
+        [&self.learned, &self.explained]
+            .into_iter()
+            .flatten()
+            .any(|f| f.partial)
+    }
 }
 
 /// A `mergelens-dfa/1` automaton and the report keys it carries.

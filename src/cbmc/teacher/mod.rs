@@ -93,6 +93,9 @@ pub struct TeacherStats {
     pub precheck_no: u64,
     /// Words of membership batches.
     pub membership_words: u64,
+    /// Membership batches that ran past the query timeout or the memory limit and were
+    /// split in halves and asked again.
+    pub batches_split: u64,
     /// ... answered from known answers (this run's, other bounds', the store's).
     pub words_known: u64,
     /// ... answered "no" for their shape or length.

@@ -101,17 +101,37 @@ impl CbmcTeacher<'_> {
         for part in words.chunks(chunk) {
             self.stats.words_to_cbmc += part.len() as u64;
             self.notify();
-            let (bounds, end, timeout) = self.query_settings();
-            let result = self.goto()?.membership(part, bounds, end, timeout);
-            let replies = result
-                .map_err(|e| self.query_error(describe_words(&self.program.alphabet, part), e))?;
-            for (word, &accepted) in part.iter().zip(&replies) {
-                self.record(word, accepted);
-            }
-            answers.extend(replies);
+            answers.extend(self.membership_batch(part)?);
         }
         self.notify();
         Ok(answers)
+    }
+
+    /// One batch in one CBMC run. A batch that times out is split in halves, each asked
+    /// again, and the smaller batch size kept for the rest of the run: one formula for many
+    /// words can be too big where each word alone is not, so a timeout is reported only for
+    /// a single word.
+    fn membership_batch(&mut self, part: &[Word]) -> Result<Vec<bool>, CbmcTeacherError> {
+        let (bounds, end, timeout) = self.query_settings();
+        let replies = match self.goto()?.membership(part, bounds, end, timeout) {
+            Ok(replies) => replies,
+            Err(CbmcRunError::Timeout { .. } | CbmcRunError::OutOfMemory { .. })
+                if part.len() > 1 && stop::stop_reason().is_none() =>
+            {
+                self.options.batch_size = (part.len() / 2).max(1);
+                self.stats.batches_split += 1;
+                let mut replies = Vec::with_capacity(part.len());
+                for smaller in part.chunks(self.options.batch_size) {
+                    replies.extend(self.membership_batch(smaller)?);
+                }
+                return Ok(replies);
+            }
+            Err(e) => return Err(self.query_error(describe_words(&self.program.alphabet, part), e)),
+        };
+        for (word, &accepted) in part.iter().zip(&replies) {
+            self.record(word, accepted);
+        }
+        Ok(replies)
     }
 
     /// Answers, in one CBMC run, every word the pre-check automaton accepts that is not known
@@ -149,9 +169,22 @@ impl CbmcTeacher<'_> {
             self.goto()?;
             let goto = self.goto.as_ref().expect("compiled above");
             let result = goto.membership_within(&unknown, &self.allowed, bounds, end, timeout);
-            let (replies, missed) = result.map_err(|e| {
-                self.query_error(describe_words(&self.program.alphabet, &unknown), e)
-            })?;
+            let (replies, missed) = match result {
+                Ok(answered) => answered,
+                // Too big a formula for one run: learning asks in smaller batches instead.
+                Err(CbmcRunError::Timeout { .. } | CbmcRunError::OutOfMemory { .. })
+                    if unknown.len() > 1 && stop::stop_reason().is_none() =>
+                {
+                    self.options.batch_size = (unknown.len() / 2).max(1);
+                    self.stats.batches_split += 1;
+                    return Ok(0);
+                }
+                Err(e) => {
+                    return Err(
+                        self.query_error(describe_words(&self.program.alphabet, &unknown), e)
+                    );
+                }
+            };
             for (word, &accepted) in unknown.iter().zip(&replies) {
                 self.record(word, accepted);
             }
@@ -300,15 +333,26 @@ impl CbmcTeacher<'_> {
                 .goto()?
                 .conjecture_and_membership(hypothesis, bounds, end, &known, &batch, timeout);
             self.notify();
-            let (feedback, replies) =
-                result.map_err(|e| self.query_error(describe_conjecture(hypothesis, &batch), e))?;
-            for (word, &accepted) in batch.iter().zip(&replies) {
-                self.record(word, accepted);
+            match result {
+                Ok((feedback, replies)) => {
+                    for (word, &accepted) in batch.iter().zip(&replies) {
+                        self.record(word, accepted);
+                    }
+                    for (&i, reply) in ask.iter().zip(replies) {
+                        answers[i] = Some(reply);
+                    }
+                    Some(feedback)
+                }
+                // Too big a formula for one run: the words, then the conjecture, apart.
+                Err(CbmcRunError::Timeout { .. } | CbmcRunError::OutOfMemory { .. })
+                    if stop::stop_reason().is_none() =>
+                {
+                    self.stats.batches_split += 1;
+                    self.answer_with_cbmc(words, &mut answers, &ask)?;
+                    None
+                }
+                Err(e) => return Err(self.query_error(describe_conjecture(hypothesis, &batch), e)),
             }
-            for (&i, reply) in ask.iter().zip(replies) {
-                answers[i] = Some(reply);
-            }
-            Some(feedback)
         } else {
             self.answer_with_cbmc(words, &mut answers, &ask)?;
             None

@@ -87,7 +87,26 @@ pub(crate) fn automaton_page(doc: &AutomatonDocument, draw: Draw) -> AutomatonPa
         .bounds
         .as_ref()
         .map(|b| count_text(analysis::count_up_to(&dfa, bound), b.max_word_length));
+    let partial = meta.partial();
     let banner = match (explain, empty) {
+        _ if partial => Banner {
+            kind: "info",
+            headline: "Partial: learning stopped before it finished".to_string(),
+            detail: format!(
+                "This is the last conjecture, right up to {} letters only; {}",
+                meta.explained
+                    .iter()
+                    .chain(&meta.learned)
+                    .find_map(|f| f.exact_up_to)
+                    .unwrap_or(0),
+                if explain && empty {
+                    "whether the assertion can fail is not known."
+                } else {
+                    "longer words may be missing or wrong."
+                }
+            ),
+            counts: Vec::new(),
+        },
         (true, true) => Banner {
             kind: "clean",
             headline: "The assertion cannot fail".to_string(),
