@@ -569,6 +569,33 @@ fn a_batch_past_the_query_timeout_is_split_until_each_word_is_answered() {
 }
 
 #[test]
+fn more_addressed_objects_than_cbmcs_default_raise_its_object_bits() {
+    // 300 globals whose address is taken: CBMC's default allows 256 objects.
+    let n = 300;
+    let mut c = String::from("int nondet_int(void);\nvoid hit(void) {}\n");
+    for i in 0..n {
+        c.push_str(&format!("int g{i};\n"));
+    }
+    let table: Vec<String> = (0..n).map(|i| format!("&g{i}")).collect();
+    c.push_str(&format!("int *table[{n}] = {{{}}};\n", table.join(", ")));
+    c.push_str(&format!(
+        "int main(void)\n{{\n    int k = nondet_int();\n    if (k < 0 || k >= {n})\n        return 0;\n    *table[k] = 1;\n    if (g7 == 1)\n        hit();\n    return 0;\n}}\n"
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("objects.c");
+    std::fs::write(&file, c).unwrap();
+    let out = learn_in(Some(dir.path()), &[file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--object-bits 12"),
+        "{}",
+        stderr(&out)
+    );
+    let d = json::from_str(&String::from_utf8_lossy(&out.stdout), "out").unwrap();
+    assert_eq!(words(&d), set(&["end", "hit end"]));
+}
+
+#[test]
 fn a_cbmc_crash_is_an_error_not_an_answer() {
     let dir = tempfile::tempdir().unwrap();
     let real = Toolchain::locate(None).expect("CBMC is installed (make deps)");

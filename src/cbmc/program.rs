@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
@@ -93,6 +94,8 @@ pub struct GotoProgram {
     library_loops: std::sync::OnceLock<Vec<String>>,
     library_unwind: u32,
     counters: Arc<CbmcCounters>,
+    /// `--object-bits` once CBMC found the default too small (0: the default).
+    object_bits: AtomicU32,
 }
 
 impl GotoProgram {
@@ -137,6 +140,7 @@ impl GotoProgram {
             library_loops: std::sync::OnceLock::new(),
             library_unwind: LIBRARY_UNWIND,
             counters: Arc::new(CbmcCounters::new()),
+            object_bits: AtomicU32::new(0),
         })
     }
 
@@ -484,46 +488,88 @@ impl GotoProgram {
             return Err(timed_out());
         }
 
-        let mut cmd = Command::new(&self.tools.cbmc);
-        cmd.arg(&linked).arg("--json-ui").args(options);
-        if self.entry != DEFAULT_ENTRY {
-            cmd.arg("--function").arg(&self.entry);
-        }
         let library_loops = self.library_loops(deadline)?;
-        cmd.args(unwinding(
-            bounds.unwind,
-            &self.recursive,
-            library_loops,
-            self.library_unwind,
-        ));
         // A run that asks for unwinding assertions (see `reach`) keeps them.
         let keep_unwinding = options.contains(&"--unwinding-assertions");
-        cmd.args(
-            quiet_checks(&self.tools)
-                .iter()
-                .filter(|o| !(keep_unwinding && **o == "--no-unwinding-assertions")),
-        );
-        let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
-            Outcome::Finished(f) => f,
-            Outcome::TimedOut => return Err(timed_out()),
-        };
-        // 0: every property holds; 10: some fails. Anything else is an error, which CBMC
-        // explains in its JSON if it got that far.
-        let code = finished.status.code();
-        let report = json::parse(&finished.stdout);
-        match (code, report) {
-            (Some(0 | 10), Ok(report)) if report.errors.is_empty() => Ok((report, finished.stdout)),
-            (_, Ok(report)) if !report.errors.is_empty() => Err(CbmcRunError::Cbmc {
-                message: report.errors.join("; "),
-            }),
-            (Some(0 | 10), Err(e)) => Err(e),
-            _ => Err(CbmcRunError::Crashed {
-                tool: "cbmc",
-                status: describe_status(finished.status),
-                stderr_tail: run::tail(&finished.stderr, 3),
-            }),
+        loop {
+            let mut cmd = Command::new(&self.tools.cbmc);
+            cmd.arg(&linked).arg("--json-ui").args(options);
+            if self.entry != DEFAULT_ENTRY {
+                cmd.arg("--function").arg(&self.entry);
+            }
+            cmd.args(unwinding(
+                bounds.unwind,
+                &self.recursive,
+                library_loops,
+                self.library_unwind,
+            ));
+            cmd.args(
+                quiet_checks(&self.tools)
+                    .iter()
+                    .filter(|o| !(keep_unwinding && **o == "--no-unwinding-assertions")),
+            );
+            let bits = self.object_bits();
+            if let Some(bits) = bits {
+                cmd.arg("--object-bits").arg(bits.to_string());
+            }
+            let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
+                Outcome::Finished(f) => f,
+                Outcome::TimedOut => return Err(timed_out()),
+            };
+            // 0: every property holds; 10: some fails. Anything else is an error, which
+            // CBMC explains in its JSON if it got that far.
+            let code = finished.status.code();
+            return match (code, json::parse(&finished.stdout)) {
+                (Some(0 | 10), Ok(report)) if report.errors.is_empty() => {
+                    Ok((report, finished.stdout))
+                }
+                (_, Ok(report)) if !report.errors.is_empty() => {
+                    // A limit of CBMC's own with a known remedy: raise it and ask again.
+                    if let Some(more) = more_object_bits(&report.errors, bits) {
+                        self.object_bits.store(more, Ordering::Relaxed);
+                        continue;
+                    }
+                    Err(CbmcRunError::Cbmc {
+                        message: report.errors.join("; "),
+                    })
+                }
+                (Some(0 | 10), Err(e)) => Err(e),
+                _ => Err(CbmcRunError::Crashed {
+                    tool: "cbmc",
+                    status: describe_status(finished.status),
+                    stderr_tail: run::tail(&finished.stderr, 3),
+                }),
+            };
         }
     }
+
+    /// The `--object-bits` every run of this program needs, when CBMC's default (8: 256
+    /// objects whose address is taken) was too few.
+    pub fn object_bits(&self) -> Option<u32> {
+        match self.object_bits.load(Ordering::Relaxed) {
+            0 => None,
+            bits => Some(bits),
+        }
+    }
+}
+
+/// The object bits to retry with when CBMC says the program has "too many addressed
+/// objects" (it names the `n` it used); `None` for any other error, or past the most a
+/// 64-bit pointer leaves for offsets that still fit the programs mergelens learns.
+pub(super) fn more_object_bits(errors: &[String], current: Option<u32>) -> Option<u32> {
+    const MAX_OBJECT_BITS: u32 = 24;
+    let error = errors
+        .iter()
+        .find(|e| e.contains("too many addressed objects"))?;
+    let used = error
+        .split("with n=")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse::<u32>().ok())
+        .or(current)
+        .unwrap_or(8);
+    let more = used + 4;
+    (more <= MAX_OBJECT_BITS).then_some(more)
 }
 
 impl GotoProgram {
@@ -703,6 +749,20 @@ fn describe_words(words: &[&[Letter]]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn too_many_addressed_objects_raise_the_object_bits_up_to_a_limit() {
+        let said = |n: u32| {
+            vec![format!(
+                "too many addressed objects: maximum number of objects is set to 2^n={} (with n={n}); use the `--object-bits n` option to increase the maximum number",
+                1u64 << n
+            )]
+        };
+        assert_eq!(more_object_bits(&said(8), None), Some(12));
+        assert_eq!(more_object_bits(&said(12), Some(12)), Some(16));
+        assert_eq!(more_object_bits(&said(24), Some(24)), None);
+        assert_eq!(more_object_bits(&["another error".to_string()], None), None);
+    }
 
     #[test]
     fn library_loops_are_those_of_cbmcs_models() {

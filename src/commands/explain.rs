@@ -513,6 +513,7 @@ fn learn_language(
             (dfa, stats, teacher.bounds(), None, Some(partial))
         }
     };
+    super::program::object_bits_note(teacher.object_bits());
     Ok(Explained {
         dfa,
         stats,

@@ -195,6 +195,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     };
     let teacher_stats = teacher.stats();
     let exactness = teacher.exactness().cloned();
+    super::program::object_bits_note(teacher.object_bits());
     drop(teacher);
 
     let marks = Marks::analyse(&dfa);

@@ -228,3 +228,12 @@ fn cache_dir(choice: &CacheChoice) -> Option<PathBuf> {
         }
     }
 }
+
+/// Says when CBMC needed more object bits than its default, which the run raised by itself.
+pub(crate) fn object_bits_note(bits: Option<u32>) {
+    if let Some(bits) = bits {
+        eprintln!(
+            "mergelens: note: the program has more addressed objects than CBMC's default of 256; its runs used --object-bits {bits}"
+        );
+    }
+}

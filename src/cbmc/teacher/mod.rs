@@ -309,6 +309,12 @@ impl<'p> CbmcTeacher<'p> {
         self.exactness.as_ref()
     }
 
+    /// The `--object-bits` CBMC needed for this program, when its default was too few;
+    /// said in a note, since it changes nothing but what CBMC can handle.
+    pub fn object_bits(&self) -> Option<u32> {
+        self.goto.as_ref().and_then(GotoProgram::object_bits)
+    }
+
     /// The last conjecture the learner asked about with only confirmed answers behind it
     /// (any bounds), for a run stopped before learning finished; `None` before the first.
     pub fn last_conjecture(&self) -> Option<&Dfa> {

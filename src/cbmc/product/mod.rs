@@ -20,10 +20,10 @@
 //! Every log is bounded like the learning's words: at most `max_word_length` letters, `end`
 //! included; longer executions are out of the bounds and are not enumerated.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -32,21 +32,21 @@ use tempfile::TempDir;
 use super::error::CbmcRunError;
 use super::json;
 use super::locate::Toolchain;
-use super::program::{describe_status, goto_cc, library_loop_ids, quiet_checks, unwinding};
+use super::program::{
+    describe_status, goto_cc, library_loop_ids, more_object_bits, quiet_checks, unwinding,
+};
 use super::run::{self, CbmcCounters, Outcome};
 use super::teacher::LearnBounds;
-use crate::cprog::product::{
-    ARGUMENT_READER, INPUT_BYTES, ProductVersion, input_reader, product_names,
-};
+use crate::cprog::product::{ProductVersion, product_names};
 
-/// How many values each version may read from the input tape (one more read is out of the
-/// bounds).
-pub const TAPE_LENGTH: usize = 32;
-/// How many scalar arguments the entry may take.
-const MAX_ARGUMENTS: usize = 8;
-const PROPERTY: &str = "mergelens execution";
-/// Where a replay harness pins the input values.
-const PINS_HERE: &str = "  /* inputs */\n";
+mod harness;
+mod log;
+
+pub use harness::TAPE_LENGTH;
+pub(crate) use harness::{Goal, Layout, harness};
+use harness::{MAX_ARGUMENTS, PINS_HERE, PROPERTY};
+pub use log::{Execution, Item};
+use log::{counter, len, log, read_count, read_values, seen};
 
 /// An input value a sliced trace gave: the array, the index and the value.
 type Pin = (&'static str, usize, i64);
@@ -67,55 +67,6 @@ fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
         }
     }
     pins
-}
-
-/// One entry of a version's log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Item {
-    /// The entry function returned (the letter `end`).
-    End,
-    /// The function whose entry is the last open letter returned.
-    Return,
-    /// `exit`/`abort` was called.
-    Exit,
-    /// A letter, by its index in [`Enumeration::letters`] (the union of the versions'
-    /// alphabets, so that equal calls log equal items in every version).
-    Letter(u32),
-}
-
-impl Item {
-    fn code(self) -> u32 {
-        match self {
-            Item::End => 0,
-            Item::Return => 1,
-            Item::Exit => 2,
-            Item::Letter(k) => k + 3,
-        }
-    }
-
-    fn decode(code: u64) -> Option<Item> {
-        Some(match code {
-            0 => Item::End,
-            1 => Item::Return,
-            2 => Item::Exit,
-            k => Item::Letter(u32::try_from(k - 3).ok()?),
-        })
-    }
-}
-
-/// One input and what the four versions did on it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Execution {
-    /// The tape values read by some version, in order (signed, as `long long`).
-    pub tape: Vec<i64>,
-    /// The entry's arguments.
-    pub arguments: Vec<i64>,
-    /// Per input stream some version read, by key: the values read in order (`None` for a
-    /// read that is no scalar, such as a buffer's bytes).
-    #[serde(default)]
-    pub reads: Vec<(String, Vec<Option<i64>>)>,
-    /// Per version, in the order the product was built with.
-    pub logs: Vec<Vec<Item>>,
 }
 
 /// What [`ProductProgram::enumerate`] found.
@@ -155,6 +106,8 @@ pub struct ProductProgram {
     recursive: Vec<String>,
     library_loops: Vec<String>,
     counters: Arc<CbmcCounters>,
+    /// `--object-bits` once CBMC found its default too small (0: the default).
+    object_bits: AtomicU32,
 }
 
 /// What [`ProductProgram::self_check`] found.
@@ -230,6 +183,7 @@ impl ProductProgram {
             recursive: versions.iter().flat_map(|v| v.recursive.clone()).collect(),
             library_loops: Vec::new(),
             counters,
+            object_bits: AtomicU32::new(0),
         };
         // The library models a version calls are the same from any version's call wrapper:
         // CBMC adds one for every function the binary declares and does not define.
@@ -400,8 +354,34 @@ impl ProductProgram {
         &self,
         source: &str,
         slice: bool,
+        bounds: (u32, usize, Option<Duration>),
+        found: usize,
+    ) -> Result<json::Report, CbmcRunError> {
+        // Four versions have four times the objects: CBMC's default may be too few.
+        loop {
+            let bits = match self.object_bits.load(Ordering::Relaxed) {
+                0 => None,
+                b => Some(b),
+            };
+            match self.check_once(source, slice, bounds, found, bits) {
+                Err(CbmcRunError::Cbmc { message }) => {
+                    match more_object_bits(std::slice::from_ref(&message), bits) {
+                        Some(more) => self.object_bits.store(more, Ordering::Relaxed),
+                        None => return Err(CbmcRunError::Cbmc { message }),
+                    }
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn check_once(
+        &self,
+        source: &str,
+        slice: bool,
         (unwind, max_word_length, timeout): (u32, usize, Option<Duration>),
         found: usize,
+        object_bits: Option<u32>,
     ) -> Result<json::Report, CbmcRunError> {
         let query = tempfile::Builder::new()
             .prefix("query-")
@@ -427,6 +407,9 @@ impl ProductProgram {
         if slice {
             cmd.arg("--slice-formula");
         }
+        if let Some(bits) = object_bits {
+            cmd.arg("--object-bits").arg(bits.to_string());
+        }
         cmd.args(quiet_checks(&self.tools));
         let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
             Outcome::Finished(f) => f,
@@ -451,255 +434,6 @@ impl ProductProgram {
                 stderr_tail: run::tail(&finished.stderr, 3),
             }),
         }
-    }
-}
-
-fn log(tag: char) -> String {
-    format!("__ml_log_{tag}")
-}
-
-fn len(tag: char) -> String {
-    format!("__ml_len_{tag}")
-}
-
-fn counter(tag: char) -> String {
-    format!("__ml_tc_{tag}")
-}
-
-fn seen(tag: char) -> String {
-    format!("__ml_tv_{tag}")
-}
-
-fn read_count(tag: char, key: &str) -> String {
-    format!("__ml_ic_{tag}_{key}")
-}
-
-fn read_values(tag: char, key: &str) -> String {
-    format!("__ml_rv_{tag}_{key}")
-}
-
-/// What every harness of one product program shares: the versions (O, A, B, M, then the
-/// self-check's copies), each one's letter codes, which letters count towards the word
-/// bound, the entry's arguments and the input streams.
-pub(crate) struct Layout<'a> {
-    pub tags: &'a [char],
-    pub maps: &'a [Vec<u32>],
-    pub counted: &'a [bool],
-    pub arguments: usize,
-    pub max_word_length: usize,
-    pub inputs: &'a [String],
-}
-
-/// What one run asks CBMC for.
-pub(crate) enum Goal<'a> {
-    /// A quadruple of the logs of the first four versions (O, A, B, M) that is none of
-    /// `blocked` and is not explained whatever it holds, or an input on which one of the
-    /// `pairs` (a version and its copy) logs differently.
-    NewQuadruple {
-        blocked: &'a [Execution],
-        pairs: &'a [(char, char)],
-    },
-    /// An input on which a version and its copy (pairs of tags) log differently.
-    Divergence(&'a [(char, char)]),
-}
-
-/// The C harness of one run: the hooks of every version, the shared tape, arguments and
-/// input streams, and `main`, which runs the versions the goal needs and asserts that
-/// what it asks for does not exist.
-pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
-    let Layout {
-        tags,
-        maps,
-        counted,
-        arguments,
-        max_word_length,
-        inputs,
-    } = *layout;
-    // Letters that do not count still take log room: twice as much then.
-    let all_count = counted.iter().all(|&c| c);
-    let n = if all_count {
-        2 * max_word_length + 1
-    } else {
-        4 * max_word_length + 1
-    };
-    let mut c = String::from("/* Generated by mergelens: the product harness of one run. */\n");
-    let _ = writeln!(
-        c,
-        "long long __ml_tape[{TAPE_LENGTH}]; long long __ml_args[{MAX_ARGUMENTS}];\nlong long __ml_nondet(void);\nvoid *memcpy(void *, const void *, unsigned long);"
-    );
-    let _ = writeln!(
-        c,
-        "long long {ARGUMENT_READER}(unsigned int i) {{ return __ml_args[i]; }}"
-    );
-    for key in inputs {
-        let _ = writeln!(c, "unsigned char (*__ml_in_{key})[{INPUT_BYTES}];");
-    }
-    for (v, &t) in tags.iter().enumerate() {
-        let map = maps.get(v).map(Vec::as_slice).unwrap_or_default();
-        version_hooks(&mut c, t, map, counted, max_word_length, n);
-        for key in inputs {
-            let count = read_count(t, key);
-            let values = read_values(t, key);
-            // A read of a scalar's size is recorded as the signed number it holds.
-            let _ = writeln!(
-                c,
-                "unsigned int {count}; long long {values}[{TAPE_LENGTH}]; void {}(void *p, unsigned long n) {{ __CPROVER_assume({count} < {TAPE_LENGTH}u); if (n > {INPUT_BYTES}ul) n = {INPUT_BYTES}ul; memcpy(p, __ml_in_{key}[{count}], n); \
-if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}[{count}] = *(short *)p; else if (n == 4ul) {values}[{count}] = *(int *)p; else if (n == 8ul) {values}[{count}] = *(long long *)p; {count}++; }}",
-                input_reader(t, key)
-            );
-        }
-    }
-    c.push_str("int main(void) {\n");
-    for i in 0..TAPE_LENGTH {
-        let _ = writeln!(c, "  __ml_tape[{i}] = __ml_nondet();");
-    }
-    for i in 0..arguments {
-        let _ = writeln!(c, "  __ml_args[{i}] = __ml_nondet();");
-    }
-    for key in inputs {
-        let _ = writeln!(
-            c,
-            "  unsigned char __ml_data_{key}[{TAPE_LENGTH}][{INPUT_BYTES}]; __ml_in_{key} = __ml_data_{key};"
-        );
-    }
-    c.push_str(PINS_HERE);
-    let (blocked, pairs): (Option<&[Execution]>, &[(char, char)]) = match goal {
-        Goal::NewQuadruple { blocked, pairs } => (Some(blocked), pairs),
-        Goal::Divergence(pairs) => (None, pairs),
-    };
-    match blocked {
-        Some(blocked) => new_quadruple(&mut c, &tags[..tags.len().min(4)], n, blocked),
-        None => c.push_str("  int __ml_new = 0;\n"),
-    }
-    for &(x, y) in pairs {
-        // The version itself ran above when the goal has a quadruple.
-        if blocked.is_none() {
-            let _ = writeln!(c, "  {}();", product_names(x).call);
-        }
-        let _ = writeln!(c, "  {}();", product_names(y).call);
-        let _ = writeln!(c, "  __ml_new = __ml_new || !{};", same(x, y, n));
-    }
-    // The assertion reads the logs (not `assert(0)` after assumptions): a sliced formula
-    // keeps exactly what it depends on.
-    let _ = writeln!(
-        c,
-        "  __CPROVER_assert(!__ml_new, \"{PROPERTY}\");\n  return 0;\n}}"
-    );
-    c
-}
-
-/// The hooks of version `t`: its event, return, end and exit hooks log into its own log,
-/// and its tape reader counts its reads.
-fn version_hooks(
-    c: &mut String,
-    t: char,
-    map: &[u32],
-    counted: &[bool],
-    max_word_length: usize,
-    n: usize,
-) {
-    let names = product_names(t);
-    let codes: Vec<String> = map.iter().map(|i| format!("{}u", i + 3)).collect();
-    let counts: Vec<&str> = map
-        .iter()
-        .map(|&i| {
-            if counted.get(i as usize).copied().unwrap_or(true) {
-                "1u"
-            } else {
-                "0u"
-            }
-        })
-        .collect();
-    let array = |items: &[String]| {
-        if items.is_empty() {
-            "0u".to_string()
-        } else {
-            items.join(", ")
-        }
-    };
-    let counts: Vec<String> = counts.into_iter().map(str::to_string).collect();
-    let _ = writeln!(
-        c,
-        "const unsigned int __ml_count_{t}[{}] = {{ {} }};",
-        counts.len().max(1),
-        array(&counts)
-    );
-    let _ = writeln!(
-        c,
-        "const unsigned int __ml_map_{t}[{}] = {{ {} }};",
-        codes.len().max(1),
-        array(&codes)
-    );
-    let (log, len, tc) = (log(t), len(t), counter(t));
-    let _ = writeln!(
-        c,
-        "unsigned int {log}[{n}]; unsigned int {len}; unsigned int __ml_words_{t}; unsigned int {tc};"
-    );
-    let push = |c: &mut String, code: &str| {
-        let _ = write!(
-            c,
-            " __CPROVER_assume({len} < {n}u); {log}[{len}] = {code}; {len}++;"
-        );
-    };
-    let _ = writeln!(
-        c,
-        "long long {}(void) {{ __CPROVER_assume({tc} < {TAPE_LENGTH}u); {tc}++; return __ml_tape[{tc} - 1u]; }}",
-        names.tape
-    );
-    // What the version made of each tape value (an `int` read of 2^31 is -2^31).
-    let _ = writeln!(
-        c,
-        "long long {}[{TAPE_LENGTH}]; void {}(long long v) {{ {}[{tc} - 1u] = v; }}",
-        seen(t),
-        names.seen,
-        seen(t)
-    );
-    let _ = write!(
-        c,
-        "void {}(unsigned int k) {{ __CPROVER_assume(k < {}u); __CPROVER_assume(__ml_words_{t} + __ml_count_{t}[k] < {max_word_length}u); __ml_words_{t} += __ml_count_{t}[k];",
-        names.event,
-        map.len()
-    );
-    push(c, &format!("__ml_map_{t}[k]"));
-    c.push_str(" }\n");
-    let _ = write!(c, "void {}(void) {{", names.ret);
-    push(c, "1u");
-    c.push_str(" }\n");
-    let _ = write!(c, "void {}(void) {{", names.end);
-    push(c, "0u");
-    c.push_str(" }\n");
-    // The product cannot go on with the other versions after one exits: such runs are
-    // out of what this check covers (the report says so).
-    let _ = write!(c, "void {}(void) {{", names.exit);
-    push(c, "2u");
-    c.push_str(" __CPROVER_assume(0); }\n");
-    let _ = writeln!(c, "void {}(void);", names.call);
-}
-
-/// `main`'s part for [`Goal::NewQuadruple`]: run O, A, B and M and set `__ml_new` when
-/// their logs are no quadruple of `blocked` and not trivially explained.
-fn new_quadruple(c: &mut String, tags: &[char], n: usize, blocked: &[Execution]) {
-    for &t in tags {
-        let _ = writeln!(c, "  {}();", product_names(t).call);
-    }
-    c.push_str("  int __ml_new = 1;\n");
-    if let [o, a, b, m] = tags {
-        let _ = writeln!(
-            c,
-            "  __ml_new = !({} && {}) && !({} && {});",
-            same(*m, *a, n),
-            same(*b, *o, n),
-            same(*m, *b, n),
-            same(*a, *o, n)
-        );
-    }
-    for e in blocked {
-        let clauses: Vec<String> = tags
-            .iter()
-            .zip(&e.logs)
-            .map(|(&t, items)| is_log(t, items))
-            .collect();
-        let _ = writeln!(c, "  __ml_new = __ml_new && !({});", clauses.join(" && "));
     }
 }
 
@@ -733,30 +467,6 @@ fn divergence(steps: &[json::Location], x: char, y: char) -> Option<String> {
     let first = xs.iter().zip(&ys).position(|(a, b)| a != b)?;
     let (function, file, line) = xs.get(first.checked_sub(1)?)?;
     Some(format!("{file}:{line} ({function})"))
-}
-
-/// C: version `x`'s log equals version `y`'s.
-fn same(x: char, y: char, n: usize) -> String {
-    let mut cond = format!("{} == {}", len(x), len(y));
-    for i in 0..n {
-        let _ = write!(
-            cond,
-            " && ({} <= {i}u || {}[{i}] == {}[{i}])",
-            len(x),
-            log(x),
-            log(y)
-        );
-    }
-    format!("({cond})")
-}
-
-/// C: version `t`'s log is `items`.
-fn is_log(t: char, items: &[Item]) -> String {
-    let mut cond = format!("{} == {}u", len(t), items.len());
-    for (i, item) in items.iter().enumerate() {
-        let _ = write!(cond, " && {}[{i}] == {}u", log(t), item.code());
-    }
-    format!("({cond})")
 }
 
 fn read_execution(

@@ -1,0 +1,77 @@
+//! The logs a product program records: [`Item`]s, one [`Execution`] per input, and the C
+//! names of each version's log, tape counters and input reads.
+
+use serde::{Deserialize, Serialize};
+
+/// One entry of a version's log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Item {
+    /// The entry function returned (the letter `end`).
+    End,
+    /// The function whose entry is the last open letter returned.
+    Return,
+    /// `exit`/`abort` was called.
+    Exit,
+    /// A letter, by its index in [`Enumeration::letters`] (the union of the versions'
+    /// alphabets, so that equal calls log equal items in every version).
+    Letter(u32),
+}
+
+impl Item {
+    pub(super) fn code(self) -> u32 {
+        match self {
+            Item::End => 0,
+            Item::Return => 1,
+            Item::Exit => 2,
+            Item::Letter(k) => k + 3,
+        }
+    }
+
+    pub(super) fn decode(code: u64) -> Option<Item> {
+        Some(match code {
+            0 => Item::End,
+            1 => Item::Return,
+            2 => Item::Exit,
+            k => Item::Letter(u32::try_from(k - 3).ok()?),
+        })
+    }
+}
+
+/// One input and what the four versions did on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Execution {
+    /// The tape values read by some version, in order (signed, as `long long`).
+    pub tape: Vec<i64>,
+    /// The entry's arguments.
+    pub arguments: Vec<i64>,
+    /// Per input stream some version read, by key: the values read in order (`None` for a
+    /// read that is no scalar, such as a buffer's bytes).
+    #[serde(default)]
+    pub reads: Vec<(String, Vec<Option<i64>>)>,
+    /// Per version, in the order the product was built with.
+    pub logs: Vec<Vec<Item>>,
+}
+
+pub(super) fn log(tag: char) -> String {
+    format!("__ml_log_{tag}")
+}
+
+pub(super) fn len(tag: char) -> String {
+    format!("__ml_len_{tag}")
+}
+
+pub(super) fn counter(tag: char) -> String {
+    format!("__ml_tc_{tag}")
+}
+
+pub(super) fn seen(tag: char) -> String {
+    format!("__ml_tv_{tag}")
+}
+
+pub(super) fn read_count(tag: char, key: &str) -> String {
+    format!("__ml_ic_{tag}_{key}")
+}
+
+pub(super) fn read_values(tag: char, key: &str) -> String {
+    format!("__ml_rv_{tag}_{key}")
+}
