@@ -725,6 +725,10 @@ pub struct ReviewCli {
     /// Review the merge git is committing, as a pre-merge-commit or pre-commit hook sees it.
     #[arg(long, conflicts_with_all = ["ours", "theirs"])]
     pub hook: bool,
+    /// Review the merge commit REV as it was committed (conflicts resolved by hand
+    /// included): its first parent is ours, its second theirs. In CI: --commit HEAD.
+    #[arg(long, value_name = "REV", conflicts_with_all = ["ours", "theirs", "hook"])]
+    pub commit: Option<String>,
     /// When findings make the exit code 1 (and block the hook's merge).
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOnArg>,
@@ -745,6 +749,7 @@ impl ReviewCli {
             ours,
             theirs,
             hook: self.hook,
+            commit: self.commit,
             flags: self.learn.overrides(self.fail_on, self.on_error),
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),

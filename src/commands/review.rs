@@ -53,6 +53,8 @@ pub struct ReviewArgs {
     pub theirs: Option<String>,
     /// Review the merge git is committing, as a hook sees it.
     pub hook: bool,
+    /// Review this existing merge commit as it was committed.
+    pub commit: Option<String>,
     pub flags: Overrides,
     pub format: Option<DocFormat>,
     pub output: Option<PathBuf>,
@@ -111,6 +113,8 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
             // An ordinary commit (the script also serves as pre-commit): nothing to review.
             None => return Ok(Outcome::Success),
         }
+    } else if let Some(rev) = &args.commit {
+        repo.commit_versions(rev)?
     } else {
         match (&args.ours, &args.theirs) {
             (Some(ours), Some(theirs)) => repo.merge_versions(ours, theirs)?,

@@ -18,6 +18,13 @@ pub enum GitError {
     NoMergeBase { ours: String, theirs: String },
     #[error("the repository has no commit yet (HEAD is unborn)")]
     UnbornHead,
+    /// `review --commit` of a commit that is no merge of two parents.
+    #[error("{rev} is not a merge of two branches: it has {parents} parent(s); {what}")]
+    NotAMerge {
+        rev: String,
+        parents: usize,
+        what: &'static str,
+    },
     #[error("{what}: {source}")]
     Git {
         what: String,

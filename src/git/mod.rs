@@ -70,6 +70,8 @@ pub struct MergeVersions {
     pub ours: CommitInfo,
     pub theirs: CommitInfo,
     pub merged: Merged,
+    /// The merge commit M is, when an existing one is reviewed (`review --commit`).
+    pub commit: Option<CommitInfo>,
 }
 
 /// An opened repository whose object writes stay in memory.
@@ -262,6 +264,51 @@ impl GitRepo {
             ours: ours_info,
             theirs: theirs_info,
             merged,
+            commit: None,
+        })
+    }
+
+    /// The versions of the merge commit `rev` as it was committed: O the merge base of its
+    /// parents, A its first parent, B its second, M its own tree (a conflict resolved by
+    /// hand included). A commit of one parent, or of more than two, is refused.
+    pub fn commit_versions(&self, rev: &str) -> Result<MergeVersions, GitError> {
+        let commit = self.resolve(rev)?;
+        let parents: Vec<Oid> = self
+            .repo
+            .find_commit(commit.oid)
+            .map_err(git_err(format!("cannot read the commit {rev}")))?
+            .parent_ids()
+            .collect();
+        let [first, second] = parents[..] else {
+            return Err(GitError::NotAMerge {
+                rev: rev.to_string(),
+                parents: parents.len(),
+                what: if parents.len() > 2 {
+                    "an octopus merge; review each branch against the first parent with `mergelens review REV^1 REV^N`"
+                } else {
+                    "`mergelens diff REV^ REV` shows what it changed"
+                },
+            });
+        };
+        let label = |oid: Oid, nth: usize| {
+            let mut info = self.info(oid, &format!("{rev}^{nth}"));
+            if let Some(branch) = self.branch_at(oid) {
+                info.label = branch;
+            }
+            info
+        };
+        let (ours, theirs) = (label(first, 1), label(second, 2));
+        let base = self.merge_base(&ours, &theirs)?;
+        let merged = Merged::Files {
+            snapshot: self.commit_snapshot(&commit)?,
+            name: commit.sha(),
+        };
+        Ok(MergeVersions {
+            base,
+            ours,
+            theirs,
+            merged,
+            commit: Some(commit),
         })
     }
 
@@ -297,6 +344,7 @@ impl GitRepo {
             ours,
             theirs,
             merged,
+            commit: None,
         }))
     }
 

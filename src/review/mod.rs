@@ -496,10 +496,17 @@ pub fn review_merge(
             "{} into {}",
             versions.theirs.label, versions.ours.label
         )),
-        summary: Some(if name == "index" {
-            "the merge git staged (index)".to_string()
-        } else {
-            "git's merge, computed in memory (the id is its tree's)".to_string()
+        summary: Some(match &versions.commit {
+            Some(commit) => format!(
+                "the merge commit {} as committed{}",
+                commit.label,
+                commit
+                    .summary
+                    .as_ref()
+                    .map_or_else(String::new, |s| format!(": {s}"))
+            ),
+            None if name == "index" => "the merge git staged (index)".to_string(),
+            None => "git's merge, computed in memory (the id is its tree's)".to_string(),
         }),
         rev: name,
     });
