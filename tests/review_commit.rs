@@ -100,3 +100,33 @@ fn a_commit_that_is_no_merge_of_two_branches_is_refused_in_one_line() {
     let (code, _, said) = review_commit(&repo, "no-such-rev");
     assert_eq!(code, Some(2), "{said}");
 }
+
+#[test]
+fn the_hook_stops_at_the_owners_budget_and_says_how_to_finish_after_the_merge() {
+    let repo = common::many_executions();
+    repo.commit(
+        ".mergelens.toml",
+        "unwind = 15\nmax-word-length = 20\nhook-time-budget = 2\n",
+        "settings",
+    );
+    let out = repo.mergelens(&["hook", "install"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    let said = text(&out);
+    // Inconclusive, which the default fail-on lets through: the merge is committed.
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("verdict: inconclusive"), "{said}");
+    assert!(
+        said.contains("the time budget ran out")
+            && said
+                .contains("to finish the review after the merge: mergelens review --commit HEAD"),
+        "{said}"
+    );
+    let (code, doc, said) = review_commit(&repo, "HEAD");
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    assert_eq!(
+        doc["entries"][0]["execution_check"]["quadruples"], 15,
+        "{said}"
+    );
+}

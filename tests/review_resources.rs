@@ -10,20 +10,8 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::Stdio;
 
-use common::{Repo, text};
+use common::{Repo, many_executions, text, three_way as merge};
 use serde_json::Value;
-
-/// Commits `base`, then `ours` on main and `theirs` on feature, as `prog.c`.
-fn merge(base: &str, ours: &str, theirs: &str) -> Repo {
-    let repo = Repo::new();
-    repo.commit("prog.c", base, "base");
-    repo.git(&["branch", "feature"]);
-    repo.commit("prog.c", ours, "ours");
-    repo.git(&["checkout", "-q", "feature"]);
-    repo.commit("prog.c", theirs, "theirs");
-    repo.git(&["checkout", "-q", "main"]);
-    repo
-}
 
 fn document(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
@@ -93,15 +81,6 @@ fn a_cbmc_run_past_the_memory_limit_makes_the_entry_inconclusive_with_the_reason
     );
     let errors = said.lines().filter(|l| l.contains("error:")).count();
     assert_eq!(errors, 1, "{said}");
-}
-
-/// Ours calls `b` after a loop of x calls of `a`, theirs `c` before it: every x in 0..=15
-/// is an execution of its own that the per-execution check enumerates.
-fn many_executions() -> Repo {
-    let base = "int nondet_int(void);\nvoid a(void) {}\nvoid b(void) {}\nvoid c(void) {}\n\nint main(void)\n{\n    int x = nondet_int();\n    if (x < 1 || x > 15)\n        return 0;\n    for (int i = 0; i < x; i++)\n        a();\n    return 0;\n}\n";
-    let ours = base.replace("        a();\n", "        a();\n    b();\n");
-    let theirs = base.replace("    for (int i", "    c();\n    for (int i");
-    merge(base, &ours, &theirs)
 }
 
 const BOUNDS: [&str; 4] = ["--unwind", "15", "--max-word-length", "20"];

@@ -147,7 +147,12 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     // `--time-budget` and Ctrl-C stop the CBMC runs (in process groups of their own, a
     // signal to ours would leave them running); the review then keeps what was learned,
     // with the verdict `inconclusive` (`mergelens::review` says how).
-    anytime::start(args.time_budget);
+    // `git merge` waits for the hook: without a budget of the user's, the owner's.
+    let budget = match args.time_budget {
+        None if args.hook => settings.hook_time_budget,
+        given => given,
+    };
+    anytime::start(budget);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
     let report = review::review_merge(&repo, &versions, &settings, &ctx);
     progress.finish();
@@ -159,6 +164,11 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         eprintln!(
             "mergelens: warning: the review stopped early ({reason}): the report holds what was learned, and the verdict is inconclusive"
         );
+        if args.hook && args.time_budget.is_none() {
+            eprintln!(
+                "mergelens: to finish the review after the merge: mergelens review --commit HEAD (what was learned is cached; hook-time-budget in .mergelens.toml sets the hook's budget)"
+            );
+        }
     }
     if let Some(diff) = &settings_change {
         report

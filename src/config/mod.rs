@@ -34,6 +34,9 @@ pub use error::ConfigError;
 /// The configuration file's name, at the repository root.
 pub const FILE_NAME: &str = ".mergelens.toml";
 
+/// `hook-time-budget` unless configured, in seconds: `git merge` waits this long at most.
+pub const DEFAULT_HOOK_TIME_BUDGET_SECS: f64 = 60.0;
+
 /// `--query-timeout` unless configured, in seconds.
 pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
 
@@ -122,6 +125,8 @@ pub struct FileConfig {
     pub query_timeout: Option<f64>,
     /// `4GiB`, `512MiB`, or a number of MiB; 0 for no limit.
     pub memory_limit: Option<MemoryText>,
+    /// Seconds the merge hook may review before the verdict is `inconclusive`; 0: no limit.
+    pub hook_time_budget: Option<f64>,
     pub exact_limit: Option<u64>,
     pub fail_on: Option<FailOn>,
     pub on_error: Option<OnError>,
@@ -324,6 +329,8 @@ pub struct Settings {
     pub query_timeout: Option<Duration>,
     /// The address space of each CBMC run, in bytes ([`crate::limits::set_memory_limit`]).
     pub memory_limit: Option<u64>,
+    /// How long the merge hook reviews before it stops with what it has.
+    pub hook_time_budget: Option<Duration>,
     pub exact_limit: u64,
     pub fail_on: FailOn,
     pub on_error: OnError,
@@ -350,6 +357,7 @@ impl Default for Settings {
             cbmc: None,
             query_timeout: Some(Duration::from_secs_f64(DEFAULT_QUERY_TIMEOUT_SECS)),
             memory_limit: Some(crate::limits::DEFAULT_MEMORY_LIMIT),
+            hook_time_budget: Some(Duration::from_secs_f64(DEFAULT_HOOK_TIME_BUDGET_SECS)),
             exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
             fail_on: FailOn::default(),
             on_error: OnError::default(),
@@ -533,6 +541,15 @@ impl Settings {
             }
             (None, None) => s.memory_limit,
         };
+        if let Some(secs) = file.hook_time_budget {
+            s.hook_time_budget = (secs > 0.0)
+                .then(|| Duration::try_from_secs_f64(secs))
+                .transpose()
+                .map_err(|_| ConfigError::Invalid {
+                    key: "hook-time-budget",
+                    message: format!("{secs} is not a number of seconds; use 0 for no limit"),
+                })?;
+        }
         if let Some(limit) = flags.exact_limit.or(file.exact_limit) {
             s.exact_limit = limit;
         }

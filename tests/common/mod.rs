@@ -160,6 +160,28 @@ impl Repo {
 }
 
 /// The merge of the paper's Fig. 12, the demo's programs: `main` is ours, `feature` theirs.
+/// Commits `base`, then `ours` on main and `theirs` on feature, as `prog.c`.
+pub fn three_way(base: &str, ours: &str, theirs: &str) -> Repo {
+    let repo = Repo::new();
+    repo.commit("prog.c", base, "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("prog.c", ours, "ours");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("prog.c", theirs, "theirs");
+    repo.git(&["checkout", "-q", "main"]);
+    repo
+}
+
+/// Ours calls `b` after a loop of x calls of `a`, theirs `c` before it: every x in
+/// 1..=15 is an execution of its own that the per-execution check enumerates, about one
+/// CBMC run a second at `--unwind 15 --max-word-length 20`.
+pub fn many_executions() -> Repo {
+    let base = "int nondet_int(void);\nvoid a(void) {}\nvoid b(void) {}\nvoid c(void) {}\n\nint main(void)\n{\n    int x = nondet_int();\n    if (x < 1 || x > 15)\n        return 0;\n    for (int i = 0; i < x; i++)\n        a();\n    return 0;\n}\n";
+    let ours = base.replace("        a();\n", "        a();\n    b();\n");
+    let theirs = base.replace("    for (int i", "    c();\n    for (int i");
+    three_way(base, &ours, &theirs)
+}
+
 pub fn fig12() -> Repo {
     use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
     let repo = Repo::new();
