@@ -573,6 +573,10 @@ pub enum OnErrorArg {
 /// `.mergelens.toml`.
 #[derive(Debug, Args)]
 pub struct ReviewLearnFlags {
+    /// A configuration file used instead of the repository's .mergelens.toml (for merges
+    /// whose first parent has none): trusted as the command line is.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// The C files, repository-relative paths or globs (default: every *.c file).
     #[arg(long = "files", value_delimiter = ',', value_name = "GLOB")]
     pub files: Vec<String>,
@@ -655,6 +659,10 @@ impl ReviewLearnFlags {
         use mergelens::config::{FailOn, OnError, Overrides};
         use mergelens::cprog::EventKind;
         Overrides {
+            config: self
+                .config
+                .as_ref()
+                .map(|c| std::path::absolute(c).unwrap_or_else(|_| c.clone())),
             files: self.files.clone(),
             include_dirs: self.include.clone(),
             defines: self.define.clone(),

@@ -144,6 +144,21 @@ pub struct OwnerConfig {
 }
 
 impl OwnerConfig {
+    /// A configuration file the user named (`--config`): trusted like the command line,
+    /// it stands in for the repository's committed one.
+    pub fn from_file(path: &Path) -> Result<OwnerConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let file = FileConfig::parse(&text, path)?;
+        Ok(OwnerConfig {
+            file,
+            text: Some(text),
+            origin: path.display().to_string(),
+        })
+    }
+
     /// `.mergelens.toml` as committed on `ours`: its git object, never the work tree.
     pub fn committed(repo: &GitRepo, ours: &CommitInfo) -> Result<OwnerConfig, ConfigError> {
         let origin = format!("{FILE_NAME} (committed on {})", ours.label);

@@ -130,3 +130,34 @@ fn the_hook_stops_at_the_owners_budget_and_says_how_to_finish_after_the_merge() 
         "{said}"
     );
 }
+
+#[test]
+fn a_configuration_file_stands_in_for_one_the_first_parent_lacks() {
+    let repo = resolved("e");
+    let outside = tempfile::tempdir().unwrap();
+    let config = outside.path().join("review.toml");
+    std::fs::write(&config, "max-word-length = 3\nunwind = 1\n").unwrap();
+    let out = repo.mergelens(&[
+        "review",
+        "--commit",
+        "HEAD",
+        "--config",
+        config.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["bounds"]["max_word_length"], 3, "{}", text(&out));
+    assert_eq!(doc["bounds"]["unwind"], 1, "{}", text(&out));
+    // A program to run is no configuration's to name, trusted or not: one clear line.
+    std::fs::write(&config, "cbmc = \"/bin/sh\"\n").unwrap();
+    let out = repo.mergelens(&[
+        "review",
+        "--commit",
+        "HEAD",
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("--cbmc"), "{}", text(&out));
+}

@@ -129,7 +129,10 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         }
     };
     // The owner's committed settings govern, never the work tree's or theirs'.
-    let owner = OwnerConfig::committed(&repo, &versions.ours)?;
+    let owner = match &args.flags.config {
+        Some(path) => OwnerConfig::from_file(path)?,
+        None => OwnerConfig::committed(&repo, &versions.ours)?,
+    };
     let mut settings = trust::review_settings(&repo, &versions.ours, &owner, &user, &args.flags)?;
     // Kept until the review ends: the repository's harness files are temporary copies.
     let _harness = trust::attach_harness(&repo, &owner.file, &owner.origin, &user, &mut settings)?;
@@ -137,7 +140,11 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     for warning in &settings.warnings {
         eprintln!("mergelens: warning: {warning}");
     }
-    let settings_change = trust::settings_change(&repo, &versions, owner.text.as_deref());
+    // Settings the user named are no branch's to change.
+    let settings_change = match &args.flags.config {
+        Some(_) => None,
+        None => trust::settings_change(&repo, &versions, owner.text.as_deref()),
+    };
     if let Merged::Conflict(paths) = &versions.merged {
         eprintln!(
             "mergelens: git cannot merge {} textually; learning the base and both branches to show how they differ",
@@ -213,7 +220,10 @@ pub(crate) fn load_settings(
     repo: &GitRepo,
     flags: &Overrides,
 ) -> anyhow::Result<(Settings, trust::HarnessFiles)> {
-    let file = FileConfig::load(repo.root())?;
+    let file = match &flags.config {
+        Some(path) => OwnerConfig::from_file(path)?.file,
+        None => FileConfig::load(repo.root())?,
+    };
     let user = UserConfig::load()?;
     let mut settings = Settings::resolve(&trust::under_user(&file, &user), flags, repo.root())?;
     settings.cbmc = trust::cbmc_path(flags.cbmc.as_deref(), Some(repo), &user).0;

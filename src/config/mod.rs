@@ -209,6 +209,9 @@ impl FileConfig {
 /// The flags of `review` and `diff`; each one given wins over the file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overrides {
+    /// `--config FILE`: a trusted configuration file used instead of the repository's
+    /// `.mergelens.toml` (absolute, read where the user is).
+    pub config: Option<PathBuf>,
     pub files: Vec<String>,
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
