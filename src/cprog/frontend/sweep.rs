@@ -1,0 +1,96 @@
+//! A sweep of real C code through the front end, run by hand: which files of a library it
+//! reads, and where tree-sitter-c stops where gcc does not. Ignored by default because it
+//! needs sources from outside the repository.
+//!
+//! `MERGELENS_SWEEP` names a manifest, one file a line: `path<TAB>-Idir -DNAME ...`. Each file
+//! goes through [`super::run`] with an entry no file defines, so a file the front end reads
+//! ends in `MissingEntry`, which comes after the syntax check. The lines printed are
+//! `path<TAB>verdict<TAB>errors in the file<TAB>errors in its headers<TAB>first error`,
+//! where the error counts are the tree-sitter errors outside system headers, which the
+//! verdict alone does not show (errors in the user's headers are tolerated).
+
+use std::path::{Path, PathBuf};
+
+use super::{collect_errors, parse};
+use crate::cprog::error::FrontEndError;
+use crate::cprog::frontend::index::Unit;
+use crate::cprog::preprocess::{self, FileOrigin};
+use crate::cprog::program::FrontEndConfig;
+
+const ABSENT: &str = "__mergelens_sweep_absent__";
+
+fn verdict(file: &Path, include_dirs: &[PathBuf], defines: &[String]) -> (String, String) {
+    let mut config = FrontEndConfig::new(vec![file.to_path_buf()]);
+    config.entry = ABSENT.to_string();
+    config.include_dirs = include_dirs.to_vec();
+    config.defines = defines.to_vec();
+    let out = tempfile::tempdir().unwrap();
+    match super::run(&config, None, out.path()) {
+        Err(FrontEndError::MissingEntry { .. }) | Ok(_) => ("ok".into(), String::new()),
+        Err(FrontEndError::Preprocess { message, .. }) => ("gcc-E".into(), message),
+        Err(FrontEndError::SyntaxError { message, .. }) if message.contains("tree-sitter") => {
+            ("parser".into(), message)
+        }
+        Err(e @ FrontEndError::SyntaxError { .. }) => ("gcc".into(), e.to_string()),
+        Err(e) => ("other".into(), e.to_string()),
+    }
+}
+
+#[test]
+#[ignore = "needs MERGELENS_SWEEP, a manifest of C files from outside the repository"]
+fn sweep() {
+    let manifest = std::env::var("MERGELENS_SWEEP").expect("MERGELENS_SWEEP names a manifest");
+    let header_dir = tempfile::tempdir().unwrap();
+    std::fs::write(header_dir.path().join("mergelens.h"), super::HEADER).unwrap();
+    for line in std::fs::read_to_string(manifest).unwrap().lines() {
+        let (file, options) = line.split_once('\t').unwrap_or((line, ""));
+        let file = PathBuf::from(file);
+        let mut include_dirs = Vec::new();
+        let mut defines = Vec::new();
+        for option in options.split_whitespace() {
+            match option.strip_prefix("-I") {
+                Some(dir) => include_dirs.push(PathBuf::from(dir)),
+                None => defines.push(option.trim_start_matches("-D").to_string()),
+            }
+        }
+        let (verdict, message) = verdict(&file, &include_dirs, &defines);
+        let flags = preprocess::compiler_flags(&include_dirs, &defines, header_dir.path());
+        let (mut own, mut headers, mut first) = (0, 0, String::new());
+        if let Ok(mut pre) = preprocess::preprocess(&file, &flags, &[]) {
+            let tree = parse(&mut pre);
+            let unit = Unit {
+                input: file.clone(),
+                pre,
+                tree,
+            };
+            let mut errors = Vec::new();
+            collect_errors(unit.tree.root_node(), &unit, &mut errors);
+            for node in &errors {
+                let (name, at, origin) = unit.locate(*node);
+                if origin == FileOrigin::Analysed {
+                    own += 1;
+                } else {
+                    headers += 1;
+                }
+                if first.is_empty() {
+                    let row = node.start_position().row;
+                    let text: String = unit
+                        .src()
+                        .lines()
+                        .nth(row)
+                        .unwrap_or("")
+                        .trim()
+                        .chars()
+                        .take(100)
+                        .collect();
+                    first = format!("{name}:{at}: {text}");
+                }
+            }
+        }
+        println!(
+            "{}\t{verdict}\t{own}\t{headers}\t{first}\t{}",
+            file.display(),
+            message.replace(['\n', '\t'], " ")
+        );
+    }
+}
