@@ -33,7 +33,7 @@ pub(crate) fn blank_for_parser(src: &str) -> String {
 }
 
 /// Whether the text jumps to a computed address (`goto *p;`): the parser's copy reads it as
-/// the expression statement `p;`, so the control-flow model must not be trusted.
+/// the expression statement `*p;`, so the control-flow model must not be trusted.
 pub(crate) fn computed_goto(src: &str) -> bool {
     let toks = tokens(src);
     toks.windows(2)
@@ -123,7 +123,7 @@ impl Blanker<'_> {
             // A constant of the types alone: nothing in it runs.
             "__builtin_types_compatible_p" if paren => {
                 if let Some(close) = self.close(i + 1) {
-                    self.tokens_as(i, close, "0");
+                    self.constant(i, close);
                 }
             }
             "typeof" | "__typeof__" | "__typeof" if paren => self.typeof_argument(i),
@@ -141,9 +141,9 @@ impl Blanker<'_> {
             "_Thread_local" => {
                 self.tokens_as(i, i, "thread_local");
             }
-            // `goto *p;`: read as `p;` (see `computed_goto`).
+            // `goto *p;`: read as `*p;` from where `goto` starts (see `computed_goto`).
             "goto" if self.t(i + 1) == "*" => {
-                self.tokens_as(i, i + 1, "");
+                self.tokens_as(i, i + 1, "*");
             }
             "&" => self.label_address(i),
             "asm" | "__asm__" | "__asm" if paren => self.asm_label(i),
@@ -183,8 +183,16 @@ impl Blanker<'_> {
         }
     }
 
-    /// `__builtin_va_arg(ap, T)` is read as `(ap, 0)`: the list is evaluated, the type is
-    /// no expression, and no function is called.
+    /// The tokens `i..=close` of a built-in call as the constant `(0)`, from the first byte
+    /// of the name to the last `)`: the instrumentation puts its edits at the ends of the
+    /// nodes the parser finds, which must be the ends of the text the compiler reads.
+    fn constant(&mut self, i: usize, close: usize) {
+        let (from, to) = (self.toks[i].start, self.toks[close].start);
+        self.replace(from, to, "(0");
+    }
+
+    /// `__builtin_va_arg(ap, T)` is read as `(ap, 0)`, over the same bytes: the list is
+    /// evaluated, the type is no expression, and no function is called.
     fn va_arg(&mut self, i: usize) {
         let Some(close) = self.close(i + 1) else {
             return;
@@ -194,12 +202,12 @@ impl Blanker<'_> {
         {
             let (from, to) = (self.toks[comma + 1].start, self.toks[close].start);
             if self.replace(from, to, "0") {
-                self.tokens_as(i, i, "");
+                self.tokens_as(i, i + 1, "(");
             }
         }
     }
 
-    /// `__builtin_offsetof(T, m.a[i])` is a constant `0` unless its designator can run
+    /// `__builtin_offsetof(T, m.a[i])` is a constant `(0)` unless its designator can run
     /// code (a call or a `?:` in an index), which is then kept as an expression, read as
     /// `(0, m.a[f()])`.
     fn offsetof(&mut self, i: usize) {
@@ -211,11 +219,11 @@ impl Blanker<'_> {
         };
         let runs = (comma + 1..close).any(|j| matches!(self.t(j), "(" | "?"));
         if !runs {
-            self.tokens_as(i, close, "0");
+            self.constant(i, close);
         } else if comma > i + 2 {
             let (from, to) = (self.toks[i + 2].start, self.toks[comma].start);
             if self.replace(from, to, "0") {
-                self.tokens_as(i, i, "");
+                self.tokens_as(i, i + 1, "(");
             }
         }
     }
@@ -239,7 +247,7 @@ impl Blanker<'_> {
         }
     }
 
-    /// `&&label`, GNU's address of a label, is read as `label`. It is unary only after an
+    /// `&&label`, GNU's address of a label, is read as `& label`. It is unary only after an
     /// operator or an opening bracket; elsewhere `&&` is the logical and.
     fn label_address(&mut self, i: usize) {
         let adjacent = self.t(i + 1) == "&" && self.toks[i + 1].start == self.toks[i].end;
@@ -248,7 +256,7 @@ impl Blanker<'_> {
         }
         let before = if i == 0 { "" } else { self.t(i - 1) };
         if matches!(before, "(" | "," | "=" | "{" | "?" | ":" | "return") {
-            self.tokens_as(i, i + 1, "");
+            self.tokens_as(i + 1, i + 1, "");
         }
     }
 
@@ -305,6 +313,23 @@ mod tests {
         out
     }
 
+    /// Whether the parse of `out` has a node over exactly the bytes of the first `what` in
+    /// `src`: the instrumentation's edits at the ends of that node land where the
+    /// compiler's text has the ends of `what`.
+    fn spans(src: &str, out: &str, what: &str) -> bool {
+        let start = src.find(what).expect("the construct is in the source");
+        let end = start + what.len();
+        let tree = syntax::parse(out);
+        let mut node = tree.root_node().descendant_for_byte_range(start, end);
+        while let Some(n) = node {
+            if (n.start_byte(), n.end_byte()) == (start, end) {
+                return true;
+            }
+            node = n.parent();
+        }
+        false
+    }
+
     /// `text` with each run of blanks one space, to compare against without counting them.
     fn squeezed(text: &str) -> String {
         text.split(' ')
@@ -317,25 +342,35 @@ mod tests {
     fn type_arguments_of_va_arg_become_a_placeholder_and_the_list_stays() {
         let src = "int f(int n, ...) {\n __builtin_va_list ap;\n __builtin_va_start(ap, n);\n char *s = __builtin_va_arg(ap, char*);\n unsigned long u = __builtin_va_arg(ap, unsigned long);\n int (*g)(int) = __builtin_va_arg(ap, int (*)(int));\n __builtin_va_end(ap);\n return s[0] + (int)u + g(1); }\n";
         let out = readable(src);
+        assert!(spans(src, &out, "__builtin_va_arg(ap, char*)"), "{out}");
         let out = squeezed(&out);
-        assert!(out.contains("char *s = (ap, 0 );"), "{out}");
-        assert!(out.contains("unsigned long u = (ap, 0 );"), "{out}");
-        assert!(out.contains("int (*g)(int) = (ap, 0 );"), "{out}");
+        assert!(out.contains("char *s = ( ap, 0 );"), "{out}");
+        assert!(out.contains("unsigned long u = ( ap, 0 );"), "{out}");
+        assert!(out.contains("int (*g)(int) = ( ap, 0 );"), "{out}");
     }
 
     #[test]
     fn offsetof_is_a_constant_unless_its_designator_can_run_code() {
         let src = "struct s { int a[4]; struct { int c; } b; };\nint g(void);\nunsigned long f(void) { return __builtin_offsetof(struct s, b.c) + __builtin_offsetof(struct s, a[g()]); }\n";
         let out = readable(src);
+        assert!(
+            spans(src, &out, "__builtin_offsetof(struct s, b.c)"),
+            "{out}"
+        );
+        assert!(
+            spans(src, &out, "__builtin_offsetof(struct s, a[g()])"),
+            "{out}"
+        );
         let out = squeezed(&out);
-        assert!(out.contains("return 0 + (0 , a[g()]); }"), "{out}");
+        assert!(out.contains("return (0 ) + ( 0 , a[g()]); }"), "{out}");
     }
 
     #[test]
     fn types_compatible_p_is_a_constant() {
         let src = "int f(int x) { return __builtin_types_compatible_p(int, long) + __builtin_types_compatible_p(char *, __typeof__(x)); }\n";
         let out = readable(src);
-        assert!(squeezed(&out).contains("return 0 + 0 ; }"), "{out}");
+        assert!(spans(src, &out, "__builtin_types_compatible_p(int, long)"));
+        assert!(squeezed(&out).contains("return (0 ) + (0 ); }"), "{out}");
     }
 
     #[test]
@@ -380,8 +415,10 @@ mod tests {
     fn computed_gotos_read_as_expressions_and_are_reported() {
         let src = "int f(int i) { static void *t[] = { &&one, &&two }; goto *t[i]; one: return 1; two: return i && 2; }\n";
         let out = readable(src);
+        assert!(spans(src, &out, "goto *t[i];"), "{out}");
+        assert!(spans(src, &out, "&&one"), "{out}");
         let out = squeezed(&out);
-        assert!(out.contains("{ one, two }; t[i]; one:"), "{out}");
+        assert!(out.contains("{ & one, & two }; * t[i]; one:"), "{out}");
         assert!(out.contains("return i && 2;"), "{out}");
         assert!(computed_goto(src));
         assert!(!computed_goto(

@@ -7,24 +7,26 @@
 //!
 //! [`blank_for_parser`] rewrites, in the text the parser reads and not in the text the
 //! compiler gets, what tree-sitter-c cannot read where gcc allows it. Every rewrite keeps
-//! the length and the line breaks of what it replaces (spaces, at most a one-token
-//! placeholder at its start), because the instrumentation's edits are byte offsets into the
-//! compiler's text. A rewrite may only lose what no event depends on: the parser's copy
-//! decides where events are, the compiler's copy what runs. The forms:
+//! the length and the line breaks of what it replaces, because the instrumentation's edits
+//! are byte offsets into the compiler's text; an expression read in place of another spans
+//! the same bytes (`(0)` from the first byte of the name to the last `)`), since edits go
+//! at the ends of expressions and statements. A rewrite may only lose what no event
+//! depends on: the parser's copy decides where events are, the compiler's copy what runs.
+//! The forms:
 //!
 //! * `__attribute__((...))` is blanked (e.g. between a declarator and its initialiser), and
 //!   so is the `... HIGH` of a GNU case range (`case 1 ... 3:` is read as `case 1:`).
 //! * Type names as arguments, which only a built-in takes: `__builtin_va_arg(ap, char *)`
 //!   is read as `(ap, 0)` (the list is still evaluated, nothing is called);
 //!   `__builtin_offsetof(struct s, m)` and `__builtin_types_compatible_p(T1, T2)` as the
-//!   constant `0` (an offsetof designator that could call a function stays an expression).
+//!   constant `(0)` (an offsetof designator that could call a function stays an expression).
 //! * `typeof(expr)`: tree-sitter-c only reads `typeof(type name)`, so an argument that is
 //!   no type name becomes the placeholder name `_`; typeof does not evaluate it.
 //! * `_Static_assert(...)` is blanked (it runs nothing), `_Thread_local` is read under the
 //!   spelling `thread_local`, the specifier `_Atomic(T)` as the qualifier `_Atomic T` (not
 //!   for pointer or function types, where the two differ), the assembler name of a
 //!   declarator (`register int r asm("r0") = 0;`) is blanked.
-//! * Computed gotos: `goto *p;` is read as `p;` and `&&label` as `label`. The control-flow
+//! * Computed gotos: `goto *p;` is read as `*p;` and `&&label` as `& label`. The control-flow
 //!   model then misses the jump, so the driver asks [`computed_goto`] and, like for
 //!   `longjmp`, tells the pre-check to accept any word.
 //!

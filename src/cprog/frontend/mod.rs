@@ -109,7 +109,7 @@ pub(crate) fn run(
         ..Findings::default()
     };
     for file in computed_gotos {
-        // The parser reads `goto *p;` as `p;` (see `dialect`): the model misses the jump.
+        // The parser reads `goto *p;` as `*p;` (see `dialect`): the model misses the jump.
         findings.jumps = true;
         findings.warnings.push(format!(
             "{file}: a computed goto (`goto *`): the pre-check cannot follow it and accepts any word ending in `end`"

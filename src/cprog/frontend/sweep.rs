@@ -4,10 +4,13 @@
 //!
 //! `MERGELENS_SWEEP` names a manifest, one file a line: `path<TAB>-Idir -DNAME ...`. Each file
 //! goes through [`super::run`] with an entry no file defines, so a file the front end reads
-//! ends in `MissingEntry`, which comes after the syntax check. The lines printed are
-//! `path<TAB>verdict<TAB>errors in the file<TAB>errors in its headers<TAB>first error`,
-//! where the error counts are the tree-sitter errors outside system headers, which the
-//! verdict alone does not show (errors in the user's headers are tolerated).
+//! ends in `MissingEntry`, which comes after the syntax check; its first function is then
+//! the entry of an instrumentation for calls and one for branches, whose copies gcc must
+//! compile. The lines printed are `path<TAB>verdict<TAB>errors in the file<TAB>errors in
+//! its headers<TAB>first error<TAB>message`, where the error counts are the tree-sitter
+//! errors outside system headers, which the verdict alone does not show (errors in the
+//! user's headers are tolerated), and the message says why the file was refused or, for
+//! one that was read, what failed in instrumenting or compiling it (empty: nothing).
 
 use std::path::{Path, PathBuf};
 
@@ -15,7 +18,7 @@ use super::{collect_errors, parse};
 use crate::cprog::error::FrontEndError;
 use crate::cprog::frontend::index::Unit;
 use crate::cprog::preprocess::{self, FileOrigin};
-use crate::cprog::program::FrontEndConfig;
+use crate::cprog::program::{EventKind, FrontEndConfig};
 
 const ABSENT: &str = "__mergelens_sweep_absent__";
 
@@ -26,7 +29,21 @@ fn verdict(file: &Path, include_dirs: &[PathBuf], defines: &[String]) -> (String
     config.defines = defines.to_vec();
     let out = tempfile::tempdir().unwrap();
     match super::run(&config, None, out.path()) {
-        Err(FrontEndError::MissingEntry { .. }) | Ok(_) => ("ok".into(), String::new()),
+        Err(FrontEndError::MissingEntry { defined, .. }) => match defined.first() {
+            Some(entry) => {
+                config.entry = entry.clone();
+                // A file gcc itself does not compile with these options says nothing of
+                // the instrumentation.
+                let header_dir = tempfile::tempdir().unwrap();
+                let flags = preprocess::compiler_flags(include_dirs, defines, header_dir.path());
+                match preprocess::gcc_syntax_error(file, &flags) {
+                    Some((_, _, _, error)) => ("ok".into(), format!("gcc: {error}")),
+                    None => ("ok".into(), compiles(&config)),
+                }
+            }
+            None => ("ok".into(), String::new()),
+        },
+        Ok(_) => ("ok".into(), String::new()),
         Err(FrontEndError::Preprocess { message, .. }) => ("gcc-E".into(), message),
         Err(FrontEndError::SyntaxError { message, .. }) if message.contains("tree-sitter") => {
             ("parser".into(), message)
@@ -34,6 +51,40 @@ fn verdict(file: &Path, include_dirs: &[PathBuf], defines: &[String]) -> (String
         Err(e @ FrontEndError::SyntaxError { .. }) => ("gcc".into(), e.to_string()),
         Err(e) => ("other".into(), e.to_string()),
     }
+}
+
+/// Whether the instrumented copies, for calls and for branches, compile: the events the
+/// parser's copy placed are at the right offsets of the compiler's. Empty when they do.
+fn compiles(config: &FrontEndConfig) -> String {
+    let mut problems = Vec::new();
+    for events in [EventKind::Calls, EventKind::Branches] {
+        let config = FrontEndConfig {
+            events,
+            ..config.clone()
+        };
+        let out = tempfile::tempdir().unwrap();
+        let program = match super::run(&config, None, out.path()) {
+            Ok(program) => program,
+            Err(FrontEndError::EmptyAlphabet) => continue,
+            Err(e) => {
+                problems.push(format!("{events}: {e}"));
+                continue;
+            }
+        };
+        for path in &program.paths {
+            let run = std::process::Command::new("gcc")
+                .args(["-fsyntax-only", "-w"])
+                .arg(path)
+                .output()
+                .unwrap();
+            if !run.status.success() {
+                let stderr = String::from_utf8_lossy(&run.stderr);
+                let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("");
+                problems.push(format!("{events}: gcc on the instrumented copy: {first}"));
+            }
+        }
+    }
+    problems.join("; ")
 }
 
 #[test]
