@@ -633,8 +633,16 @@ fn non_local_jumps_and_a_recursive_entry_make_the_pre_check_give_up() {
         "int nondet_int(void);\nvoid f(void) {}\nint main(void) {\n  f();\n  if (nondet_int()) return main();\n  return 0;\n}\n",
     )
     .unwrap();
+    // GNU's computed goto, which the parser reads as an expression statement.
+    let computed = dir.path().join("computed.c");
+    std::fs::write(
+        &computed,
+        "void f(void) {}\nint main(void) {\n  static void *next[] = { &&one, &&two };\n  int i = 0;\n  goto *next[i];\none:\n  f();\ntwo:\n  return 0;\n}\n",
+    )
+    .unwrap();
     for (source, warning) in [
         (jumps, "jumps.c:3: longjmp in `f`"),
+        (computed, "computed.c: a computed goto"),
         (
             recursive,
             "recursive.c:5: `main` calls the entry function `main`",
