@@ -2,7 +2,8 @@
 //! reads, and where tree-sitter-c stops where gcc does not. Ignored by default because it
 //! needs sources from outside the repository.
 //!
-//! `MERGELENS_SWEEP` names a manifest, one file a line: `path<TAB>-Idir -DNAME ...`. Each file
+//! `MERGELENS_SWEEP=manifest cargo test --lib cprog::frontend::sweep -- --ignored --nocapture`,
+//! where the manifest has one file a line: `path<TAB>-Idir -DNAME ...`. Each file
 //! goes through [`super::run`] with an entry no file defines, so a file the front end reads
 //! ends in `MissingEntry`, which comes after the syntax check; its first function is then
 //! the entry of an instrumentation for calls and one for branches, whose copies gcc must
