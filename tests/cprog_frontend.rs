@@ -35,7 +35,7 @@ fn names(alphabet: &Alphabet) -> Vec<&str> {
 }
 
 /// Every program of tests/programs/ that is valid C, with the files it consists of.
-const PROGRAMS: [&[&str]; 14] = [
+const PROGRAMS: [&[&str]; 15] = [
     &["fig12_base.c"],
     &["fig12_ours.c"],
     &["fig12_theirs.c"],
@@ -50,6 +50,7 @@ const PROGRAMS: [&[&str]; 14] = [
     &["function_pointer.c"],
     &["multi_main.c", "multi_util.c"],
     &["constructs.c"],
+    &["variadic.c"],
 ];
 
 /// The instrumented program compiled by goto-cc, from the repository root (the `#line`
@@ -246,6 +247,44 @@ fn syntax_errors_point_at_the_users_line() {
     assert!(
         e.to_string()
             .contains("syntax_error.c:7:18: C syntax error")
+    );
+}
+
+/// gcc writes `va_arg(ap, char *)` as `__builtin_va_arg(ap, char *)` and `offsetof` as
+/// `__builtin_offsetof(struct message, text)`: type names as arguments, which tree-sitter-c
+/// cannot read. The front end reads around them, finds the events inside the loop, and
+/// hands the compiler gcc's text (its languages and compilation: `PROGRAMS`).
+#[test]
+fn type_names_as_built_in_arguments_are_read_where_gcc_reads_them() {
+    let (_dir, p) = run(&config(&["variadic.c"], EventKind::Calls));
+    assert_eq!(
+        names(&p.alphabet),
+        [
+            "emit@26",
+            "emit_all@35",
+            "text_offset@36",
+            "aligned@37",
+            "padded@39",
+            "end"
+        ]
+    );
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    // gcc spreads a system macro's expansion over lines between line markers.
+    let text: String = std::fs::read_to_string(&p.path)
+        .unwrap()
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect();
+    assert!(text.contains("__builtin_va_arg(ap,char*)"), "{text}");
+    assert!(
+        text.contains("__builtin_offsetof(structmessage,text)"),
+        "{text}"
+    );
+    let (_dir, p) = run(&config(&["variadic.c"], EventKind::Branches));
+    assert_eq!(
+        names(&p.alphabet),
+        ["emit_all:25:loop", "main:36:then", "main:36:else", "end"]
     );
 }
 
@@ -468,6 +507,7 @@ fn expected(files: &[&str]) -> &'static [&'static str] {
         "switch_case.c" => &["one two end", "two end", "other end"],
         "function_pointer.c" => &["on_even finish end", "on_odd finish end"],
         "multi_main.c" => &["helper end", "helper twice end"],
+        "variadic.c" => &["emit_all emit emit text_offset aligned end"],
         other => panic!("no expectation for {other}"),
     }
 }
@@ -593,8 +633,16 @@ fn non_local_jumps_and_a_recursive_entry_make_the_pre_check_give_up() {
         "int nondet_int(void);\nvoid f(void) {}\nint main(void) {\n  f();\n  if (nondet_int()) return main();\n  return 0;\n}\n",
     )
     .unwrap();
+    // GNU's computed goto, which the parser reads as an expression statement.
+    let computed = dir.path().join("computed.c");
+    std::fs::write(
+        &computed,
+        "void f(void) {}\nint main(void) {\n  static void *next[] = { &&one, &&two };\n  int i = 0;\n  goto *next[i];\none:\n  f();\ntwo:\n  return 0;\n}\n",
+    )
+    .unwrap();
     for (source, warning) in [
         (jumps, "jumps.c:3: longjmp in `f`"),
+        (computed, "computed.c: a computed goto"),
         (
             recursive,
             "recursive.c:5: `main` calls the entry function `main`",

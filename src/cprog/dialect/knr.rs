@@ -1,38 +1,8 @@
-//! C that gcc accepts and tree-sitter-c cannot parse: pre-C99 function definitions,
-//! rewritten to prototype form in the preprocessed text before it is parsed, and GNU syntax
-//! the parser only needs to skip.
-//!
-//! Key items: [`rewrite`], applied to a [`Preprocessed`] unit, and [`blank_for_parser`].
-//!
-//! [`blank_for_parser`] turns into spaces, in the text the parser reads and not in the text
-//! the compiler gets (so byte offsets stay the same in both), what tree-sitter-c cannot
-//! read where gcc allows it and what no event depends on: `__attribute__((...))` (e.g.
-//! between a declarator and its initialiser) and the `... high` of a GNU case range
-//! (`case 1 ... 3:` is parsed as `case 1:`; the compiler still sees the range). The driver
-//! uses it only when the plain parse has errors and it removes some.
-//!
-//! Two pre-C99 forms are rewritten, at file scope only:
-//!
-//! * K&R definitions: `int f(a, b) int a; char *b; { ... }` becomes
-//!   `int f(int a, char *b) { ... }`; a parameter without a declaration is `int`.
-//! * Implicit `int`: `main() { ... }` and `static f(x) int x; { ... }` get `int` before
-//!   the name.
-//!
-//! The rewrite keeps every line break where it was (the declarations' lines become blank,
-//! the parameter list keeps the header's line breaks), so the line markers, the rows of
-//! [`Preprocessed`] and therefore every file:line the user sees stay right, and it edits
-//! `text` and `parse_text` alike, which must stay aligned byte for byte. It declines
-//! anything it is not sure of: a region holding a directive line, a parameter list that is
-//! not only identifiers, declarations that name no parameter. A K&R definition needs
-//! declarations between `)` and `{`; without them (`int f(a) { ... }`) `a` could as well be
-//! a type name, which tree-sitter reads as such.
-//!
-//! One difference remains: a K&R parameter of type `char`, `short` or `float` is passed
-//! promoted (as `int`, `double`) and converted on entry, a prototype's is not. Calls agree
-//! whenever the argument fits the parameter's type, which is what bounded verification of
-//! such code asks in practice.
+//! Pre-C99 function definitions rewritten to prototype form (see the module documentation
+//! of [`super`]).
 
-use super::preprocess::Preprocessed;
+use super::tokens::{Token, is_identifier, tokens};
+use crate::cprog::preprocess::Preprocessed;
 
 /// Keywords that cannot name a parameter in an identifier list.
 const KEYWORDS: [&str; 16] = [
@@ -42,54 +12,6 @@ const KEYWORDS: [&str; 16] = [
 
 /// What may stand before the name of an implicit-`int` definition.
 const STORAGE: [&str; 5] = ["static", "extern", "inline", "__inline", "__inline__"];
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Token {
-    start: usize,
-    end: usize,
-}
-
-/// The tokens of preprocessed C with directive lines blanked: identifiers (keywords among
-/// them), literals and one-character punctuators. Comments are gone after `gcc -E`.
-fn tokens(src: &str) -> Vec<Token> {
-    let bytes = src.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$')
-            {
-                i += 1;
-            }
-        } else if c == b'"' || c == b'\'' {
-            i += 1;
-            while i < bytes.len() && bytes[i] != c && bytes[i] != b'\n' {
-                i += if bytes[i] == b'\\' { 2 } else { 1 };
-            }
-            i = (i + 1).min(bytes.len());
-        } else {
-            // One character (UTF-8 continuation bytes stay with their lead byte).
-            i += 1;
-            while i < bytes.len() && (bytes[i] & 0xC0) == 0x80 {
-                i += 1;
-            }
-        }
-        out.push(Token { start, end: i });
-    }
-    out
-}
-
-fn is_identifier(s: &str) -> bool {
-    s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
 
 /// One replacement of `start..end` by `with`.
 struct Edit {
@@ -363,83 +285,6 @@ fn declaration(
     Some(())
 }
 
-/// `src` with GNU attributes and the upper ends of case ranges blanked (see the module
-/// documentation); line breaks and byte offsets unchanged.
-pub(crate) fn blank_for_parser(src: &str) -> String {
-    let toks = tokens(src);
-    let t = |i: usize| &src[toks[i].start..toks[i].end];
-    let mut bytes = src.as_bytes().to_vec();
-    let mut blank = |from: usize, to: usize| {
-        if src[from..to].is_ascii() {
-            for b in &mut bytes[from..to] {
-                if *b != b'\n' {
-                    *b = b' ';
-                }
-            }
-        }
-    };
-    let mut i = 0;
-    while i < toks.len() {
-        match t(i) {
-            "__attribute__" | "__attribute" if i + 1 < toks.len() && t(i + 1) == "(" => {
-                // The balanced parentheses after the keyword.
-                let mut depth = 0usize;
-                let mut j = i + 1;
-                while j < toks.len() {
-                    match t(j) {
-                        "(" => depth += 1,
-                        ")" => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    j += 1;
-                }
-                if j < toks.len() {
-                    blank(toks[i].start, toks[j].end);
-                    i = j;
-                }
-            }
-            "case" => {
-                // `case LOW ... HIGH:`: the three dots are three `.` tokens.
-                let mut j = i + 1;
-                let mut depth = 0usize;
-                while j < toks.len() && !(depth == 0 && t(j) == ":") {
-                    match t(j) {
-                        "(" | "[" => depth += 1,
-                        ")" | "]" => depth = depth.saturating_sub(1),
-                        ";" | "{" | "}" => break,
-                        _ => {}
-                    }
-                    if depth == 0
-                        && j + 2 < toks.len()
-                        && t(j) == "."
-                        && t(j + 1) == "."
-                        && t(j + 2) == "."
-                        && toks[j + 2].start == toks[j].start + 2
-                    {
-                        let mut end = j + 3;
-                        while end < toks.len() && t(end) != ":" && t(end) != ";" {
-                            end += 1;
-                        }
-                        if end < toks.len() && t(end) == ":" {
-                            blank(toks[j].start, toks[end].start);
-                        }
-                        break;
-                    }
-                    j += 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    String::from_utf8(bytes).unwrap_or_else(|_| src.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,16 +320,6 @@ mod tests {
         assert!(out.starts_with("static int f(int x)"), "{out}");
         let out = rewritten("struct s { int a; };\ng() { }\n");
         assert!(out.contains("\nint g() { }"), "{out}");
-    }
-
-    #[test]
-    fn attributes_and_case_ranges_are_blanked_for_the_parser_only() {
-        let src = "int main(void) { int u __attribute__((unused)) = 0;\n switch (u) { case 1 ... 3: break; case 'a': ; } }\n";
-        let out = blank_for_parser(src);
-        assert_eq!(out.len(), src.len());
-        assert_eq!(out.lines().count(), src.lines().count());
-        assert!(out.contains("int u                         = 0;"), "{out}");
-        assert!(out.contains("case 1      : break; case 'a':"), "{out}");
     }
 
     #[test]
