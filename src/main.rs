@@ -73,6 +73,7 @@ fn run(command: Command) -> anyhow::Result<Outcome> {
         Command::Explain(args) => commands::explain::run(&args.into_args()?),
         Command::Review(args) => commands::review::run(&args.into_args()),
         Command::Diff(args) => commands::diff::run(&args.into_args()),
+        Command::Audit(args) => commands::audit::run(&args.into_args()),
         Command::Init(args) => commands::init::run(&args.into_args()),
         Command::Hook(action) => commands::hook::run(match action {
             HookCommand::Install => commands::hook::HookAction::Install,

@@ -3,6 +3,7 @@
 //! turns them into exit codes.
 
 pub mod anytime;
+pub mod audit;
 pub mod automaton;
 pub mod demo;
 pub mod diff;

@@ -290,7 +290,8 @@ pub(crate) fn render(document: &Document, format: DocFormat) -> anyhow::Result<S
             let mut text = match document {
                 Document::Review(r) => serde_json::to_string_pretty(r),
                 Document::Diff(d) => serde_json::to_string_pretty(d),
-                Document::Automaton(_) => unreachable!("reviews and diffs only"),
+                Document::Audit(a) => serde_json::to_string_pretty(a),
+                Document::Automaton(_) => unreachable!("reviews, diffs and audits only"),
             }
             .expect("documents serialise");
             text.push('\n');

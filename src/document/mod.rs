@@ -30,6 +30,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::automaton::{Dfa, json};
 
+pub mod audit;
 pub mod coverage;
 pub(crate) mod execution;
 pub mod languages;

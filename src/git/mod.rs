@@ -385,6 +385,49 @@ impl GitRepo {
         }
     }
 
+    /// The merge commits of `range` (`v1.0..v2.0`, or one revision: its whole history),
+    /// oldest first; `first_parent` follows only first parents (the merges into the
+    /// mainline), `since` (seconds since the epoch) leaves out older commits. Octopus merges
+    /// are listed too: their review says why it cannot be made.
+    pub fn merges_in(
+        &self,
+        range: &str,
+        first_parent: bool,
+        since: Option<i64>,
+    ) -> Result<Vec<CommitInfo>, GitError> {
+        let bad = || GitError::NoSuchRevision {
+            rev: range.to_string(),
+        };
+        let mut walk = self
+            .repo
+            .revwalk()
+            .map_err(git_err("cannot walk the history"))?;
+        walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)
+            .map_err(git_err("cannot walk the history"))?;
+        if range.contains("..") {
+            walk.push_range(range).map_err(|_| bad())?;
+        } else {
+            walk.push(self.resolve(range)?.oid).map_err(|_| bad())?;
+        }
+        if first_parent {
+            walk.simplify_first_parent()
+                .map_err(git_err("cannot walk the history"))?;
+        }
+        let mut merges = Vec::new();
+        for oid in walk {
+            let oid = oid.map_err(git_err("cannot walk the history"))?;
+            let commit = self
+                .repo
+                .find_commit(oid)
+                .map_err(git_err("cannot read a commit"))?;
+            if commit.parent_count() < 2 || since.is_some_and(|t| commit.time().seconds() < t) {
+                continue;
+            }
+            merges.push(self.info(oid, &oid.to_string()));
+        }
+        Ok(merges)
+    }
+
     /// A local branch whose tip is `oid` (the first by name), for labels a reader knows.
     fn branch_at(&self, oid: Oid) -> Option<String> {
         let branches = self.repo.branches(Some(git2::BranchType::Local)).ok()?;

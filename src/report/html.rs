@@ -5,7 +5,7 @@
 use askama::Template;
 
 use super::error::ReportError;
-use super::view::{AutomatonPage, Page};
+use super::view::{AuditPage, AutomatonPage, Page};
 
 #[derive(Template)]
 #[template(path = "review.html")]
@@ -17,6 +17,16 @@ struct ReviewTemplate<'a> {
 #[template(path = "automaton.html")]
 struct AutomatonTemplate<'a> {
     page: &'a AutomatonPage,
+}
+
+#[derive(Template)]
+#[template(path = "audit.html")]
+struct AuditTemplate<'a> {
+    page: &'a AuditPage,
+}
+
+pub(crate) fn audit_page(page: &AuditPage) -> Result<String, ReportError> {
+    Ok(AuditTemplate { page }.render()?)
 }
 
 pub(crate) fn page(page: &Page) -> Result<String, ReportError> {

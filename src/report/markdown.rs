@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use super::options::Options;
 use super::view::{
-    AutomatonPage, Banner, EntryView, Figure, Finding, Page, RevisionView, WordView,
+    AuditPage, AutomatonPage, Banner, EntryView, Figure, Finding, Page, RevisionView, WordView,
 };
 use crate::automaton::Dfa;
 
@@ -30,6 +30,24 @@ enum Detail {
     Full,
     /// Without transition lists and source diffs.
     Compact,
+}
+
+/// The audit as a table, one row per merge; rows past the limit are left out, saying so.
+pub(crate) fn audit_page(page: &AuditPage, options: &Options, limit: usize) -> String {
+    let tail = tail(options, &page.tool);
+    let head = format!("# {}\n\n{}\n\n", page.title, banner(&page.banner));
+    let mut blocks = vec![
+        "| merge | subject | verdict | unexpected | lost | overlapping | seconds |\n|---|---|---|---:|---:|---:|---:|\n"
+            .to_string(),
+    ];
+    for r in &page.rows {
+        let subject = cut(&r.subject.replace('|', "\\|"), 120);
+        blocks.push(format!(
+            "| `{}` | {subject} | **{}** | {} | {} | {} | {} |\n",
+            r.short, r.verdict, r.unexpected, r.lost, r.overlapping, r.seconds
+        ));
+    }
+    fits(&head, &blocks, &tail, limit).unwrap_or_else(|| squeeze(&head, &blocks, &tail, limit))
 }
 
 pub(crate) fn page(page: &Page, options: &Options, limit: usize) -> String {

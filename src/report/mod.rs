@@ -26,6 +26,7 @@ mod view;
 
 use std::path::Path;
 
+use crate::document::audit::{AUDIT_FORMAT, AuditDocument};
 use crate::document::{
     AutomatonDocument, AutomatonMeta, DIFF_FORMAT, DIFF_KIND, DiffDocument, REVIEW_FORMAT, Review,
 };
@@ -46,6 +47,7 @@ pub enum Document {
     Review(Box<Review>),
     Diff(Box<DiffDocument>),
     Automaton(Box<AutomatonDocument>),
+    Audit(Box<AuditDocument>),
 }
 
 /// Reads a document; `origin` names the input (a path, "stdin") in error messages.
@@ -77,6 +79,9 @@ pub fn parse(text: &str, origin: &str) -> Result<Document, ReportError> {
         Some(REVIEW_FORMAT) => serde_json::from_str(text)
             .map(|r| Document::Review(Box::new(r)))
             .map_err(invalid(REVIEW_FORMAT)),
+        Some(AUDIT_FORMAT) => serde_json::from_str(text)
+            .map(|d| Document::Audit(Box::new(d)))
+            .map_err(invalid(AUDIT_FORMAT)),
         Some(DIFF_FORMAT) => serde_json::from_str(text)
             .map(|d| Document::Diff(Box::new(d)))
             .map_err(invalid(DIFF_FORMAT)),
@@ -126,6 +131,14 @@ pub fn render(
         (Document::Automaton(doc), Format::Html) => {
             html::automaton_page(&view::automaton_page::automaton_page(doc, Draw::Yes))
         }
+        (Document::Audit(audit), Format::Html) => {
+            html::audit_page(&view::audit_page::audit_page(audit))
+        }
+        (Document::Audit(audit), Format::Markdown) => Ok(markdown::audit_page(
+            &view::audit_page::audit_page(audit),
+            options,
+            MARKDOWN_LIMIT,
+        )),
         (Document::Review(review), Format::Markdown) => Ok(markdown::page(
             &view::review_page::review_page(review, Draw::No),
             options,

@@ -15,6 +15,7 @@
 //! figures, findings, source changes). This module keeps the view types the templates read
 //! and the small helpers every page uses.
 
+pub(super) mod audit_page;
 pub(super) mod automaton_page;
 mod coverage;
 pub(super) mod diff_page;
@@ -253,6 +254,32 @@ pub(crate) struct Page {
     pub entries: Vec<EntryView>,
     pub bounds: BoundsView,
     pub tool: String,
+}
+
+/// An audit report: one row per merge commit.
+#[derive(Clone, Debug)]
+pub(crate) struct AuditPage {
+    pub title: String,
+    pub banner: Banner,
+    pub rows: Vec<AuditRow>,
+    pub tool: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct AuditRow {
+    pub short: String,
+    pub commit: String,
+    pub subject: String,
+    pub verdict: &'static str,
+    /// Also a CSS class.
+    pub kind: &'static str,
+    pub unexpected: u64,
+    pub lost: u64,
+    pub overlapping: u64,
+    pub seconds: String,
+    /// A local link to the merge's report.
+    pub report: Option<String>,
+    pub notes: Vec<String>,
 }
 
 #[derive(Clone, Debug)]

@@ -1,0 +1,24 @@
+//! Values the flags of several commands share.
+
+use clap::ValueEnum;
+
+/// `mergelens learn --events`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum EventsArg {
+    Functions,
+    Calls,
+    Branches,
+}
+
+/// A value that is not a number of seconds a `Duration` can hold.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} is not a number of seconds (0 for no limit)")]
+pub struct NotSeconds(String);
+
+/// A number of seconds a `Duration` can hold (`inf` or `1e308` would panic later).
+pub(super) fn seconds(text: &str) -> Result<f64, NotSeconds> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|&v| v >= 0.0 && std::time::Duration::try_from_secs_f64(v).is_ok())
+        .ok_or_else(|| NotSeconds(text.to_string()))
+}

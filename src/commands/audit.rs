@@ -1,0 +1,239 @@
+//! `mergelens audit RANGE`: every merge commit of a range of history reviewed as it was
+//! committed (`review --commit`), one line each, and a `mergelens-audit/1` document that
+//! links each merge's full report.
+//!
+//! Key items: [`AuditArgs`] and [`run`]. The merges are reviewed oldest first, one after
+//! the other (each review learns its versions in parallel); the caches under
+//! `.git/mergelens/` carry over between them, so a version several merges share is learned
+//! once, and a second audit of the same range runs no CBMC. `--time-budget` is per merge: a
+//! merge over it is `inconclusive`, and the audit goes on. Ctrl-C or SIGTERM stops the
+//! audit: the merges left have no verdict, and the document says it is partial.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+use super::anytime;
+use super::review::{DocFormat, context, render, write_requested};
+use super::{Outcome, write_output};
+use mergelens::config::Overrides;
+use mergelens::document::Verdict;
+use mergelens::document::audit::{AUDIT_FORMAT, AuditDocument, AuditedMerge};
+use mergelens::git::{CommitInfo, GitRepo};
+use mergelens::report::Document;
+use mergelens::review;
+use mergelens::trust::{self, OwnerConfig, UserConfig};
+
+/// The options of `mergelens audit`.
+#[derive(Clone, Debug, Default)]
+pub struct AuditArgs {
+    /// `v1.0..v2.0`, or one revision (its whole history).
+    pub range: String,
+    /// Only the merges into the mainline (first parents).
+    pub first_parent: bool,
+    /// Only merges committed on or after this day (`YYYY-MM-DD`).
+    pub since: Option<String>,
+    pub flags: Overrides,
+    pub format: Option<DocFormat>,
+    pub output: Option<PathBuf>,
+    pub no_cache: bool,
+    /// Per merge.
+    pub time_budget: Option<Duration>,
+}
+
+/// Audits; see the module documentation.
+pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
+    let _confined = mergelens::sandbox::confine_children()
+        .context("cannot make the private temporary directory of the sandbox")?;
+    let repo = GitRepo::from_env()?;
+    let since = args.since.as_deref().map(day_start).transpose()?;
+    let merges = repo.merges_in(&args.range, args.first_parent, since)?;
+    eprintln!(
+        "mergelens: auditing {} merge commit(s) of {}",
+        merges.len(),
+        args.range
+    );
+    // Ctrl-C and SIGTERM stop the audit; the budget is set per merge below.
+    anytime::start(None);
+    let reports = repo.mergelens_dir().join("audit");
+    let mut rows = Vec::new();
+    let mut outcome = Outcome::Success;
+    // The lines go where the document does not.
+    let document_to_stdout = args.output.is_none() && args.format.is_some();
+    for (k, merge) in merges.iter().enumerate() {
+        let subject = merge.summary.clone().unwrap_or_default();
+        // A merge past its own budget stops that merge only; Ctrl-C and SIGTERM all.
+        if mergelens::stop::stop_requested() {
+            rows.push(AuditedMerge::unreviewed(
+                merge.sha(),
+                subject,
+                "not reviewed: the audit was stopped (interrupted)".to_string(),
+            ));
+            continue;
+        }
+        eprintln!(
+            "mergelens: audit {}/{}: {} {subject}",
+            k + 1,
+            merges.len(),
+            &merge.sha()[..10]
+        );
+        let row = match audit_one(&repo, merge, args, &reports) {
+            Ok((row, failed)) => {
+                if failed {
+                    outcome = Outcome::Different;
+                }
+                row
+            }
+            // One merge that cannot be reviewed does not end the audit.
+            Err(error) => {
+                let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
+                AuditedMerge::unreviewed(merge.sha(), subject, chain.join(": "))
+            }
+        };
+        if document_to_stdout {
+            eprintln!("{}", line(&row));
+        } else {
+            println!("{}", line(&row));
+        }
+        rows.push(row);
+    }
+    let partial = mergelens::stop::stop_requested();
+    let document = Document::Audit(Box::new(AuditDocument {
+        format: AUDIT_FORMAT.to_string(),
+        range: args.range.clone(),
+        merges: rows,
+        tool: Some(format!("mergelens {}", env!("CARGO_PKG_VERSION"))),
+        partial,
+    }));
+    let last = repo.mergelens_dir().join("last-audit.html");
+    std::fs::create_dir_all(repo.mergelens_dir())
+        .and_then(|()| {
+            std::fs::write(
+                &last,
+                render(&document, DocFormat::Html).unwrap_or_default(),
+            )
+        })
+        .with_context(|| format!("cannot write {}", last.display()))?;
+    if args.format.is_some() || args.output.is_some() {
+        write_requested(&document, args.format, args.output.as_deref())?;
+    }
+    eprintln!("mergelens: audit report: {}", last.display());
+    Ok(outcome)
+}
+
+/// Reviews one merge commit as committed, under the settings committed on its first
+/// parent (or `--config`); the row, and whether its findings fail its `fail-on`.
+fn audit_one(
+    repo: &GitRepo,
+    merge: &CommitInfo,
+    args: &AuditArgs,
+    reports: &Path,
+) -> anyhow::Result<(AuditedMerge, bool)> {
+    let started = Instant::now();
+    let versions = repo.commit_versions(&merge.sha())?;
+    let user = UserConfig::load()?;
+    let owner = match &args.flags.config {
+        Some(path) => OwnerConfig::from_file(path)?,
+        None => OwnerConfig::committed(repo, &versions.ours)?,
+    };
+    let mut settings = trust::review_settings(repo, &versions.ours, &owner, &user, &args.flags)?;
+    let _harness = trust::attach_harness(repo, &owner.file, &owner.origin, &user, &mut settings)?;
+    if let Some(budget) = args.time_budget {
+        mergelens::stop::set_time_budget(budget);
+    }
+    let (ctx, mut progress) = context(repo, &settings, args.no_cache)?;
+    let report = review::review_merge(repo, &versions, &settings, &ctx);
+    progress.finish();
+    let report = report?;
+    let document = Document::Review(Box::new(report.document.clone()));
+    std::fs::create_dir_all(reports)
+        .with_context(|| format!("cannot create {}", reports.display()))?;
+    let html = reports.join(format!("{}.html", merge.sha()));
+    write_output(Some(&html), &render(&document, DocFormat::Html)?)?;
+    write_output(
+        Some(&reports.join(format!("{}.json", merge.sha()))),
+        &render(&document, DocFormat::Json)?,
+    )?;
+    let failed = settings
+        .fail_on
+        .fails(report.unexpected, report.lost, report.overlapping)
+        || (report.verdict() == Verdict::Inconclusive && settings.fail_on.fails_inconclusive());
+    let row = AuditedMerge::reviewed(
+        merge.sha(),
+        merge.summary.clone().unwrap_or_default(),
+        &report.document,
+        started.elapsed().as_secs_f64(),
+        Some(report_link(&html, args.output.as_deref())),
+    );
+    Ok((row, failed))
+}
+
+/// The merge's report as the audit document links it: relative to the document's directory
+/// when it is under it, else absolute.
+fn report_link(report: &Path, document: Option<&Path>) -> String {
+    let dir = document
+        .and_then(Path::parent)
+        .and_then(|d| std::path::absolute(d).ok());
+    dir.and_then(|d| report.strip_prefix(d).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| report.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// One line of the audit's output.
+fn line(row: &AuditedMerge) -> String {
+    format!(
+        "{} {:<13} {} unexpected, {} lost, {} overlapping · {} CBMC runs · {:.1} s · {}",
+        &row.commit[..10],
+        row.verdict_word(),
+        row.unexpected,
+        row.lost,
+        row.overlapping,
+        row.cbmc_runs,
+        row.seconds,
+        row.subject
+    )
+}
+
+/// The first second of a day `YYYY-MM-DD` (UTC), in seconds since the epoch.
+fn day_start(day: &str) -> anyhow::Result<i64> {
+    let parts: Vec<i64> = day.split('-').filter_map(|p| p.parse().ok()).collect();
+    let [y, m, d] = parts[..] else {
+        anyhow::bail!(super::review::UsageError(format!(
+            "--since {day}: not a day; write YYYY-MM-DD"
+        )));
+    };
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        anyhow::bail!(super::review::UsageError(format!(
+            "--since {day}: not a day; write YYYY-MM-DD"
+        )));
+    }
+    Ok(days_from_civil(y, m, d) * 86_400)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date: count whole 400-year eras (146,097
+/// days each) from year 0, with March as the first month so that the leap day ends a year.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let month_from_march = (m + 9) % 12;
+    let day_of_year = (153 * month_from_march + 2) / 5 + d - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_count_from_the_epoch() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(days_from_civil(2026, 11, 25), 20_782);
+        assert!(day_start("2026-13-01").is_err());
+        assert!(day_start("yesterday").is_err());
+    }
+}

@@ -1,0 +1,125 @@
+//! `mergelens audit` (issue 21) on a real repository with the real CBMC: every merge of a
+//! range reviewed as committed, one line each, a `mergelens-audit/1` document and reports
+//! in HTML and Markdown; a second audit of the same range runs no CBMC.
+
+mod common;
+
+use common::{Repo, text};
+use serde_json::Value;
+
+/// `main` calls `first`, `mid`, then `second` (changes of the two are apart in the calls
+/// too, so that they compose).
+fn program(first: &str, second: &str) -> String {
+    format!(
+        "void a(void) {{}}\nvoid b(void) {{}}\nvoid c(void) {{}}\nvoid d(void) {{}}\nvoid e(void) {{}}\nvoid mid(void) {{}}\n\nint main(void)\n{{\n    {first}();\n\n    mid();\n\n    {second}();\n    return 0;\n}}\n"
+    )
+}
+
+/// Three merges after `v1`: a clean one, an evil one (the merge commit adds a call of `e`
+/// neither branch made), and one whose branch changed no code.
+fn history() -> Repo {
+    let repo = Repo::new();
+    repo.commit("prog.c", &program("a", "b"), "base");
+    repo.git(&["tag", "v1"]);
+    let branch = |name: &str, file: &str, text: &str| {
+        repo.git(&["checkout", "-q", "-b", name, "main"]);
+        repo.commit(file, text, name);
+        repo.git(&["checkout", "-q", "main"]);
+    };
+    // 1: ours changes the first call, theirs the second: clean.
+    branch("second-d", "prog.c", &program("a", "d"));
+    repo.commit("prog.c", &program("c", "b"), "first c");
+    repo.git(&["merge", "-q", "--no-ff", "second-d", "-m", "merge second-d"]);
+    // 2: an evil merge: git merges cleanly, the commit adds `e` after the second call.
+    branch("second-a", "prog.c", &program("c", "a"));
+    repo.commit("prog.c", &program("b", "d"), "first b");
+    repo.git(&["merge", "-q", "--no-ff", "--no-commit", "second-a"]);
+    repo.commit(
+        "prog.c",
+        &program("b", "a").replace("    a();\n    return", "    a();\n    e();\n    return"),
+        "merge second-a, and call e",
+    );
+    // 3: a branch of documentation only.
+    branch("docs", "README", "how to\n");
+    repo.commit("notes.txt", "n\n", "notes");
+    repo.git(&["merge", "-q", "--no-ff", "docs", "-m", "merge docs"]);
+    repo.git(&["tag", "v2"]);
+    repo
+}
+
+#[test]
+fn an_audit_reviews_each_merge_as_committed_and_a_second_one_runs_no_cbmc() {
+    let repo = history();
+    let out = repo.mergelens(&["audit", "v1..v2", "-o", "audit.json"]);
+    let said = text(&out);
+    // The evil merge has an unexpected execution: exit code 1 under the default fail-on.
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.path().join("audit.json")).unwrap())
+            .unwrap();
+    assert_eq!(doc["format"], "mergelens-audit/1");
+    let merges = doc["merges"].as_array().unwrap();
+    let verdicts: Vec<&str> = merges
+        .iter()
+        .map(|m| m["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["clean", "unexpected", "clean"], "{said}");
+    let subjects: Vec<&str> = merges
+        .iter()
+        .map(|m| m["subject"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        subjects,
+        ["merge second-d", "merge second-a, and call e", "merge docs"]
+    );
+    assert_eq!(merges[1]["unexpected"], 1, "{}", merges[1]);
+    // One line per merge on standard output.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(
+        stdout.lines().nth(1).unwrap().contains("unexpected"),
+        "{stdout}"
+    );
+    // Each merge's full report, linked from the document.
+    for m in merges {
+        let report = repo.path().join(m["report"].as_str().unwrap());
+        assert!(report.exists(), "{}", report.display());
+    }
+    let first_runs: u64 = merges
+        .iter()
+        .map(|m| m["cbmc_runs"].as_u64().unwrap())
+        .sum();
+    assert!(first_runs > 0);
+
+    // The same range again: everything from the caches.
+    let out = repo.mergelens(&["audit", "v1..v2", "--format", "json"]);
+    let again: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs: Vec<u64> = again["merges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["cbmc_runs"].as_u64().unwrap())
+        .collect();
+    assert_eq!(runs, [0, 0, 0], "{}", text(&out));
+
+    // Markdown and the HTML index render the same rows.
+    let md = repo.mergelens(&["audit", "v1..v2", "--format", "md"]);
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(md.contains("| merge | subject | verdict |"), "{md}");
+    assert!(
+        md.contains("merge second-a, and call e | **unexpected**"),
+        "{md}"
+    );
+    let html = std::fs::read_to_string(repo.path().join(".git/mergelens/last-audit.html")).unwrap();
+    assert!(
+        html.contains("2 of 3 merges") || html.contains("1 of 3 merges"),
+        "{html}"
+    );
+    // --first-parent and --since narrow the range.
+    let out = repo.mergelens(&["audit", "v2", "--since", "2999-01-01"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).trim().is_empty(),
+        "{}",
+        text(&out)
+    );
+}
