@@ -758,3 +758,70 @@ fn the_command_writes_html_and_markdown() {
     assert_eq!(out.status.code(), Some(2), "{message}");
     assert!(message.contains("cannot read"), "{message}");
 }
+
+#[test]
+fn the_audit_page_runs_in_headless_chromium_and_links_each_report() {
+    use mergelens::document::Verdict;
+    use mergelens::document::audit::{AUDIT_FORMAT, AuditDocument, AuditedMerge};
+    let row = |commit: &str, verdict, unexpected| AuditedMerge {
+        commit: commit.repeat(40),
+        subject: format!("merge <{commit}>"),
+        verdict,
+        unexpected,
+        lost: 0,
+        overlapping: 0,
+        cbmc_runs: 3,
+        seconds: 1.5,
+        report: Some(format!("audit/{}.html", commit.repeat(40))),
+        notes: Vec::new(),
+    };
+    let doc = AuditDocument {
+        format: AUDIT_FORMAT.to_string(),
+        range: "v1..v2".to_string(),
+        merges: vec![
+            row("a", Some(Verdict::Clean), 0),
+            row("b", Some(Verdict::Unexpected), 2),
+            AuditedMerge::unreviewed("c".repeat(40), "octopus".into(), "an octopus".into()),
+        ],
+        tool: None,
+        partial: false,
+    };
+    let text = serde_json::to_string(&doc).unwrap();
+    let document = report::parse(&text, "audit.json").unwrap();
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&target).unwrap();
+    let page = target.join("report-audit.html");
+    std::fs::write(
+        &page,
+        report::render(&document, Format::Html, &Options::default()).unwrap(),
+    )
+    .unwrap();
+    let dumped = chromium(&page, &["--dump-dom".to_string()]);
+    let dom = String::from_utf8(dumped.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&dumped.stderr);
+    assert!(dumped.status.success(), "chromium failed: {stderr}");
+    assert!(
+        dom.contains("data-ok=\"1\""),
+        "the script did not finish:\n{dom}"
+    );
+    assert!(
+        !dom.contains("data-errors=\""),
+        "script errors recorded:\n{dom}"
+    );
+    assert_eq!(console_messages(&stderr), Vec::<&str>::new());
+    assert!(dom.contains("2 of 3 merges of v1..v2 need a look"), "{dom}");
+    assert!(
+        dom.contains(&format!("href=\"audit/{}.html\"", "b".repeat(40))),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("merge &lt;b&gt;"),
+        "the subject is escaped: {dom}"
+    );
+    assert!(dom.contains("not reviewed"), "{dom}");
+    let md = report::render(&document, Format::Markdown, &Options::default()).unwrap();
+    assert!(
+        md.contains("| `bbbbbbbbbb` | merge <b> | **unexpected** | 2 |"),
+        "{md}"
+    );
+}
