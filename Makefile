@@ -6,6 +6,7 @@ CARGO ?= cargo
 deps:
 	bash scripts/install-cbmc.sh
 	bash scripts/install-chromium.sh
+	bash scripts/install-sarif-check.sh
 
 test: deps
 	$(CARGO) fmt --check

@@ -59,6 +59,7 @@ fn run(command: Command) -> anyhow::Result<Outcome> {
             let format = match format {
                 ReportFormatArg::Html => Format::Html,
                 ReportFormatArg::Md => Format::Markdown,
+                ReportFormatArg::Sarif => Format::Sarif,
             };
             let args = commands::report::ReportArgs {
                 input,

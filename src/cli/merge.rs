@@ -12,6 +12,8 @@ pub enum DocFormatArg {
     Json,
     Md,
     Html,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
 }
 
 /// `fail-on`.
@@ -179,6 +181,7 @@ impl ReviewLearnFlags {
             DocFormatArg::Json => DocFormat::Json,
             DocFormatArg::Md => DocFormat::Markdown,
             DocFormatArg::Html => DocFormat::Html,
+            DocFormatArg::Sarif => DocFormat::Sarif,
         })
     }
 }

@@ -265,6 +265,8 @@ impl LearnTargetCli {
 pub enum ReportFormatArg {
     Html,
     Md,
+    /// SARIF 2.1.0 (reviews, diffs and audits).
+    Sarif,
 }
 
 /// The program options `learn` and `explain` share: the program, its front end, CBMC, lazy

@@ -116,7 +116,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
         })
         .with_context(|| format!("cannot write {}", last.display()))?;
     if args.format.is_some() || args.output.is_some() {
-        write_requested(&document, args.format, args.output.as_deref())?;
+        write_requested(&document, args.format, args.output.as_deref(), Some(&last))?;
     }
     eprintln!("mergelens: audit report: {}", last.display());
     Ok(outcome)

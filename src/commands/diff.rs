@@ -53,7 +53,12 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     let report = report?;
     let document = Document::Diff(Box::new(report.document.clone()));
     let saved = save_last(&repo, "last-diff", &document);
-    let to_stdout = write_requested(&document, args.format, args.output.as_deref())?;
+    let to_stdout = write_requested(
+        &document,
+        args.format,
+        args.output.as_deref(),
+        saved.as_deref(),
+    )?;
     let mut text = format!("mergelens diff {} {}\n", args.from, args.to);
     let words = |text: &mut String, title: &str, d: &Option<Difference>| {
         if let Some(d) = d.as_ref().filter(|d| !d.examples.is_empty()) {

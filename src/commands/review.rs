@@ -31,6 +31,8 @@ pub enum DocFormat {
     Json,
     Markdown,
     Html,
+    /// SARIF 2.1.0.
+    Sarif,
 }
 
 impl DocFormat {
@@ -39,6 +41,7 @@ impl DocFormat {
         match path.extension().and_then(|e| e.to_str()) {
             Some("json") => DocFormat::Json,
             Some("md" | "markdown") => DocFormat::Markdown,
+            Some("sarif") => DocFormat::Sarif,
             _ => DocFormat::Html,
         }
     }
@@ -186,7 +189,12 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     }
     let document = Document::Review(Box::new(report.document.clone()));
     let saved = save_last(&repo, "last-review", &document);
-    let to_stdout = write_requested(&document, args.format, args.output.as_deref())?;
+    let to_stdout = write_requested(
+        &document,
+        args.format,
+        args.output.as_deref(),
+        saved.as_deref(),
+    )?;
     let mut summary = summary(&report, saved.as_deref(), args.output.as_deref());
     let mut outcome = outcome(&report, &settings);
     if let Some(diff) = &settings_change {
@@ -301,21 +309,32 @@ pub(crate) fn render(document: &Document, format: DocFormat) -> anyhow::Result<S
             report::render(document, Format::Markdown, &report::Options::default())?
         }
         DocFormat::Html => report::render(document, Format::Html, &report::Options::default())?,
+        DocFormat::Sarif => report::render(document, Format::Sarif, &report::Options::default())?,
     })
 }
 
 /// Writes the document as `--format`/`-o` ask; returns whether it went to standard output.
+/// `html`: where the HTML report is, for the SARIF messages to point to.
 pub(crate) fn write_requested(
     document: &Document,
     format: Option<DocFormat>,
     output: Option<&Path>,
+    html: Option<&Path>,
 ) -> anyhow::Result<bool> {
     let format = match (format, output) {
         (Some(f), _) => f,
         (None, Some(path)) => DocFormat::for_path(path),
         (None, None) => return Ok(false),
     };
-    let text = render(document, format)?;
+    let text = match format {
+        DocFormat::Sarif => {
+            let options = report::Options {
+                html_report: html.map(|h| h.display().to_string()),
+            };
+            report::render(document, Format::Sarif, &options)?
+        }
+        other => render(document, other)?,
+    };
     write_output(output, &text)?;
     Ok(output.is_none())
 }

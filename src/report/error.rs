@@ -21,11 +21,11 @@ pub enum ReportError {
         source: serde_json::Error,
     },
     #[error(
-        "{path}: no \"format\" key; expected a mergelens-review/1, mergelens-diff/1 or mergelens-dfa/1 document"
+        "{path}: no \"format\" key; expected a mergelens-review/1, mergelens-diff/1, mergelens-audit/1 or mergelens-dfa/1 document"
     )]
     NoFormat { path: String },
     #[error(
-        "{path}: format is {found:?}; mergelens report reads mergelens-review/1, mergelens-diff/1 and mergelens-dfa/1"
+        "{path}: format is {found:?}; mergelens report reads mergelens-review/1, mergelens-diff/1, mergelens-audit/1 and mergelens-dfa/1"
     )]
     UnknownFormat { path: String, found: String },
     #[error("{path}: not a valid {format} document: {source}")]
@@ -41,6 +41,11 @@ pub enum ReportError {
     /// A `mergelens-dfa/1` input that is not a valid automaton.
     #[error(transparent)]
     Automaton(#[from] AutomatonError),
+    /// SARIF reports findings, which a learned or explained automaton has none of.
+    #[error(
+        "SARIF is written for reviews, diffs and audits; a learned or explained automaton has no findings (use html or md)"
+    )]
+    NoSarif,
     /// A bug rather than bad input: the templates are compiled in, so they only fail when
     /// writing into the output string fails.
     #[error("cannot render the HTML report: {0}")]

@@ -21,6 +21,7 @@ mod error;
 mod html;
 mod markdown;
 mod options;
+mod sarif;
 
 mod view;
 
@@ -121,7 +122,16 @@ pub fn render(
     format: Format,
     options: &Options,
 ) -> Result<String, ReportError> {
+    let sarif = |log: serde_json::Value| {
+        let mut text = serde_json::to_string_pretty(&log).expect("JSON values serialise");
+        text.push('\n');
+        Ok(text)
+    };
     match (document, format) {
+        (Document::Review(review), Format::Sarif) => sarif(sarif::review(review, options)),
+        (Document::Diff(diff), Format::Sarif) => sarif(sarif::diff(diff, options)),
+        (Document::Audit(audit), Format::Sarif) => sarif(sarif::audit(audit, options)),
+        (Document::Automaton(_), Format::Sarif) => Err(ReportError::NoSarif),
         (Document::Review(review), Format::Html) => {
             html::page(&view::review_page::review_page(review, Draw::Yes))
         }

@@ -8,6 +8,8 @@ pub enum Format {
     Html,
     /// GitHub-flavoured Markdown of at most [`super::MARKDOWN_LIMIT`] bytes.
     Markdown,
+    /// SARIF 2.1.0, for code-scanning dashboards (reviews, diffs and audits).
+    Sarif,
 }
 
 /// Options of [`super::render`].

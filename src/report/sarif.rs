@@ -1,0 +1,334 @@
+//! SARIF 2.1.0 (the OASIS Static Analysis Results Interchange Format), which code-scanning
+//! dashboards read: one result per finding of a review, diff or audit.
+//!
+//! The mapping (`docs/formats.md` says it in full):
+//!
+//! * rules `mergelens/unexpected`, `mergelens/lost` (level `error`), `mergelens/overlapping`
+//!   (`warning`), `mergelens/changed` (behaviour a diff added or removed, `note`),
+//!   `mergelens/inconclusive` (`note`) and `mergelens/settings` (a merge that changes the
+//!   review settings, `warning`);
+//! * a review's result per unexpected or overlapping execution of the per-execution check
+//!   (saying when it loses a call a branch added), or, where the check did not run, per
+//!   non-empty word-level language (`unexpected`, `lost`), located at the functions its letters name that the
+//!   merge changed, else at the entry function; an unreached hunk at its own lines;
+//! * each message has the example words, and the HTML report's location when given.
+
+use serde_json::{Value, json};
+
+use super::options::Options;
+use crate::document::audit::AuditDocument;
+use crate::document::{
+    DiffDocument, Difference, ExecutionKind, FunctionLocation, Review, ReviewEntry, Version,
+};
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The rules, with their default level and a one-line description.
+const RULES: [(&str, &str, &str); 6] = [
+    (
+        "mergelens/unexpected",
+        "error",
+        "On some input the merge does what neither branch's change, nor both together, do.",
+    ),
+    (
+        "mergelens/lost",
+        "error",
+        "On some input the merge lacks a call a branch's change added.",
+    ),
+    (
+        "mergelens/overlapping",
+        "warning",
+        "On some input both branches changed the same part of the execution differently.",
+    ),
+    (
+        "mergelens/changed",
+        "note",
+        "Behaviour one revision has and the other has not.",
+    ),
+    (
+        "mergelens/inconclusive",
+        "note",
+        "The check fell short of its bounds: no difference found says less than it seems.",
+    ),
+    (
+        "mergelens/settings",
+        "warning",
+        "The merge changes the review settings (.mergelens.toml).",
+    ),
+];
+
+/// The SARIF log of a review.
+pub(crate) fn review(doc: &Review, options: &Options) -> Value {
+    let mut results = Vec::new();
+    for entry in &doc.entries {
+        entry_results(entry, options, &mut results);
+    }
+    let fallback = doc
+        .entries
+        .first()
+        .and_then(|e| entry_location(e, Version::Base));
+    for reason in &doc.inconclusive {
+        results.push(result(
+            "mergelens/inconclusive",
+            reason.clone(),
+            options,
+            fallback.iter().cloned().collect(),
+        ));
+    }
+    for hunk in doc
+        .entries
+        .iter()
+        .flat_map(|e| &e.coverage.hunks)
+        .filter(|h| h.code && !h.reached)
+    {
+        results.push(result(
+            "mergelens/inconclusive",
+            format!(
+                "This change is never reached within --unwind {}: no difference found says nothing about it.",
+                doc.bounds.unwind
+            ),
+            options,
+            vec![region(&hunk.file, hunk.start_line, Some(hunk.end_line))],
+        ));
+    }
+    for note in doc
+        .bounds
+        .notes
+        .iter()
+        .filter(|n| n.contains(".mergelens.toml"))
+    {
+        results.push(result(
+            "mergelens/settings",
+            note.clone(),
+            options,
+            vec![region(crate::config::FILE_NAME, 1, None)],
+        ));
+    }
+    log(results)
+}
+
+/// The SARIF log of a diff: what each entry added and removed.
+pub(crate) fn diff(doc: &DiffDocument, options: &Options) -> Value {
+    let mut results = Vec::new();
+    for entry in &doc.entries {
+        let at = entry
+            .functions
+            .iter()
+            .find(|f| f.name == entry.entry && f.version == Version::New)
+            .map(located)
+            .into_iter()
+            .collect::<Vec<_>>();
+        for (what, language) in [("added", &entry.added), ("removed", &entry.removed)] {
+            if let Some(text) = examples(language) {
+                results.push(result(
+                    "mergelens/changed",
+                    format!("`{}`: behaviour {what}: {text}", entry.entry),
+                    options,
+                    at.clone(),
+                ));
+            }
+        }
+    }
+    for reason in &doc.inconclusive {
+        results.push(result(
+            "mergelens/inconclusive",
+            reason.clone(),
+            options,
+            Vec::new(),
+        ));
+    }
+    log(results)
+}
+
+/// The SARIF log of an audit: each merge's findings, counted, with its report.
+pub(crate) fn audit(doc: &AuditDocument, options: &Options) -> Value {
+    let mut results = Vec::new();
+    for m in &doc.merges {
+        let link = Options {
+            html_report: m.report.clone().or_else(|| options.html_report.clone()),
+        };
+        let short = &m.commit[..m.commit.len().min(10)];
+        for (rule, count) in [
+            ("mergelens/unexpected", m.unexpected),
+            ("mergelens/lost", m.lost),
+            ("mergelens/overlapping", m.overlapping),
+        ] {
+            if count > 0 {
+                results.push(result(
+                    rule,
+                    format!("merge {short} ({}): {count} execution(s)", m.subject),
+                    &link,
+                    Vec::new(),
+                ));
+            }
+        }
+        if m.verdict_word() == "inconclusive" || m.verdict.is_none() {
+            results.push(result(
+                "mergelens/inconclusive",
+                format!(
+                    "merge {short} ({}): {}: {}",
+                    m.subject,
+                    m.verdict_word(),
+                    m.notes.join("; ")
+                ),
+                &link,
+                Vec::new(),
+            ));
+        }
+    }
+    log(results)
+}
+
+fn entry_results(entry: &ReviewEntry, options: &Options, results: &mut Vec<Value>) {
+    if entry.execution_check.is_some() {
+        for e in &entry.executions {
+            let rule = match e.kind {
+                ExecutionKind::Unexpected => "mergelens/unexpected",
+                ExecutionKind::Overlapping => "mergelens/overlapping",
+            };
+            let expected = e.expected.as_ref().map_or_else(
+                || "no composition (both changed it)".to_string(),
+                |w| w.join(" "),
+            );
+            let loses = if e.loses() {
+                " It loses a call a branch added."
+            } else {
+                ""
+            };
+            let message = format!(
+                "`{}`: on one input the merge calls `{}`; base `{}`, ours `{}`, theirs `{}`, expected `{expected}`.{loses}",
+                entry.entry,
+                e.merged.join(" "),
+                e.base.join(" "),
+                e.ours.join(" "),
+                e.theirs.join(" ")
+            );
+            let letters = e.merged.iter().chain(e.expected.iter().flatten());
+            results.push(result(rule, message, options, changed_at(entry, letters)));
+        }
+        return;
+    }
+    for (rule, language) in [
+        ("mergelens/unexpected", &entry.unexpected),
+        ("mergelens/lost", &entry.lost),
+    ] {
+        if let (Some(text), Some(d)) = (examples(language), language) {
+            let letters = d.examples.iter().flatten();
+            let message = format!("`{}`: {text}", entry.entry);
+            results.push(result(rule, message, options, changed_at(entry, letters)));
+        }
+    }
+}
+
+/// Up to three example words of a non-empty language, as one phrase.
+fn examples(language: &Option<Difference>) -> Option<String> {
+    let d = language.as_ref().filter(|d| !d.examples.is_empty())?;
+    let words: Vec<String> = d
+        .examples
+        .iter()
+        .take(3)
+        .map(|w| format!("`{}`", w.join(" ")))
+        .collect();
+    let more = d.count_up_to_bound.unwrap_or(d.examples.len() as u64);
+    Some(format!(
+        "{} word(s) within the bound, e.g. {}",
+        more,
+        words.join(", ")
+    ))
+}
+
+/// Where the merge changed the functions `letters` name, else the entry function.
+fn changed_at<'a>(entry: &ReviewEntry, letters: impl Iterator<Item = &'a String>) -> Vec<Value> {
+    let mut names: Vec<&str> = Vec::new();
+    for l in letters {
+        if entry.source_changes.iter().any(|c| &c.function == l) && !names.contains(&l.as_str()) {
+            names.push(l);
+        }
+    }
+    let mut at: Vec<Value> = names
+        .iter()
+        .filter_map(|n| {
+            [Version::Merged, Version::Theirs, Version::Ours]
+                .iter()
+                .find_map(|v| {
+                    entry
+                        .functions
+                        .iter()
+                        .find(|f| f.name == *n && f.version == *v)
+                })
+        })
+        .map(located)
+        .collect();
+    if at.is_empty() {
+        at.extend(entry_location(entry, Version::Merged));
+    }
+    at
+}
+
+fn entry_location(entry: &ReviewEntry, version: Version) -> Option<Value> {
+    entry
+        .functions
+        .iter()
+        .filter(|f| f.name == entry.entry)
+        .find(|f| f.version == version)
+        .or_else(|| entry.functions.iter().find(|f| f.name == entry.entry))
+        .map(located)
+}
+
+fn located(f: &FunctionLocation) -> Value {
+    region(&f.file, f.line.unwrap_or(1), None)
+}
+
+fn region(file: &str, start: u32, end: Option<u32>) -> Value {
+    let mut region = json!({ "startLine": start.max(1) });
+    if let Some(end) = end {
+        region["endLine"] = json!(end.max(start).max(1));
+    }
+    json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": file, "uriBaseId": "%SRCROOT%" },
+            "region": region,
+        }
+    })
+}
+
+fn result(rule: &str, message: String, options: &Options, locations: Vec<Value>) -> Value {
+    let index = RULES.iter().position(|(id, ..)| *id == rule).unwrap_or(0);
+    let text = match &options.html_report {
+        Some(report) => format!("{message} Full report: {report}"),
+        None => message,
+    };
+    json!({
+        "ruleId": rule,
+        "ruleIndex": index,
+        "level": RULES[index].1,
+        "message": { "text": text },
+        "locations": locations,
+    })
+}
+
+fn log(results: Vec<Value>) -> Value {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|(id, level, text)| {
+            json!({
+                "id": id,
+                "shortDescription": { "text": text },
+                "defaultConfiguration": { "level": level },
+            })
+        })
+        .collect();
+    json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "mergelens",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "originalUriBaseIds": { "%SRCROOT%": { "uri": "./" } },
+            "results": results,
+        }],
+    })
+}

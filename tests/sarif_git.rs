@@ -1,0 +1,95 @@
+//! SARIF 2.1.0 (issue 21) from `review`, `diff` and `audit` on a real repository with the
+//! real CBMC, validated against the OASIS schema (scripts/validate-sarif.py, in the
+//! environment scripts/install-sarif-check.sh makes; `make test` runs it).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{fig12, text};
+use serde_json::Value;
+
+fn python() -> PathBuf {
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/sarif-check/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run scripts/install-sarif-check.sh (make test does)",
+        python.display()
+    );
+    python
+}
+
+/// Whether the schema accepts `log`, and what the validator said.
+fn validate(log: &Value) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("log.sarif");
+    std::fs::write(&file, serde_json::to_string(log).unwrap()).unwrap();
+    let out = Command::new(python())
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/validate-sarif.py"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn sarif(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+#[test]
+fn reviews_diffs_and_audits_write_sarif_the_schema_accepts() {
+    let repo = fig12();
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "sarif"]);
+    let review = sarif(&out);
+    let (valid, said) = validate(&review);
+    assert!(valid, "{said}\n{review:#}");
+    let results = review["runs"][0]["results"].as_array().unwrap();
+    // Fig. 12: one overlapping execution, at the function the branches both changed.
+    let overlapping: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["ruleId"] == "mergelens/overlapping")
+        .collect();
+    assert_eq!(overlapping.len(), 1, "{review:#}");
+    let message = overlapping[0]["message"]["text"].as_str().unwrap();
+    assert!(message.contains("funcA funcZ funcC end"), "{message}");
+    assert!(message.contains("last-review.html"), "{message}");
+    let location = &overlapping[0]["locations"][0]["physicalLocation"];
+    assert!(
+        location["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with(".c"),
+        "{location}"
+    );
+    assert!(location["region"]["startLine"].as_u64().unwrap() > 0);
+
+    // A diff and an audit of the same history.
+    repo.git(&["tag", "before"]);
+    let merged = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    assert!(merged.status.success(), "{}", text(&merged));
+    for args in [
+        vec!["diff", "before", "HEAD", "--format", "sarif"],
+        vec!["audit", "before..HEAD", "--format", "sarif"],
+    ] {
+        let out = repo.mergelens(&args);
+        let log = sarif(&out);
+        let (valid, said) = validate(&log);
+        assert!(valid, "{args:?}: {said}\n{log:#}");
+        assert!(
+            !log["runs"][0]["results"].as_array().unwrap().is_empty(),
+            "{args:?}: {log:#}"
+        );
+    }
+
+    // The validator is no rubber stamp.
+    let mut broken = review.clone();
+    broken.as_object_mut().unwrap().remove("version");
+    assert!(!validate(&broken).0);
+    broken = review;
+    broken["runs"][0]["results"][0]["level"] = "fatal".into();
+    assert!(!validate(&broken).0);
+}
