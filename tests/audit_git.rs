@@ -123,3 +123,49 @@ fn an_audit_reviews_each_merge_as_committed_and_a_second_one_runs_no_cbmc() {
         text(&out)
     );
 }
+
+#[test]
+fn a_series_of_tags_is_a_behaviour_changelog_one_step_each() {
+    let repo = history();
+    // A tag at each merge, in an order only version sorting gets right.
+    let merges = repo.git(&["rev-list", "--merges", "--reverse", "v1..v2"]);
+    let merges: Vec<&str> = merges.lines().collect();
+    repo.git(&["tag", "v1.9", merges[0]]);
+    repo.git(&["tag", "v1.10", merges[1]]);
+    let out = repo.mergelens(&["diff", "--tags", "v1*", "-o", "series.json"]);
+    let said = text(&out);
+    // Both steps changed behaviour: exit code 1, as for a diff.
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert_eq!(lines.len(), 2, "{said}");
+    assert!(
+        lines[0].starts_with("v1 -> v1.9: behaviour changed"),
+        "{said}"
+    );
+    assert!(
+        lines[1].starts_with("v1.9 -> v1.10: behaviour changed"),
+        "{said}"
+    );
+    assert!(lines[1].contains("added `b mid a e end`"), "{said}");
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.path().join("series.json")).unwrap())
+            .unwrap();
+    assert_eq!(doc["format"], "mergelens-series/1");
+    assert_eq!(doc["revisions"], serde_json::json!(["v1", "v1.9", "v1.10"]));
+    for step in doc["steps"].as_array().unwrap() {
+        assert_eq!(step["changed"], true);
+        assert!(std::path::Path::new(step["report"].as_str().unwrap()).exists());
+        assert_eq!(step["diff"]["kind"], "diff");
+    }
+    // The last step changed no code: unchanged, at once.
+    let out = repo.mergelens(&["diff", "v1", "v1.10", "v2"]);
+    let said = text(&out);
+    assert!(said.contains("v1.10 -> v2: behaviour unchanged"), "{said}");
+    let out = repo.mergelens(&["diff", "--tags", "none*"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("two revisions at least; 0 given"),
+        "{}",
+        text(&out)
+    );
+}

@@ -710,7 +710,7 @@ fn documents_round_trip_through_the_serde_model() {
         let text = match &first {
             Document::Review(r) => serde_json::to_string(r).unwrap(),
             Document::Diff(d) => serde_json::to_string(d).unwrap(),
-            Document::Automaton(_) | Document::Audit(_) => {
+            Document::Automaton(_) | Document::Audit(_) | Document::Series(_) => {
                 unreachable!("a fixture of another format")
             }
         };
@@ -824,4 +824,56 @@ fn the_audit_page_runs_in_headless_chromium_and_links_each_report() {
         md.contains("| `bbbbbbbbbb` | merge <b> | **unexpected** | 2 |"),
         "{md}"
     );
+}
+
+#[test]
+fn the_series_page_runs_in_headless_chromium_as_a_timeline() {
+    use mergelens::document::series::{SERIES_FORMAT, SeriesDocument, SeriesStep};
+    let Document::Diff(diff) = document("diff.json") else {
+        panic!("diff.json is a diff")
+    };
+    let step = |from: &str, to: &str, changed| SeriesStep {
+        from: from.to_string(),
+        to: to.to_string(),
+        changed,
+        report: Some(format!("series/{from}..{to}.html")),
+        diff: (*diff).clone(),
+    };
+    let series = SeriesDocument {
+        format: SERIES_FORMAT.to_string(),
+        revisions: vec!["v1.0".into(), "v1.1".into(), "v1.2".into()],
+        steps: vec![step("v1.0", "v1.1", true), step("v1.1", "v1.2", true)],
+        tool: None,
+    };
+    let document = report::parse(&serde_json::to_string(&series).unwrap(), "s.json").unwrap();
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&target).unwrap();
+    let page = target.join("report-series.html");
+    std::fs::write(
+        &page,
+        report::render(&document, Format::Html, &Options::default()).unwrap(),
+    )
+    .unwrap();
+    let dumped = chromium(&page, &["--dump-dom".to_string()]);
+    let dom = String::from_utf8(dumped.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&dumped.stderr);
+    assert!(dumped.status.success(), "chromium failed: {stderr}");
+    assert!(
+        dom.contains("data-ok=\"1\""),
+        "the script did not finish:\n{dom}"
+    );
+    assert!(
+        !dom.contains("data-errors=\""),
+        "script errors recorded:\n{dom}"
+    );
+    assert_eq!(console_messages(&stderr), Vec::<&str>::new());
+    assert_eq!(
+        dom.matches("<li class=\"step changed\">").count(),
+        2,
+        "{dom}"
+    );
+    assert!(dom.contains("href=\"series/v1.1..v1.2.html\""), "{dom}");
+    assert!(dom.contains("2 of 2 steps changed behaviour"), "{dom}");
+    let sarif = report::render(&document, Format::Sarif, &Options::default()).unwrap();
+    assert!(sarif.contains("v1.0 → v1.1: "), "{sarif}");
 }

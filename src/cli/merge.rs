@@ -236,10 +236,17 @@ impl ReviewCli {
 /// `mergelens diff`.
 #[derive(Debug, Args)]
 pub struct DiffCli {
-    /// The earlier commit or tag.
-    pub from: String,
-    /// The later commit or tag.
-    pub to: String,
+    /// Two revisions (commits or tags), earlier first; more than two make a behaviour
+    /// changelog, one step per consecutive pair.
+    #[arg(
+        value_name = "REV",
+        required_unless_present = "tags",
+        conflicts_with = "tags"
+    )]
+    pub revisions: Vec<String>,
+    /// The tags matching GLOB, in version order (v1.9 before v1.10), as the revisions.
+    #[arg(long, value_name = "GLOB")]
+    pub tags: Option<String>,
     /// `inconclusive`: exit code 1 also when no behaviour changed but the check fell short
     /// of the bounds (changed code no execution reaches, say). Other values change nothing:
     /// a difference always gives 1.
@@ -257,8 +264,8 @@ impl DiffCli {
             output: self.learn.output.clone(),
             no_cache: self.learn.no_cache,
             time_budget: self.learn.budget(),
-            from: self.from,
-            to: self.to,
+            revisions: self.revisions,
+            tags: self.tags,
         }
     }
 }

@@ -11,11 +11,13 @@
 use anyhow::Context;
 use std::path::PathBuf;
 
-use super::Outcome;
 use super::review::{
-    DocFormat, context, load_settings, save_last, unreached_lines, write_requested,
+    DocFormat, UsageError, context, load_settings, render, save_last, unreached_lines,
+    write_requested,
 };
-use mergelens::config::Overrides;
+use super::{Outcome, write_output};
+use mergelens::config::{Overrides, Settings};
+use mergelens::document::series::{SERIES_FORMAT, SeriesDocument, SeriesStep};
 use mergelens::document::{Difference, Version};
 use mergelens::git::GitRepo;
 use mergelens::report::Document;
@@ -24,8 +26,10 @@ use mergelens::review;
 /// The options of `mergelens diff`.
 #[derive(Clone, Debug, Default)]
 pub struct DiffArgs {
-    pub from: String,
-    pub to: String,
+    /// Two or more revisions, earlier first.
+    pub revisions: Vec<String>,
+    /// `--tags GLOB`: the matching tags in version order, instead of `revisions`.
+    pub tags: Option<String>,
     pub flags: Overrides,
     pub format: Option<DocFormat>,
     pub output: Option<PathBuf>,
@@ -40,8 +44,24 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
         .context("cannot make the private temporary directory of the sandbox")?;
     let repo = GitRepo::from_env()?;
     let (settings, _harness) = load_settings(&repo, &args.flags)?;
-    let from = repo.resolve(&args.from)?;
-    let to = repo.resolve(&args.to)?;
+    let revisions = match &args.tags {
+        Some(glob) => repo.tags_matching(glob)?,
+        None => args.revisions.clone(),
+    };
+    let [from_name, to_name] = &revisions[..] else {
+        if revisions.len() < 2 {
+            anyhow::bail!(UsageError(format!(
+                "a diff needs two revisions at least; {} given{}",
+                revisions.len(),
+                args.tags
+                    .as_ref()
+                    .map_or_else(String::new, |g| format!(" (the tags matching {g})"))
+            )));
+        }
+        return series(&repo, &revisions, args, &settings);
+    };
+    let from = repo.resolve(from_name)?;
+    let to = repo.resolve(to_name)?;
     // `--time-budget` and Ctrl-C stop the CBMC runs, as in a review.
     super::anytime::start(args.time_budget);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
@@ -59,7 +79,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
         args.output.as_deref(),
         saved.as_deref(),
     )?;
-    let mut text = format!("mergelens diff {} {}\n", args.from, args.to);
+    let mut text = format!("mergelens diff {from_name} {to_name}\n");
     let words = |text: &mut String, title: &str, d: &Option<Difference>| {
         if let Some(d) = d.as_ref().filter(|d| !d.examples.is_empty()) {
             text.push_str(&format!("  {title}:\n"));
@@ -74,20 +94,20 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
             text.push_str(&format!(
                 "  absent in {}\n",
                 if *absent == Version::Old {
-                    &args.from
+                    from_name
                 } else {
-                    &args.to
+                    to_name
                 }
             ));
         }
         words(
             &mut text,
-            &format!("added (in {} only)", args.to),
+            &format!("added (in {to_name} only)"),
             &entry.added,
         );
         words(
             &mut text,
-            &format!("removed (in {} only)", args.from),
+            &format!("removed (in {from_name} only)"),
             &entry.removed,
         );
     }
@@ -124,4 +144,102 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
             Outcome::Success
         },
     )
+}
+
+/// A behaviour changelog: the diff of each pair of consecutive `revisions`, one line each,
+/// each step's report kept under `.git/mergelens/series/`, and the `mergelens-series/1`
+/// document where `--format`/`-o` ask. The caches make each revision learned once.
+fn series(
+    repo: &GitRepo,
+    revisions: &[String],
+    args: &DiffArgs,
+    settings: &Settings,
+) -> anyhow::Result<Outcome> {
+    let commits = revisions
+        .iter()
+        .map(|r| repo.resolve(r))
+        .collect::<Result<Vec<_>, _>>()?;
+    super::anytime::start(args.time_budget);
+    let (ctx, mut progress) = context(repo, settings, args.no_cache)?;
+    let reports = repo.mergelens_dir().join("series");
+    std::fs::create_dir_all(&reports)
+        .with_context(|| format!("cannot create {}", reports.display()))?;
+    let document_to_stdout = args.output.is_none() && args.format.is_some();
+    let mut steps = Vec::new();
+    for (k, pair) in commits.windows(2).enumerate() {
+        let report = review::diff_revisions(repo, &pair[0], &pair[1], settings, &ctx)?;
+        let step_doc = Document::Diff(Box::new(report.document.clone()));
+        let html = reports.join(format!(
+            "{}-{}..{}.html",
+            k + 1,
+            &pair[0].sha()[..10],
+            &pair[1].sha()[..10]
+        ));
+        write_output(Some(&html), &render(&step_doc, DocFormat::Html)?)?;
+        let line = format!(
+            "{} -> {}: {}",
+            revisions[k],
+            revisions[k + 1],
+            step_words(&report)
+        );
+        if document_to_stdout {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+        steps.push(SeriesStep {
+            from: revisions[k].clone(),
+            to: revisions[k + 1].clone(),
+            changed: report.changed,
+            report: Some(html.display().to_string()),
+            diff: report.document,
+        });
+    }
+    progress.finish();
+    for warning in ctx.take_warnings() {
+        eprintln!("mergelens: warning: {warning}");
+    }
+    let changed = steps.iter().any(|s| s.changed);
+    let document = Document::Series(Box::new(SeriesDocument {
+        format: SERIES_FORMAT.to_string(),
+        revisions: revisions.to_vec(),
+        steps,
+        tool: Some(format!("mergelens {}", env!("CARGO_PKG_VERSION"))),
+    }));
+    let saved = save_last(repo, "last-series", &document);
+    write_requested(
+        &document,
+        args.format,
+        args.output.as_deref(),
+        saved.as_deref(),
+    )?;
+    if let Some(path) = saved {
+        eprintln!("mergelens: changelog: {}", path.display());
+    }
+    Ok(if changed {
+        Outcome::Different
+    } else {
+        Outcome::Success
+    })
+}
+
+/// What one step did, in a few words: the first example of each entry's added and removed
+/// behaviour.
+fn step_words(report: &review::DiffReport) -> String {
+    if !report.changed {
+        return if report.inconclusive() {
+            "inconclusive (unchanged within the bounds, but the check fell short)".to_string()
+        } else {
+            "behaviour unchanged".to_string()
+        };
+    }
+    let mut parts = Vec::new();
+    for entry in &report.document.entries {
+        for (what, d) in [("added", &entry.added), ("removed", &entry.removed)] {
+            if let Some(word) = d.as_ref().and_then(|d| d.examples.first()) {
+                parts.push(format!("{}: {what} `{}`", entry.entry, word.join(" ")));
+            }
+        }
+    }
+    format!("behaviour changed; {}", parts.join("; "))
 }

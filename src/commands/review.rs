@@ -299,7 +299,8 @@ pub(crate) fn render(document: &Document, format: DocFormat) -> anyhow::Result<S
                 Document::Review(r) => serde_json::to_string_pretty(r),
                 Document::Diff(d) => serde_json::to_string_pretty(d),
                 Document::Audit(a) => serde_json::to_string_pretty(a),
-                Document::Automaton(_) => unreachable!("reviews, diffs and audits only"),
+                Document::Series(s) => serde_json::to_string_pretty(s),
+                Document::Automaton(_) => unreachable!("reviews, diffs, series and audits only"),
             }
             .expect("documents serialise");
             text.push('\n');

@@ -34,6 +34,7 @@ pub mod audit;
 pub mod coverage;
 pub(crate) mod execution;
 pub mod languages;
+pub mod series;
 
 pub use coverage::Coverage;
 pub use execution::{

@@ -428,6 +428,23 @@ impl GitRepo {
         Ok(merges)
     }
 
+    /// The tags matching `glob` (`v1.*`), in version order: runs of digits compare as
+    /// numbers, so `v1.10` comes after `v1.9`.
+    pub fn tags_matching(&self, glob: &str) -> Result<Vec<String>, GitError> {
+        let names = self
+            .repo
+            .tag_names(Some(glob))
+            .map_err(git_err("cannot list the tags"))?;
+        let mut tags: Vec<String> = names
+            .iter()
+            .flatten()
+            .flatten()
+            .map(str::to_string)
+            .collect();
+        tags.sort_by_cached_key(|t| version_key(t));
+        Ok(tags)
+    }
+
     /// A local branch whose tip is `oid` (the first by name), for labels a reader knows.
     fn branch_at(&self, oid: Oid) -> Option<String> {
         let branches = self.repo.branches(Some(git2::BranchType::Local)).ok()?;
@@ -513,4 +530,41 @@ fn conflict_paths(index: &git2::Index) -> Result<Vec<String>, GitError> {
     paths.sort();
     paths.dedup();
     Ok(paths)
+}
+
+/// A tag's sort key: its runs of digits as numbers, the rest as text.
+fn version_key(tag: &str) -> Vec<(u64, String)> {
+    let mut key = Vec::new();
+    let mut rest = tag;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits > 0 {
+            key.push((rest[..digits].parse().unwrap_or(u64::MAX), String::new()));
+            rest = &rest[digits..];
+        } else {
+            let text = rest
+                .find(|c: char| c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            key.push((0, rest[..text].to_string()));
+            rest = &rest[text..];
+        }
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_sort_in_version_order() {
+        let mut tags = ["v1.10", "v1.2", "v1.9", "v2.0-rc1", "v1.2.1", "v2.0"];
+        tags.sort_by_key(|t| version_key(t));
+        assert_eq!(
+            tags,
+            ["v1.2", "v1.2.1", "v1.9", "v1.10", "v2.0", "v2.0-rc1"]
+        );
+    }
 }

@@ -105,6 +105,30 @@ pub(crate) fn useful_letters(dfa: &Dfa) -> BTreeSet<String> {
         .collect()
 }
 
+/// A diff entry's added (L(new) \ L(old)) and removed (L(old) \ L(new)) languages: the
+/// document's, else computed from its two automata.
+pub(crate) fn added_removed(
+    entry: &crate::document::DiffEntry,
+    bound: usize,
+    examples: usize,
+) -> (Language, Language) {
+    let old = ops::minimize(&entry.automata.old.0);
+    let new = ops::minimize(&entry.automata.new.0);
+    let added = Language::new(
+        entry.added.as_ref(),
+        || ops::difference(&new, &old),
+        bound,
+        examples,
+    );
+    let removed = Language::new(
+        entry.removed.as_ref(),
+        || ops::difference(&old, &new),
+        bound,
+        examples,
+    );
+    (added, removed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 use askama::Template;
 
 use super::error::ReportError;
-use super::view::{AuditPage, AutomatonPage, Page};
+use super::view::{AuditPage, AutomatonPage, Page, SeriesPage};
 
 #[derive(Template)]
 #[template(path = "review.html")]
@@ -23,6 +23,16 @@ struct AutomatonTemplate<'a> {
 #[template(path = "audit.html")]
 struct AuditTemplate<'a> {
     page: &'a AuditPage,
+}
+
+#[derive(Template)]
+#[template(path = "series.html")]
+struct SeriesTemplate<'a> {
+    page: &'a SeriesPage,
+}
+
+pub(crate) fn series_page(page: &SeriesPage) -> Result<String, ReportError> {
+    Ok(SeriesTemplate { page }.render()?)
 }
 
 pub(crate) fn audit_page(page: &AuditPage) -> Result<String, ReportError> {

@@ -11,7 +11,8 @@ use std::fmt::Write;
 
 use super::options::Options;
 use super::view::{
-    AuditPage, AutomatonPage, Banner, EntryView, Figure, Finding, Page, RevisionView, WordView,
+    AuditPage, AutomatonPage, Banner, EntryView, Figure, Finding, Page, RevisionView, SeriesPage,
+    WordView,
 };
 use crate::automaton::Dfa;
 
@@ -30,6 +31,28 @@ enum Detail {
     Full,
     /// Without transition lists and source diffs.
     Compact,
+}
+
+/// The series as a changelog: one section per step, newest last.
+pub(crate) fn series_page(page: &SeriesPage, options: &Options, limit: usize) -> String {
+    let tail = tail(options, &page.tool);
+    let head = format!("# {}\n\n{}\n\n", page.title, banner(&page.banner));
+    let blocks: Vec<String> = page
+        .steps
+        .iter()
+        .map(|s| {
+            let mut block = format!("## {} → {}: {}\n\n", s.from, s.to, s.headline);
+            for line in &s.lines {
+                let _ = writeln!(block, "- `{}`", cut(line, MAX_LINE));
+            }
+            for note in &s.notes {
+                let _ = writeln!(block, "- {}", cut(note, MAX_LINE));
+            }
+            block.push('\n');
+            block
+        })
+        .collect();
+    fits(&head, &blocks, &tail, limit).unwrap_or_else(|| squeeze(&head, &blocks, &tail, limit))
 }
 
 /// The audit as a table, one row per merge; rows past the limit are left out, saying so.

@@ -28,6 +28,7 @@ mod view;
 use std::path::Path;
 
 use crate::document::audit::{AUDIT_FORMAT, AuditDocument};
+use crate::document::series::{SERIES_FORMAT, SeriesDocument};
 use crate::document::{
     AutomatonDocument, AutomatonMeta, DIFF_FORMAT, DIFF_KIND, DiffDocument, REVIEW_FORMAT, Review,
 };
@@ -49,6 +50,7 @@ pub enum Document {
     Diff(Box<DiffDocument>),
     Automaton(Box<AutomatonDocument>),
     Audit(Box<AuditDocument>),
+    Series(Box<SeriesDocument>),
 }
 
 /// Reads a document; `origin` names the input (a path, "stdin") in error messages.
@@ -80,6 +82,9 @@ pub fn parse(text: &str, origin: &str) -> Result<Document, ReportError> {
         Some(REVIEW_FORMAT) => serde_json::from_str(text)
             .map(|r| Document::Review(Box::new(r)))
             .map_err(invalid(REVIEW_FORMAT)),
+        Some(SERIES_FORMAT) => serde_json::from_str(text)
+            .map(|d| Document::Series(Box::new(d)))
+            .map_err(invalid(SERIES_FORMAT)),
         Some(AUDIT_FORMAT) => serde_json::from_str(text)
             .map(|d| Document::Audit(Box::new(d)))
             .map_err(invalid(AUDIT_FORMAT)),
@@ -131,6 +136,15 @@ pub fn render(
         (Document::Review(review), Format::Sarif) => sarif(sarif::review(review, options)),
         (Document::Diff(diff), Format::Sarif) => sarif(sarif::diff(diff, options)),
         (Document::Audit(audit), Format::Sarif) => sarif(sarif::audit(audit, options)),
+        (Document::Series(series), Format::Sarif) => sarif(sarif::series(series, options)),
+        (Document::Series(series), Format::Html) => {
+            html::series_page(&view::series_page::series_page(series))
+        }
+        (Document::Series(series), Format::Markdown) => Ok(markdown::series_page(
+            &view::series_page::series_page(series),
+            options,
+            MARKDOWN_LIMIT,
+        )),
         (Document::Automaton(_), Format::Sarif) => Err(ReportError::NoSarif),
         (Document::Review(review), Format::Html) => {
             html::page(&view::review_page::review_page(review, Draw::Yes))

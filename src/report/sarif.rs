@@ -15,8 +15,10 @@
 
 use serde_json::{Value, json};
 
+use super::compute::Language;
 use super::options::Options;
 use crate::document::audit::AuditDocument;
+use crate::document::series::SeriesDocument;
 use crate::document::{
     DiffDocument, Difference, ExecutionKind, FunctionLocation, Review, ReviewEntry, Version,
 };
@@ -60,8 +62,9 @@ const RULES: [(&str, &str, &str); 6] = [
 /// The SARIF log of a review.
 pub(crate) fn review(doc: &Review, options: &Options) -> Value {
     let mut results = Vec::new();
+    let bound = doc.bounds.max_word_length as usize;
     for entry in &doc.entries {
-        entry_results(entry, options, &mut results);
+        entry_results(entry, bound, options, &mut results);
     }
     let fallback = doc
         .entries
@@ -109,6 +112,7 @@ pub(crate) fn review(doc: &Review, options: &Options) -> Value {
 
 /// The SARIF log of a diff: what each entry added and removed.
 pub(crate) fn diff(doc: &DiffDocument, options: &Options) -> Value {
+    let bound = doc.bounds.max_word_length as usize;
     let mut results = Vec::new();
     for entry in &doc.entries {
         let at = entry
@@ -118,11 +122,12 @@ pub(crate) fn diff(doc: &DiffDocument, options: &Options) -> Value {
             .map(located)
             .into_iter()
             .collect::<Vec<_>>();
-        for (what, language) in [("added", &entry.added), ("removed", &entry.removed)] {
-            if let Some(text) = examples(language) {
+        let (added, removed) = super::compute::added_removed(entry, bound, 3);
+        for (what, l) in [("added", added), ("removed", removed)] {
+            if !l.is_empty() {
                 results.push(result(
                     "mergelens/changed",
-                    format!("`{}`: behaviour {what}: {text}", entry.entry),
+                    format!("`{}`: behaviour {what}: {}", entry.entry, phrase(&l)),
                     options,
                     at.clone(),
                 ));
@@ -138,6 +143,30 @@ pub(crate) fn diff(doc: &DiffDocument, options: &Options) -> Value {
         ));
     }
     log(results)
+}
+
+/// The SARIF log of a series: each step's diff, its messages naming the step.
+pub(crate) fn series(doc: &SeriesDocument, options: &Options) -> Value {
+    let mut results = Vec::new();
+    for step in &doc.steps {
+        let link = Options {
+            html_report: step.report.clone().or_else(|| options.html_report.clone()),
+        };
+        let log = diff(&step.diff, &link);
+        for mut r in log["runs"][0]["results"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+        {
+            let text = r["message"]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            r["message"]["text"] = json!(format!("{} → {}: {text}", step.from, step.to));
+            results.push(r);
+        }
+    }
+    self::log(results)
 }
 
 /// The SARIF log of an audit: each merge's findings, counted, with its report.
@@ -179,7 +208,12 @@ pub(crate) fn audit(doc: &AuditDocument, options: &Options) -> Value {
     log(results)
 }
 
-fn entry_results(entry: &ReviewEntry, options: &Options, results: &mut Vec<Value>) {
+fn entry_results(
+    entry: &ReviewEntry,
+    bound: usize,
+    options: &Options,
+    results: &mut Vec<Value>,
+) {
     if entry.execution_check.is_some() {
         for e in &entry.executions {
             let rule = match e.kind {
@@ -208,33 +242,38 @@ fn entry_results(entry: &ReviewEntry, options: &Options, results: &mut Vec<Value
         }
         return;
     }
-    for (rule, language) in [
+    for (rule, given) in [
         ("mergelens/unexpected", &entry.unexpected),
         ("mergelens/lost", &entry.lost),
     ] {
-        if let (Some(text), Some(d)) = (examples(language), language) {
-            let letters = d.examples.iter().flatten();
-            let message = format!("`{}`: {text}", entry.entry);
-            results.push(result(rule, message, options, changed_at(entry, letters)));
+        if let Some(l) = language(given, bound) {
+            let message = format!("`{}`: {}", entry.entry, phrase(&l));
+            let at = changed_at(entry, l.examples.iter().flatten());
+            results.push(result(rule, message, options, at));
         }
     }
 }
 
-/// Up to three example words of a non-empty language, as one phrase.
-fn examples(language: &Option<Difference>) -> Option<String> {
-    let d = language.as_ref().filter(|d| !d.examples.is_empty())?;
-    let words: Vec<String> = d
+/// A non-empty language's example words (those the document gives, else the shortest of
+/// its automaton) and how many words it has within `bound`.
+fn language(given: &Option<Difference>, bound: usize) -> Option<Language> {
+    let d = given.as_ref()?;
+    let language = Language::new(Some(d), || d.automaton.0.clone(), bound, 3);
+    (!language.is_empty()).then_some(language)
+}
+
+/// Up to three example words of a language, as one phrase.
+fn phrase(language: &Language) -> String {
+    let words: Vec<String> = language
         .examples
         .iter()
         .take(3)
         .map(|w| format!("`{}`", w.join(" ")))
         .collect();
-    let more = d.count_up_to_bound.unwrap_or(d.examples.len() as u64);
-    Some(format!(
-        "{} word(s) within the bound, e.g. {}",
-        more,
-        words.join(", ")
-    ))
+    let count = language
+        .count
+        .map_or_else(|| "many".to_string(), |c| c.to_string());
+    format!("{count} word(s) within the bound, e.g. {}", words.join(", "))
 }
 
 /// Where the merge changed the functions `letters` name, else the entry function.

@@ -29,18 +29,7 @@ pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
         let id = format!("e{e}");
         let old = ops::minimize(&entry.automata.old.0);
         let new = ops::minimize(&entry.automata.new.0);
-        let added = Language::new(
-            entry.added.as_ref(),
-            || ops::difference(&new, &old),
-            n,
-            EXAMPLES,
-        );
-        let removed = Language::new(
-            entry.removed.as_ref(),
-            || ops::difference(&old, &new),
-            n,
-            EXAMPLES,
-        );
+        let (added, removed) = compute::added_removed(entry, n, EXAMPLES);
         let symdiff = Language::new(
             entry.symdiff.as_ref(),
             || ops::symmetric_difference(&old, &new),

@@ -21,6 +21,7 @@ mod coverage;
 pub(super) mod diff_page;
 mod parts;
 pub(super) mod review_page;
+pub(super) mod series_page;
 
 use std::collections::BTreeMap;
 
@@ -263,6 +264,28 @@ pub(crate) struct AuditPage {
     pub banner: Banner,
     pub rows: Vec<AuditRow>,
     pub tool: String,
+}
+
+/// A series report: one step after the other.
+#[derive(Clone, Debug)]
+pub(crate) struct SeriesPage {
+    pub title: String,
+    pub banner: Banner,
+    pub steps: Vec<SeriesStepView>,
+    pub tool: String,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct SeriesStepView {
+    pub from: String,
+    pub to: String,
+    /// Also a CSS class.
+    pub kind: &'static str,
+    pub headline: &'static str,
+    /// `entry: added WORD`, `entry: removed WORD`.
+    pub lines: Vec<String>,
+    pub notes: Vec<String>,
+    pub report: Option<String>,
 }
 
 #[derive(Clone, Debug)]
