@@ -115,3 +115,63 @@ fn init_then_review_a_merge_with_the_written_configuration() {
         "{entry}"
     );
 }
+
+#[test]
+fn init_leaves_out_test_code_and_files_gcc_cannot_read_and_says_which() {
+    let repo = Repo::new();
+    repo.write("lib.c", BASE);
+    // A test framework that needs a header the repository does not have, a test program
+    // with a second `main`, and an example.
+    repo.write(
+        "tests/unity/unity.c",
+        "#include \"unity_config.h\"\nint u;\n",
+    );
+    repo.write(
+        "tests.c",
+        "int count(const char *s, unsigned n);\nint main(void) { return count(\"a\", 1); }\n",
+    );
+    repo.write("examples/ex.c", "int main(void) { return 0; }\n");
+    repo.write("extra.c", "#include \"missing.h\"\nint e;\n");
+    repo.git(&["add", "."]);
+    repo.git(&["commit", "-q", "-m", "library"]);
+    let out = repo.mergelens(&["init", "--no-learn"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("left out 4 C files"), "{said}");
+    assert!(
+        said.contains("tests/unity/unity.c: test, example, benchmark or fuzzing code"),
+        "{said}"
+    );
+    assert!(said.contains("extra.c: gcc cannot preprocess it"), "{said}");
+    let config = std::fs::read_to_string(repo.path().join(".mergelens.toml")).unwrap();
+    assert!(config.contains("files = [\"lib.c\"]"), "{config}");
+    assert!(config.contains("entries = [\"count\"]"), "{config}");
+    // --files chooses.
+    let out = repo.mergelens(&["init", "--no-learn", "--force", "--files", "lib.c,tests.c"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let config = std::fs::read_to_string(repo.path().join(".mergelens.toml")).unwrap();
+    assert!(config.contains("entries = [\"main\"]"), "{config}");
+    let out = repo.mergelens(&["init", "--no-learn", "--force", "--files", "nothing/*.c"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+#[test]
+fn a_first_learning_stopped_by_its_budget_is_never_called_empty() {
+    let repo = Repo::new();
+    // Reaching found() means factoring a 64-bit semiprime: no quick answer.
+    let hard = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/hard_factor.c"),
+    )
+    .unwrap();
+    repo.commit("hard.c", &hard, "hard");
+    let out = repo.mergelens(&["init", "--time-budget", "2"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("PARTIAL: stopped by the time budget"),
+        "{said}"
+    );
+    assert!(said.contains("no bound suggested"), "{said}");
+    assert!(!said.contains("empty"), "{said}");
+    assert!(!said.contains("suggested bound:"), "{said}");
+}

@@ -568,6 +568,10 @@ pub struct InitCli {
     /// Write the files only; do not learn.
     #[arg(long)]
     pub no_learn: bool,
+    /// The C files to analyse (repository-relative globs, repeatable; default: those
+    /// committed on HEAD but test, example and fuzzing code, or a compilation database's).
+    #[arg(long = "files", value_delimiter = ',', value_name = "GLOB")]
+    pub files: Vec<String>,
     /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
     #[arg(long, value_name = "PATH")]
     pub cbmc: Option<PathBuf>,
@@ -582,6 +586,7 @@ impl InitCli {
             time_budget: std::time::Duration::from_secs_f64(self.time_budget),
             no_learn: self.no_learn,
             cbmc: self.cbmc,
+            files: self.files,
         }
     }
 }

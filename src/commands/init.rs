@@ -2,8 +2,10 @@
 //!
 //! Key types: [`InitArgs`] and [`run`]. In the repository of the current directory it
 //!
-//! 1. finds the program: a `compile_commands.json` at the root or in `build/`, else the C
-//!    files committed on `HEAD` (the work tree's when there is no commit yet);
+//! 1. finds the program: the files `--files` names, else a `compile_commands.json` at the
+//!    root or in `build/`, else the C files committed on `HEAD` (the work tree's when there
+//!    is no commit yet) outside test, example, benchmark and fuzzing code; a file gcc cannot
+//!    preprocess is left out, and every file left out is listed with the reason;
 //! 2. lists candidate entry functions: `main`, and the functions that are not `static` and
 //!    that no other analysed function calls (each with its parameters);
 //! 3. writes a commented `.mergelens.toml` (never over an existing one without `--force`)
@@ -35,6 +37,9 @@ use mergelens::git::GitRepo;
 use mergelens::learn::GuessPolicy;
 use mergelens::trust::{self, UserConfig};
 
+/// Files left out listed at most.
+const LISTED: usize = 10;
+
 /// The harness skeleton `--harness-for` writes, at the repository root.
 pub const HARNESS_FILE: &str = "mergelens-harness.c";
 
@@ -61,6 +66,8 @@ pub struct InitArgs {
     /// Write the files only; do not learn.
     pub no_learn: bool,
     pub cbmc: Option<PathBuf>,
+    /// `--files`: repository-relative globs of the C files to analyse.
+    pub files: Vec<String>,
 }
 
 /// A function that could be an entry.
@@ -71,6 +78,9 @@ struct Candidate {
     line: u32,
 }
 
+/// A C file not analysed, and why.
+type LeftOut = (String, String);
+
 /// What `init` found.
 struct Program {
     /// Repository-relative C files.
@@ -79,6 +89,9 @@ struct Program {
     defines: Vec<String>,
     /// The compilation database used, repository-relative.
     compile_commands: Option<String>,
+    /// C files not analysed, each with the reason; then `.mergelens.toml` lists the files
+    /// one by one, so that no glob takes them back in.
+    left_out: Vec<LeftOut>,
     candidates: Vec<Candidate>,
     /// Every analysed function that is not `static`: what `--harness-for` may call.
     callable: Vec<Candidate>,
@@ -101,7 +114,7 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
             )));
         }
     }
-    let program = find_program(&repo)?;
+    let program = find_program(&repo, &args.files)?;
     println!(
         "mergelens init: {} C file{}{}",
         program.files.len(),
@@ -111,6 +124,19 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
             .as_ref()
             .map_or(String::new(), |c| format!(" (from {c})"))
     );
+    if !program.left_out.is_empty() {
+        println!(
+            "left out {} C file{} (name them with --files to analyse them):",
+            program.left_out.len(),
+            if program.left_out.len() == 1 { "" } else { "s" }
+        );
+        for (file, why) in program.left_out.iter().take(LISTED) {
+            println!("  {file}: {why}");
+        }
+        if program.left_out.len() > LISTED {
+            println!("  ... and {} more", program.left_out.len() - LISTED);
+        }
+    }
     println!("candidate entry functions:");
     for c in &program.candidates {
         println!(
@@ -177,49 +203,143 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
 }
 
 /// The program's files and candidate entries.
-fn find_program(repo: &GitRepo) -> anyhow::Result<Program> {
+fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
     let root = repo.root();
     let mut program = Program {
         files: Vec::new(),
         include_dirs: Vec::new(),
         defines: Vec::new(),
         compile_commands: None,
+        left_out: Vec::new(),
         candidates: Vec::new(),
         callable: Vec::new(),
     };
     let database = ["compile_commands.json", "build/compile_commands.json"]
         .into_iter()
         .find(|p| root.join(p).is_file());
-    if let Some(db) = database {
-        let read = CompileCommands::read(&root.join(db), root)?;
-        for w in &read.warnings {
-            eprintln!("mergelens: warning: {w}");
+    match database {
+        Some(db) if globs.is_empty() => {
+            let read = CompileCommands::read(&root.join(db), root)?;
+            for w in &read.warnings {
+                eprintln!("mergelens: warning: {w}");
+            }
+            program.files = read.files;
+            program.include_dirs = read.include_dirs;
+            program.defines = read.defines;
+            program.compile_commands = Some(db.to_string());
         }
-        program.files = read.files;
-        program.include_dirs = read.include_dirs;
-        program.defines = read.defines;
-        program.compile_commands = Some(db.to_string());
-    } else {
-        program.files = match repo.resolve("HEAD") {
-            Ok(head) => repo
-                .commit_snapshot(&head)?
-                .paths()
-                .filter(|p| p.ends_with(".c"))
-                .map(str::to_string)
-                .collect(),
-            Err(_) => work_tree_c_files(root),
-        };
+        _ => {
+            let all: Vec<String> = match repo.resolve("HEAD") {
+                Ok(head) => repo
+                    .commit_snapshot(&head)?
+                    .paths()
+                    .filter(|p| p.ends_with(".c"))
+                    .map(str::to_string)
+                    .collect(),
+                Err(_) => work_tree_c_files(root),
+            };
+            (program.files, program.left_out) = select(all, globs)?;
+            program.files.retain(|f| {
+                match cprog::preprocess_check(&root.join(f), &program.include_dirs, &[]) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        let why = e.to_string();
+                        let first = why.lines().next().unwrap_or_default();
+                        program
+                            .left_out
+                            .push((f.clone(), format!("gcc cannot preprocess it: {first}")));
+                        false
+                    }
+                }
+            });
+        }
     }
     program.files.retain(|f| f != HARNESS_FILE);
     program.files.sort();
+    program.left_out.sort();
     if program.files.is_empty() {
         anyhow::bail!(UsageError(format!(
-            "no C files in {} (committed on HEAD, or in a compile_commands.json at the root or in build/)",
-            root.display()
+            "no C files to analyse in {} (committed on HEAD, or in a compile_commands.json at the root or in build/){}",
+            root.display(),
+            if program.left_out.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} left out, name them with --files",
+                    program.left_out.len()
+                )
+            }
         )));
     }
     (program.candidates, program.callable) = candidates(&program, root)?;
     Ok(program)
+}
+
+/// The files to analyse and those left out with the reason: `globs` when given, else all
+/// but test, example, benchmark and fuzzing code (a second `main`, inputs of their own).
+fn select(
+    all: Vec<String>,
+    globs: &[String],
+) -> anyhow::Result<(Vec<String>, Vec<LeftOut>)> {
+    if !globs.is_empty() {
+        let patterns = globs
+            .iter()
+            .map(|g| {
+                glob::Pattern::new(g)
+                    .map_err(|e| UsageError(format!("--files {g}: not a glob ({e})")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let (keep, _): (Vec<String>, Vec<String>) = all
+            .into_iter()
+            .partition(|f| patterns.iter().any(|p| p.matches(f)));
+        if keep.is_empty() {
+            anyhow::bail!(UsageError(format!(
+                "--files {}: matches no C file committed on HEAD",
+                globs.join(", ")
+            )));
+        }
+        return Ok((keep, Vec::new()));
+    }
+    let (mut keep, mut left_out) = (Vec::new(), Vec::new());
+    for f in all {
+        if is_auxiliary(&f) {
+            left_out.push((f, "test, example, benchmark or fuzzing code".to_string()));
+        } else {
+            keep.push(f);
+        }
+    }
+    Ok((keep, left_out))
+}
+
+/// Whether a path is test, example, benchmark or fuzzing code by its directories or name.
+fn is_auxiliary(path: &str) -> bool {
+    const WORDS: [&str; 12] = [
+        "test",
+        "tests",
+        "testing",
+        "unittest",
+        "example",
+        "examples",
+        "sample",
+        "samples",
+        "bench",
+        "benchmarks",
+        "fuzz",
+        "fuzzing",
+    ];
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or_default();
+    let stem = file.strip_suffix(".c").unwrap_or(file).to_ascii_lowercase();
+    let named = stem.starts_with("test")
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || stem.starts_with("fuzz")
+        || stem.ends_with("_fuzzer")
+        || stem.starts_with("example");
+    named
+        || parts
+            .iter()
+            .any(|d| WORDS.contains(&d.to_ascii_lowercase().as_str()) || d.ends_with("_test"))
 }
 
 /// The `.c` files under `root`, outside hidden directories, repository-relative.
@@ -458,6 +578,14 @@ fn config_text(program: &Program, entry: &str, harness: bool) -> String {
         Some(db) => t.push_str(&format!(
             "# The C files, include directories and defines of this compilation database.\ncompile-commands = \"{db}\"\n"
         )),
+        None if !program.left_out.is_empty() => {
+            t.push_str(&format!(
+                "# The C files, one by one: `mergelens init` left out {} (test, example or fuzzing\n# code, or files gcc cannot preprocess alone).\nfiles = [{}]\n",
+                program.left_out.len(),
+                quoted(&mut program.files.iter().cloned())
+            ));
+            t.push_str("# include-dirs = [\"include\"]\n# defines = [\"NDEBUG\"]\n");
+        }
         None => {
             t.push_str(&format!(
                 "# The C files (repository-relative globs). Found: {}.\nfiles = [{}]\n",
@@ -545,7 +673,8 @@ fn first_learning(
         ),
         Err(e) => return Err(e).context(format!("learning `{entry}` at small bounds")),
     };
-    let empty = !dfa.states().any(|q| dfa.is_accepting(q));
+    // A stopped learning's automaton is a conjecture: it proves nothing empty.
+    let empty = !stopped && !dfa.states().any(|q| dfa.is_accepting(q));
     println!(
         "learned `{entry}` at --unwind {} --max-word-length {} in {:.1} s: {} states, {} CBMC runs{}",
         FIRST_BOUNDS.unwind,
@@ -555,39 +684,42 @@ fn first_learning(
         runs,
         if stopped {
             format!(
-                " (stopped by the time budget of {:.0} s)",
+                " (PARTIAL: stopped by the time budget of {:.0} s, so its automaton is a conjecture)",
                 args.time_budget.as_secs_f64()
             )
         } else {
             String::new()
         }
     );
-    let (unwind, length) = suggested(took, stopped, empty);
-    println!(
-        "suggested bound: unwind = {unwind}, max-word-length = {length} (add them to {FILE_NAME}){}",
-        if empty {
-            "; the language is empty at --unwind 1: no execution returns within one loop iteration"
-        } else if stopped {
-            "; learning is slow even at the smallest bounds: give reviews a --time-budget, or narrow the alphabet with `only`/`exclude`"
-        } else {
-            ""
-        }
-    );
+    match suggested(took, stopped, empty) {
+        Some((unwind, length)) => println!(
+            "suggested bound: unwind = {unwind}, max-word-length = {length} (add them to {FILE_NAME}){}",
+            if empty {
+                "; the language is empty at --unwind 1: no execution returns within one loop iteration"
+            } else {
+                ""
+            }
+        ),
+        None => println!(
+            "no bound suggested: learning did not finish at the smallest bounds within {:.0} s; give init a larger --time-budget, give reviews a --time-budget, or narrow the alphabet with `only`/`exclude`",
+            args.time_budget.as_secs_f64()
+        ),
+    }
     Ok(())
 }
 
-/// The bounds to suggest from the first run: a larger unwinding costs CBMC about the first
-/// run's time again per step, a longer word more queries.
-fn suggested(took: Duration, stopped: bool, empty: bool) -> (u32, usize) {
+/// The bounds to suggest from the first run, only when it finished: a larger unwinding costs
+/// CBMC about the first run's time again per step, a longer word more queries.
+fn suggested(took: Duration, stopped: bool, empty: bool) -> Option<(u32, usize)> {
     let secs = took.as_secs_f64();
     if stopped {
-        (1, FIRST_BOUNDS.max_word_length)
+        None
     } else if empty || secs < 5.0 {
-        (3, 12)
+        Some((3, 12))
     } else if secs < 30.0 {
-        (2, 10)
+        Some((2, 10))
     } else {
-        (1, 8)
+        Some((1, 8))
     }
 }
 
@@ -608,9 +740,38 @@ mod tests {
 
     #[test]
     fn slow_first_runs_suggest_small_bounds() {
-        assert_eq!(suggested(Duration::from_secs(1), false, false), (3, 12));
-        assert_eq!(suggested(Duration::from_secs(10), false, false), (2, 10));
-        assert_eq!(suggested(Duration::from_secs(100), false, false), (1, 8));
-        assert_eq!(suggested(Duration::from_secs(100), true, false), (1, 6));
+        assert_eq!(
+            suggested(Duration::from_secs(1), false, false),
+            Some((3, 12))
+        );
+        assert_eq!(
+            suggested(Duration::from_secs(10), false, false),
+            Some((2, 10))
+        );
+        assert_eq!(
+            suggested(Duration::from_secs(100), false, false),
+            Some((1, 8))
+        );
+        assert_eq!(suggested(Duration::from_secs(100), true, false), None);
+    }
+
+    #[test]
+    fn test_example_and_fuzzing_code_is_told_apart_from_the_library() {
+        for aux in [
+            "tests/unity/unity.c",
+            "test/main.c",
+            "tests.c",
+            "test_parse.c",
+            "parse_test.c",
+            "examples/demo.c",
+            "fuzzing/cjson_read_fuzzer.c",
+            "src/fuzz_main.c",
+            "bench/run.c",
+        ] {
+            assert!(is_auxiliary(aux), "{aux}");
+        }
+        for lib in ["cJSON.c", "src/parser.c", "lib/contest.c", "attest.c"] {
+            assert!(!is_auxiliary(lib), "{lib}");
+        }
     }
 }

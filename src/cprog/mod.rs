@@ -55,7 +55,7 @@ pub mod product;
 mod program;
 mod syntax;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::automaton::Dfa;
 
@@ -138,6 +138,26 @@ pub fn instrument(
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
+}
+
+/// Whether `file` preprocesses with gcc under `include_dirs` and `defines` as the front end
+/// runs it (the reason when it does not): what `mergelens init` leaves a file out for.
+pub fn preprocess_check(
+    file: &Path,
+    include_dirs: &[PathBuf],
+    defines: &[String],
+) -> Result<(), FrontEndError> {
+    let dir = tempfile::tempdir().map_err(|source| FrontEndError::Io {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let header = dir.path().join("mergelens.h");
+    std::fs::write(&header, frontend::HEADER).map_err(|source| FrontEndError::Io {
+        path: header.clone(),
+        source,
+    })?;
+    let flags = preprocess::compiler_flags(include_dirs, defines, dir.path());
+    preprocess::preprocess(file, &flags, &[]).map(drop)
 }
 
 /// [`instrument`] in error mode for `target` (see the module documentation): the alphabet

@@ -208,12 +208,7 @@ pub(crate) fn audit(doc: &AuditDocument, options: &Options) -> Value {
     log(results)
 }
 
-fn entry_results(
-    entry: &ReviewEntry,
-    bound: usize,
-    options: &Options,
-    results: &mut Vec<Value>,
-) {
+fn entry_results(entry: &ReviewEntry, bound: usize, options: &Options, results: &mut Vec<Value>) {
     if entry.execution_check.is_some() {
         for e in &entry.executions {
             let rule = match e.kind {
@@ -273,7 +268,10 @@ fn phrase(language: &Language) -> String {
     let count = language
         .count
         .map_or_else(|| "many".to_string(), |c| c.to_string());
-    format!("{count} word(s) within the bound, e.g. {}", words.join(", "))
+    format!(
+        "{count} word(s) within the bound, e.g. {}",
+        words.join(", ")
+    )
 }
 
 /// Where the merge changed the functions `letters` name, else the entry function.

@@ -3,8 +3,8 @@
 //! diff report.
 
 use super::{Banner, Count, SeriesPage, SeriesStepView, default_tool, safe_local_href};
-use crate::report::compute::added_removed;
 use crate::document::series::SeriesDocument;
+use crate::report::compute::added_removed;
 
 /// Words listed per entry and direction.
 const WORDS: usize = 3;
