@@ -277,10 +277,7 @@ fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
 
 /// The files to analyse and those left out with the reason: `globs` when given, else all
 /// but test, example, benchmark and fuzzing code (a second `main`, inputs of their own).
-fn select(
-    all: Vec<String>,
-    globs: &[String],
-) -> anyhow::Result<(Vec<String>, Vec<LeftOut>)> {
+fn select(all: Vec<String>, globs: &[String]) -> anyhow::Result<(Vec<String>, Vec<LeftOut>)> {
     if !globs.is_empty() {
         let patterns = globs
             .iter()
