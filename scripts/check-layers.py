@@ -24,7 +24,7 @@ MAX_LINES = 900
 # may not use each other.
 LAYERS = [
     ["bounds", "failure", "fingerprint", "sandbox", "stop"],
-    ["limits"],
+    ["limits", "process"],
     ["automaton"],
     ["document", "learn"],
     ["cprog"],

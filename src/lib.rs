@@ -16,7 +16,8 @@
 //! | `fingerprint` | the one content hash (SHA-256) of every cache key, and C text hashed by its tokens |
 //! | [`sandbox`] | Landlock: in a review, gcc, goto-cc and CBMC may read only the checkouts, the system and CBMC's installation |
 //! | [`stop`] | the process-wide stop request (Ctrl-C) and time budget (`--time-budget`) every run of gcc, goto-cc and CBMC obeys, so a stopped run keeps what it learned |
-//! | [`limits`] | bounds on what outside input can make mergelens spend: the time and output of gcc, goto-cc and CBMC, the size of JSON documents |
+//! | [`process`] | running gcc, goto-cc and CBMC within bounds: a deadline, an output cap, a memory limit (`RLIMIT_AS`) and the peak memory |
+//! | [`limits`] | the size of the JSON documents mergelens reads |
 //! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
 //! | [`learn`] | L* (Angluin 1987) with lazy learning, counterexample processing (Rivest-Schapire), the query cache, the simulated teacher |
 //! | [`cprog`] | the C front end: preprocessing, parsing (tree-sitter, with K&R and GNU forms rewritten for it), the alphabet of events, instrumentation, pre-check automata, generated entry harnesses, the product program of a merge's four versions |
@@ -65,6 +66,7 @@ mod fingerprint;
 pub mod git;
 pub mod learn;
 pub mod limits;
+pub mod process;
 pub mod report;
 pub mod review;
 pub mod sandbox;

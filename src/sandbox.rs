@@ -10,7 +10,7 @@
 //!   `TMPDIR` of the children to it.
 //! * [`allow_read`]: adds a trusted path (an include directory or a harness file the user
 //!   named).
-//! * `restrict`: what [`crate::limits::run_bounded`] calls before it starts a child: the
+//! * `restrict`: what [`crate::process::run_bounded`] calls before it starts a child: the
 //!   child is confined to reading the system directories, the tool's installation, the
 //!   private temporary directory and the allowed paths. Everything else, the user's home,
 //!   other temporary files, the repository itself, is refused by the kernel, also through

@@ -4,7 +4,7 @@
 //! Key items: [`StopReason`], [`request_stop`], [`set_time_budget`] and [`stop_reason`].
 //!
 //! Process-wide because a signal is: the binary's SIGINT handler can only store a flag, and
-//! every run of gcc, goto-cc and CBMC in the process ([`crate::limits::run_bounded`]), whichever teacher started it, must end at the budget. A
+//! every run of gcc, goto-cc and CBMC in the process ([`crate::process::run_bounded`]), whichever teacher started it, must end at the budget. A
 //! run that starts after the stop does not start; one under way is killed within a tenth of
 //! a second. The teacher turns either into [`crate::cbmc::CbmcTeacherError::Stopped`], and the
 //! commands keep the last conjecture as a partial result.

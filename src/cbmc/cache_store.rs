@@ -79,9 +79,27 @@ fn semantics_texts_digest() -> String {
     h.hex()
 }
 
-/// The mode of every answer stored so far: program explanation (Sec. 5 of the paper), the
-/// words of executions that return from the entry function.
-pub const MODE_EXPLAIN: &str = "explain";
+/// What a store's answers are answers to: part of its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreMode {
+    /// `learn` and reviews: the words of executions that return from the entry function
+    /// (program explanation, Sec. 5 of the paper).
+    Learn,
+    /// `explain`: the words of executions that fail the target assertion (error
+    /// explanation, Sec. 4).
+    Explain,
+}
+
+impl StoreMode {
+    /// The key's text; the names stores were written under before this enum existed, so
+    /// that existing caches stay valid.
+    pub fn key(self) -> &'static str {
+        match self {
+            StoreMode::Learn => "explain",
+            StoreMode::Explain => "error",
+        }
+    }
+}
 
 /// What the answers of one store depend on, besides words and bounds.
 #[derive(Clone, Copy, Debug)]
@@ -417,7 +435,7 @@ mod tests {
         StoreKey {
             fingerprint,
             entry: "main",
-            mode: MODE_EXPLAIN,
+            mode: StoreMode::Learn.key(),
             alphabet,
             cbmc_version: Version {
                 major: 6,

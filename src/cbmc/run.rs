@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::error::CbmcRunError;
-use crate::limits::{self, Ran};
+use crate::process::{self, Ran};
 
 /// How many CBMC runs answered queries and how long they took, for the learner's statistics.
 /// Shared between threads: queries take `&self`.
@@ -64,8 +64,8 @@ pub(crate) enum Outcome {
 /// Runs `cmd` to completion or until `deadline`, whichever comes first; on the deadline the
 /// child's whole process group is killed (goto-cc runs a preprocessor, and a CBMC left
 /// running would keep a core busy long after its answer stopped mattering). A run without a
-/// deadline of its own gets the command's query timeout ([`crate::limits::tool_deadline`]),
-/// and every run stops at [`crate::limits::MAX_TOOL_OUTPUT`] bytes of output: both are errors
+/// deadline of its own gets the command's query timeout ([`crate::process::tool_deadline`]),
+/// and every run stops at [`crate::process::MAX_TOOL_OUTPUT`] bytes of output: both are errors
 /// ([`CbmcRunError::Limit`]). A stop request or the time budget ([`crate::stop`]) ends a run
 /// as its deadline does. `counters`, when given, record the run as a CBMC run.
 pub(crate) fn run(
@@ -81,8 +81,8 @@ pub(crate) fn run(
     }
     let program = cmd.get_program().to_owned();
     let implicit = deadline.is_none();
-    let deadline = deadline.or_else(limits::tool_deadline);
-    let ran = limits::run_bounded(cmd, deadline, limits::MAX_TOOL_OUTPUT)
+    let deadline = deadline.or_else(process::tool_deadline);
+    let ran = process::run_bounded(cmd, deadline, process::MAX_TOOL_OUTPUT)
         .map_err(CbmcRunError::io(program))?;
     if let Some(counters) = counters {
         counters.record(start.elapsed(), matches!(ran, Ran::TimedOut | Ran::Stopped));
@@ -94,7 +94,7 @@ pub(crate) fn run(
             stderr,
             peak_memory,
         } => {
-            if let Some(limit) = limits::memory_limit()
+            if let Some(limit) = process::memory_limit()
                 && out_of_memory(&status, &stdout, &stderr, peak_memory, limit)
             {
                 return Err(CbmcRunError::OutOfMemory {
@@ -112,7 +112,7 @@ pub(crate) fn run(
             tool,
             what: format!(
                 "ran longer than the query timeout ({:.0} s)",
-                limits::tool_timeout().unwrap_or_default().as_secs_f64()
+                process::tool_timeout().unwrap_or_default().as_secs_f64()
             ),
         }),
         // The caller asks `crate::stop` why, and keeps what it has.
@@ -121,13 +121,13 @@ pub(crate) fn run(
             tool,
             what: format!(
                 "wrote more than {} MiB of output",
-                limits::MAX_TOOL_OUTPUT >> 20
+                process::MAX_TOOL_OUTPUT >> 20
             ),
         }),
     }
 }
 
-/// Whether a failed run ran out of the address space [`limits::set_memory_limit`] gave it.
+/// Whether a failed run ran out of the address space [`process::set_memory_limit`] gave it.
 /// CBMC catches the failed allocation and says so (exit 6, "Out of memory"); a tool that
 /// does not dies of a signal or an abort near the limit.
 fn out_of_memory(

@@ -89,7 +89,7 @@ pub struct ReviewLearnFlags {
     /// The memory one CBMC run may take (4GiB, 512MiB; 0 for no limit; default 4GiB): an
     /// entry whose run passes it is `inconclusive`, with the reason.
     #[arg(long, value_name = "SIZE")]
-    pub memory_limit: Option<mergelens::limits::MemorySize>,
+    pub memory_limit: Option<mergelens::process::MemorySize>,
     /// Check at most N accepted words against CBMC per conjecture.
     #[arg(long, value_name = "N")]
     pub exact_limit: Option<u64>,

@@ -305,7 +305,7 @@ pub struct ProgramCli {
     /// The memory one CBMC run may take (4GiB, 512MiB; 0 for no limit): a run past it is
     /// an error naming the query, never a machine out of memory.
     #[arg(long, value_name = "SIZE", default_value = "4GiB")]
-    pub memory_limit: mergelens::limits::MemorySize,
+    pub memory_limit: mergelens::process::MemorySize,
     /// Stop learning after S seconds and write the last conjecture, marked `partial` (exit
     /// code 0, with a warning). Ctrl-C does the same.
     #[arg(long, value_name = "S")]
@@ -588,5 +588,17 @@ impl InitCli {
             cbmc: self.cbmc,
             files: self.files,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        // clap's own checks: every flag's name, conflict and requirement resolves.
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
     }
 }

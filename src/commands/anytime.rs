@@ -100,28 +100,30 @@ pub(crate) fn start(budget: Option<Duration>) {
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn on_sigint(_signal: i32) {
+extern "C" fn on_sigint(_signal: libc::c_int) {
     if INTERRUPTED.swap(true, Ordering::SeqCst) {
         // SAFETY: _exit(2) is async-signal-safe and takes a plain integer.
-        unsafe { _exit(130) };
+        unsafe { libc::_exit(130) };
     }
     // Only stores a flag: safe in a signal handler.
     stop::request_stop();
-}
-
-unsafe extern "C" {
-    fn signal(signum: i32, handler: extern "C" fn(i32)) -> usize;
-    fn _exit(status: i32) -> !;
 }
 
 /// Ctrl-C, and the SIGTERM of `timeout` or a CI runner, and the SIGHUP of a closed
 /// terminal: each stops the run as Ctrl-C does (the CBMC runs under way are killed, the
 /// document is written and marked partial), a second one ends the process at once.
 fn install_sigint() {
-    // SAFETY: the handler only touches atomics and calls _exit, both async-signal-safe.
+    let handler: extern "C" fn(libc::c_int) = on_sigint;
+    // SAFETY: an all-zero sigaction is a valid value of the plain C struct (no flags, an
+    // empty mask once sigemptyset has run); the handler only touches atomics and calls
+    // _exit, both async-signal-safe; SA_RESTART keeps interrupted reads going.
     unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = handler as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
         for signum in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            signal(signum, on_sigint);
+            libc::sigaction(signum, &action, std::ptr::null_mut());
         }
     }
 }

@@ -34,7 +34,7 @@ use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, w
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
-use mergelens::cbmc::cache_store::Exactness;
+use mergelens::cbmc::cache_store::{Exactness, StoreMode};
 use mergelens::cbmc::{
     Bounds, CbmcCounters, CbmcTeacher, GotoProgram, LearnBounds, ProgramProperty, PropertyQuery,
     TeacherStats, Toolchain, program_properties,
@@ -42,10 +42,6 @@ use mergelens::cbmc::{
 use mergelens::cprog::{self, AssertionTarget, InstrumentedProgram};
 use mergelens::learn::LearnStats;
 use mergelens::report::{self, Format, Options};
-
-/// The cache mode of error explanation: answers about failing runs, never mixed with the
-/// program-explanation answers of `mergelens learn`.
-const MODE_ERROR: &str = "error";
 
 /// How many shortest failing words the outputs name (and `--traces` replays).
 pub const EXAMPLE_WORDS: usize = 5;
@@ -339,7 +335,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             teacher: teacher_stats,
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
-            peak_memory_mib: mergelens::limits::peak_memory() >> 20,
+            peak_memory_mib: mergelens::process::peak_memory() >> 20,
             selection_cbmc_runs: selection.runs(),
             baseline: args.program.baseline,
             lazy: args.program.lazy_learning(),
@@ -428,7 +424,9 @@ fn learn_language(
     program: &InstrumentedProgram,
     counters: &Arc<CbmcCounters>,
 ) -> anyhow::Result<Explained> {
-    let store = args.program.answer_store(program, MODE_ERROR, tools);
+    let store = args
+        .program
+        .answer_store(program, StoreMode::Explain, tools);
     let mut teacher = CbmcTeacher::new(
         program,
         tools.clone(),

@@ -31,7 +31,7 @@ use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, w
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Marks, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
-use mergelens::cbmc::cache_store::{Exactness, MODE_EXPLAIN};
+use mergelens::cbmc::cache_store::{Exactness, StoreMode};
 use mergelens::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherStats};
 use mergelens::cprog::{self, InstrumentedProgram};
 use mergelens::learn::LearnStats;
@@ -95,7 +95,9 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         eprintln!("mergelens: warning: {warning}");
     }
     let (tools, work_dir) = args.program.toolchain()?;
-    let store = args.program.answer_store(&program, MODE_EXPLAIN, &tools);
+    let store = args
+        .program
+        .answer_store(&program, StoreMode::Learn, &tools);
     let cbmc_version = tools.version.to_string();
     let first = match args.bounds {
         BoundsChoice::Fixed(b) => b,
@@ -257,7 +259,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             learn: &stats,
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
-            peak_memory_mib: mergelens::limits::peak_memory() >> 20,
+            peak_memory_mib: mergelens::process::peak_memory() >> 20,
             cbmc_version,
             bounds: BoundsDoc {
                 unwind: bounds.unwind,

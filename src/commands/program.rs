@@ -13,14 +13,14 @@ use anyhow::Context;
 use serde::Serialize;
 
 use mergelens::automaton::{Dfa, Marks, svg};
-use mergelens::cbmc::cache_store::AnswerStore;
+use mergelens::cbmc::cache_store::{AnswerStore, StoreMode};
 use mergelens::cbmc::learning::{LearnedRun, LearningError, learn_with_teacher};
 use mergelens::cbmc::{CbmcTeacher, LIBRARY_UNWIND, TeacherOptions, Toolchain};
 use mergelens::cprog::{EventKind, FrontEndConfig, InstrumentedProgram};
 use mergelens::learn::{GuessPolicy, LearnError};
 
-/// `--query-timeout` unless given, in seconds.
-pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
+/// `--query-timeout` unless given, in seconds: the one default of every command.
+pub use mergelens::config::DEFAULT_QUERY_TIMEOUT_SECS;
 
 /// Where the persistent answer store lives.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -73,8 +73,8 @@ impl ProgramArgs {
         config.include_dirs = self.include_dirs.clone();
         config.defines = self.defines.clone();
         // gcc and goto-cc run under the query timeout as CBMC does.
-        mergelens::limits::set_tool_timeout(self.query_timeout);
-        mergelens::limits::set_memory_limit(self.memory_limit);
+        mergelens::process::set_tool_timeout(self.query_timeout);
+        mergelens::process::set_memory_limit(self.memory_limit);
         config.harness = self.harness.clone();
         config
     }
@@ -117,7 +117,7 @@ impl ProgramArgs {
     pub(crate) fn answer_store(
         &self,
         program: &InstrumentedProgram,
-        mode: &str,
+        mode: StoreMode,
         tools: &Toolchain,
     ) -> Option<AnswerStore> {
         if self.baseline {
@@ -125,9 +125,9 @@ impl ProgramArgs {
         }
         // Another library bound is another language; the default keeps the plain mode.
         let mode = if self.library_unwind == LIBRARY_UNWIND {
-            mode.to_string()
+            mode.key().to_string()
         } else {
-            format!("{mode};library-unwind={}", self.library_unwind)
+            format!("{};library-unwind={}", mode.key(), self.library_unwind)
         };
         cache_dir(&self.cache)
             .map(|dir| AnswerStore::for_program(&dir, program, &mode, tools.version))

@@ -23,7 +23,7 @@ use serde::Deserialize;
 
 use crate::bounds::{DEFAULT_MAX_UNWIND, DEFAULT_MAX_WORD_LENGTH, DEFAULT_UNWIND};
 use crate::cprog::EventKind;
-use crate::limits::MemorySize;
+use crate::process::MemorySize;
 
 mod compile_commands;
 mod error;
@@ -330,7 +330,7 @@ pub struct Settings {
     pub bounds: BoundsSetting,
     pub cbmc: Option<PathBuf>,
     pub query_timeout: Option<Duration>,
-    /// The address space of each CBMC run, in bytes ([`crate::limits::set_memory_limit`]).
+    /// The address space of each CBMC run, in bytes ([`crate::process::set_memory_limit`]).
     pub memory_limit: Option<u64>,
     /// How long the merge hook reviews before it stops with what it has.
     pub hook_time_budget: Option<Duration>,
@@ -359,7 +359,7 @@ impl Default for Settings {
             },
             cbmc: None,
             query_timeout: Some(Duration::from_secs_f64(DEFAULT_QUERY_TIMEOUT_SECS)),
-            memory_limit: Some(crate::limits::DEFAULT_MEMORY_LIMIT),
+            memory_limit: Some(crate::process::DEFAULT_MEMORY_LIMIT),
             hook_time_budget: Some(Duration::from_secs_f64(DEFAULT_HOOK_TIME_BUDGET_SECS)),
             exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
             fail_on: FailOn::default(),

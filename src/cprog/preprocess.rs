@@ -147,12 +147,12 @@ fn bounded_gcc(
     file: &Path,
     failure_ok: bool,
 ) -> Result<(Vec<u8>, Vec<u8>), FrontEndError> {
-    use crate::limits::{self, Ran};
+    use crate::process::{self, Ran};
     let error = |message: String| FrontEndError::Preprocess {
         file: file.to_path_buf(),
         message,
     };
-    let ran = limits::run_bounded(cmd, limits::tool_deadline(), limits::MAX_TOOL_OUTPUT)
+    let ran = process::run_bounded(cmd, process::tool_deadline(), process::MAX_TOOL_OUTPUT)
         .map_err(|e| error(format!("cannot run gcc ({e}); install gcc")))?;
     match ran {
         Ran::Finished {
@@ -169,7 +169,7 @@ fn bounded_gcc(
         }
         Ran::TimedOut => Err(error(format!(
             "the preprocessor ran longer than the query timeout ({:.0} s) and was stopped",
-            limits::tool_timeout().unwrap_or_default().as_secs_f64()
+            process::tool_timeout().unwrap_or_default().as_secs_f64()
         ))),
         Ran::Stopped => Err(FrontEndError::Stopped {
             file: file.to_path_buf(),
@@ -177,7 +177,7 @@ fn bounded_gcc(
         }),
         Ran::TooMuchOutput => Err(error(format!(
             "the preprocessor wrote more than {} MiB and was stopped",
-            limits::MAX_TOOL_OUTPUT >> 20
+            process::MAX_TOOL_OUTPUT >> 20
         ))),
     }
 }

@@ -34,8 +34,8 @@ impl LearnContext {
     ) -> Result<LearnContext, ReviewError> {
         let tools = Toolchain::locate(settings.cbmc.as_deref())?;
         // The preprocessor and goto-cc of every version run under the query timeout too.
-        crate::limits::set_tool_timeout(settings.query_timeout);
-        crate::limits::set_memory_limit(settings.memory_limit);
+        crate::process::set_tool_timeout(settings.query_timeout);
+        crate::process::set_memory_limit(settings.memory_limit);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(settings.jobs.max(1))
             .thread_name(|i| format!("mergelens-learn-{i}"))

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::automaton::{Dfa, ops};
-use crate::cbmc::cache_store::{AnswerStore, Exactness, MODE_EXPLAIN};
+use crate::cbmc::cache_store::{AnswerStore, Exactness, StoreMode};
 use crate::cbmc::learning::{LearningError, learn_with_teacher};
 use crate::cbmc::{
     CbmcCounters, CbmcTeacher, CbmcTeacherError, CutLoop, LearnBounds, TeacherOptions, Toolchain,
@@ -49,9 +49,9 @@ pub(crate) struct LearnedProgram {
 /// Learns `job.program` at `job.bounds`, reading and extending the answer store.
 pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, LearningError> {
     let program = job.program;
-    let store = job
-        .store_dir
-        .map(|dir| AnswerStore::for_program(dir, program, MODE_EXPLAIN, job.tools.version));
+    let store = job.store_dir.map(|dir| {
+        AnswerStore::for_program(dir, program, StoreMode::Learn.key(), job.tools.version)
+    });
     let counters = Arc::new(CbmcCounters::new());
     let mut teacher = CbmcTeacher::new(
         program,

@@ -534,7 +534,7 @@ pub fn review_merge(
         } else {
             Vec::new()
         },
-        peak_memory_mib: Some(crate::limits::peak_memory() >> 20),
+        peak_memory_mib: Some(crate::process::peak_memory() >> 20),
         memory_limit_mib: settings.memory_limit.map(|b| b >> 20),
     };
     Ok(ReviewReport {
