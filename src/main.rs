@@ -28,23 +28,11 @@ fn main() -> ExitCode {
         Ok(Outcome::Different) => ExitCode::from(exit::DIFFERENT),
         Ok(Outcome::Conflict) => ExitCode::from(exit::CONFLICT),
         Err(error) => {
-            // One line: the outermost message, then each cause.
-            let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
-            eprintln!("mergelens: error: {}", dedup_chain(&chain).join(": "));
+            // One line: the outermost message, then each cause, each said once.
+            eprintln!("mergelens: error: {}", commands::one_line(&error));
             ExitCode::from(exit::code_for(&error))
         }
     }
-}
-
-/// Context often repeats what its cause already says (a path, say); print each part once.
-fn dedup_chain(chain: &[String]) -> Vec<&str> {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in chain {
-        if !parts.iter().any(|p| p.contains(part.as_str())) {
-            parts.push(part);
-        }
-    }
-    parts
 }
 
 fn run(command: Command) -> anyhow::Result<Outcome> {

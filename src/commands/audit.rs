@@ -86,10 +86,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
                 row
             }
             // One merge that cannot be reviewed does not end the audit.
-            Err(error) => {
-                let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
-                AuditedMerge::unreviewed(merge.sha(), subject, chain.join(": "))
-            }
+            Err(error) => AuditedMerge::unreviewed(merge.sha(), subject, super::one_line(&error)),
         };
         if document_to_stdout {
             eprintln!("{}", line(&row));

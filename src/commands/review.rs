@@ -82,10 +82,9 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
         .unwrap_or_else(|e| Err(e.into()));
     match result {
         Err(error) if args.hook && on_error == OnError::Allow => {
-            let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
             eprintln!(
                 "mergelens: WARNING: THIS MERGE WAS NOT REVIEWED: mergelens failed, and on-error = \"allow\" lets the merge go ahead: {}",
-                chain.join(": ")
+                super::one_line(&error)
             );
             Ok(Outcome::Success)
         }
