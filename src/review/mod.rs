@@ -44,8 +44,9 @@ use crate::config::{Settings, SourceSpec};
 use crate::document::coverage::{self as covered, HunkSide};
 use crate::document::languages::{self as compare, MergeLanguages};
 use crate::document::{
-    Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, Findings,
-    REVIEW_FORMAT, Review, ReviewAutomata, ReviewEntry, ReviewVersions, Revision, Verdict, Version,
+    Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, Execution,
+    ExecutionCheck, Findings, REVIEW_FORMAT, Review, ReviewAutomata, ReviewEntry, ReviewVersions,
+    Revision, Verdict, Version,
 };
 use crate::git::{CommitInfo, GitRepo, MergeVersions, Merged, Snapshot};
 pub use context::LearnContext;
@@ -298,218 +299,58 @@ pub fn review_merge(
     settings: &Settings,
     ctx: &LearnContext,
 ) -> Result<ReviewReport, ReviewError> {
-    let mut checkouts = vec![
-        checkout(
-            repo,
-            Version::Base,
-            named(&versions.base),
-            &repo.commit_snapshot(&versions.base)?,
-            settings,
-        )?,
-        checkout(
-            repo,
-            Version::Ours,
-            named(&versions.ours),
-            &repo.commit_snapshot(&versions.ours)?,
-            settings,
-        )?,
-        checkout(
-            repo,
-            Version::Theirs,
-            named(&versions.theirs),
-            &repo.commit_snapshot(&versions.theirs)?,
-            settings,
-        )?,
-    ];
-    let (conflicts, merged_name) = match &versions.merged {
-        Merged::Files { snapshot, name } => {
-            checkouts.push(checkout(
-                repo,
-                Version::Merged,
-                name.clone(),
-                snapshot,
-                settings,
-            )?);
-            (Vec::new(), Some(name.clone()))
-        }
-        Merged::Conflict(paths) => (paths.clone(), None),
-    };
+    let MergeCheckouts {
+        checkouts,
+        conflicts,
+        merged_name,
+    } = merge_checkouts(repo, versions, settings)?;
     let inputs = inputs(&checkouts, settings)?;
     let changes = [
         change_set(&checkouts[0], &checkouts[1], HunkSide::Ours, None),
         change_set(&checkouts[0], &checkouts[2], HunkSide::Theirs, None),
     ];
-    let mut notes = common_notes(repo, &checkouts, settings);
-    let bound = settings.bounds.max_word_length();
-    let mut entries = Vec::new();
-    let (mut unexpected, mut lost, mut overlapping) = (false, false, false);
-    let mut unwind = None;
-    let mut inconclusive = Vec::new();
-    let mut cost = coverage::CoverageCost::default();
-    // Set when `--time-budget` or Ctrl-C cut learning short: the verdict is inconclusive.
-    let mut stopped = false;
+    let mut tally = Tally {
+        notes: common_notes(repo, &checkouts, settings),
+        ..Tally::default()
+    };
     let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx)?;
     if no_code_change {
-        notes.push(NO_CODE_CHANGE.to_string());
+        tally.notes.push(NO_CODE_CHANGE.to_string());
     }
+    let mut entries = Vec::new();
+    let mut unwind = None;
     for prepared in prepared {
-        let entry = &prepared.entry.clone();
-        if let Some(reason) = budget::skipped(entry) {
-            inconclusive.push(reason);
-            stopped = true;
+        if let Some(reason) = budget::skipped(&prepared.entry) {
+            tally.inconclusive.push(reason);
+            tally.stopped = true;
             continue;
         }
         let learned = engine::learn_entry(prepared, settings, ctx)?;
-        inconclusive.extend(shortfalls(&learned, bound));
-        stopped |= !learned.stopped.is_empty();
-        inconclusive.extend(learned.stopped.iter().cloned());
-        let coverage = entry_coverage(
-            &changes,
-            &inputs,
-            &learned,
-            settings,
-            ctx,
-            &mut inconclusive,
-            &mut cost,
-        );
         unwind = Some(learned.bounds.unwind);
-        notes.extend(learned.notes.iter().cloned());
-        let a = &learned.automata;
-        let merged = a.get(&Version::Merged);
-        let languages = MergeLanguages::compute(
-            &a[&Version::Base],
-            &a[&Version::Ours],
-            &a[&Version::Theirs],
-            merged,
-            &learned.alphabet,
-            bound,
-        );
-        // The verdict is the per-execution check's; the word-level languages are the fast
-        // first pass a reader looks at, and the verdict where the check cannot run.
-        let mut executions = Vec::new();
-        let mut execution_check = None;
-        // An entry whose learning was cut short is inconclusive already (its reasons are in
-        // the list), and its partial automata judge nothing.
-        if merged.is_some() && learned.stopped.is_empty() {
-            // A stopped run checks nothing more: its automata are partial anyway.
-            let outcome = match crate::stop::stop_reason() {
-                Some(reason) => {
-                    execution::CheckOutcome::Skipped(format!("the run was stopped: {reason}"))
-                }
-                None => execution::check_entry(&inputs, entry, settings, ctx, &learned)?,
-            };
-            match outcome {
-                execution::CheckOutcome::Ran(check) => {
-                    // A check whose own premise failed judges nothing.
-                    inconclusive.extend(check.disagreements.iter().cloned());
-                    match check.check.self_check.as_ref() {
-                        Some(s) if !s.identical => {
-                            inconclusive.push(execution::self_check_note(entry, s));
-                        }
-                        // Findings stand (each is a real execution), but no `clean`.
-                        _ if !check.check.complete => {
-                            inconclusive.push(execution::cap_note(entry));
-                        }
-                        _ => {}
-                    }
-                    unexpected |= check.check.unexpected > 0;
-                    lost |= check.check.lost > 0;
-                    overlapping |= check.check.overlapping > 0;
-                    notes.extend(check.notes);
-                    executions = check.executions;
-                    execution_check = Some(check.check);
-                }
-                execution::CheckOutcome::Unfinished(reason) => {
-                    inconclusive.push(format!(
-                        "entry `{entry}`: the per-execution check did not finish: {reason}"
-                    ));
-                }
-                execution::CheckOutcome::Skipped(reason) => {
-                    notes.push(format!(
-                        "{entry}: the per-execution check did not run ({reason}); the verdict compares words"
-                    ));
-                    unexpected |= languages.has_unexpected();
-                    lost |= languages.has_lost();
-                }
-            }
-        }
-        // Without a merge result the branches' disagreement is what a reviewer looks at.
-        let (letters, from, to) = if merged.is_some() {
-            let shown = [
-                &languages.unexpected,
-                &languages.lost,
-                &languages.merge_minus_ours,
-                &languages.merge_minus_theirs,
-            ];
-            let letters = source::letters(shown.into_iter().flatten());
-            (letters, Version::Base, Version::Merged)
-        } else {
-            let letters = source::letters([&languages.ours_vs_theirs]);
-            (letters, Version::Ours, Version::Theirs)
-        };
-        let source_changes = source::changes(&letters, &learned.entry, &learned.spans, from, to);
-        entries.push(ReviewEntry {
-            entry: learned.entry.clone(),
-            alphabet: learned.alphabet.names().map(str::to_string).collect(),
-            automata: ReviewAutomata {
-                base: Automaton(a[&Version::Base].clone()),
-                ours: Automaton(a[&Version::Ours].clone()),
-                theirs: Automaton(a[&Version::Theirs].clone()),
-                merged: merged.cloned().map(Automaton),
-                expected: Some(Automaton(languages.expected)),
-            },
-            unexpected: languages.unexpected,
-            lost: languages.lost,
-            merge_minus_ours: languages.merge_minus_ours,
-            merge_minus_theirs: languages.merge_minus_theirs,
-            ours_vs_theirs: Some(languages.ours_vs_theirs),
-            absent: learned.absent,
-            functions: learned.functions,
-            source_changes,
-            stats: learned.stats,
-            coverage,
-            executions,
-            execution_check,
-        });
+        entries.push(review_entry(
+            &learned, &changes, &inputs, settings, ctx, &mut tally,
+        )?);
     }
     let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
+    let mut inconclusive = std::mem::take(&mut tally.inconclusive);
     lead_with_unreached(
         entries.iter().map(|e| &e.coverage),
         unwind,
         &mut inconclusive,
     );
-    report_cost(ctx, &cost);
-    if stopped {
+    report_cost(ctx, &tally.cost);
+    if tally.stopped {
         // Languages and stories of partial automata are shown, but they are no findings.
-        (unexpected, lost, overlapping) = (false, false, false);
+        (tally.unexpected, tally.lost, tally.overlapping) = (false, false, false);
     }
     let verdict = Verdict::of(Findings {
         conflict: !conflicts.is_empty(),
-        unexpected,
-        lost,
-        overlapping,
+        unexpected: tally.unexpected,
+        lost: tally.lost,
+        overlapping: tally.overlapping,
         inconclusive: !inconclusive.is_empty(),
     });
     let merged_is_index = merged_name.as_deref() == Some("index");
-    let merged_revision = merged_name.map(|name| Revision {
-        label: Some(format!(
-            "{} into {}",
-            versions.theirs.label, versions.ours.label
-        )),
-        summary: Some(match &versions.commit {
-            Some(commit) => format!(
-                "the merge commit {} as committed{}",
-                commit.label,
-                commit
-                    .summary
-                    .as_ref()
-                    .map_or_else(String::new, |s| format!(": {s}"))
-            ),
-            None if name == "index" => "the merge git staged (index)".to_string(),
-            None => "git's merge, computed in memory (the id is its tree's)".to_string(),
-        }),
-        rev: name,
-    });
     let document = Review {
         format: REVIEW_FORMAT.to_string(),
         verdict,
@@ -518,12 +359,12 @@ pub fn review_merge(
             base: revision(&versions.base),
             ours: revision(&versions.ours),
             theirs: revision(&versions.theirs),
-            merged: merged_revision,
+            merged: merged_name.map(|name| merged_revision(versions, name)),
         },
         bounds: Bounds {
             unwind,
-            max_word_length: bound as u32,
-            notes,
+            max_word_length: settings.bounds.max_word_length() as u32,
+            notes: tally.notes,
         },
         conflicts,
         entries,
@@ -539,9 +380,230 @@ pub fn review_merge(
     };
     Ok(ReviewReport {
         document,
-        unexpected,
-        lost,
-        overlapping,
+        unexpected: tally.unexpected,
+        lost: tally.lost,
+        overlapping: tally.overlapping,
+    })
+}
+
+/// What the entries of a review add up to: their findings, the reasons the verdict is
+/// inconclusive, notes, and coverage's cost.
+#[derive(Default)]
+struct Tally {
+    unexpected: bool,
+    lost: bool,
+    overlapping: bool,
+    /// A diff's: some entry's behaviour changed.
+    changed: bool,
+    /// `--time-budget` or Ctrl-C cut learning short: the verdict is inconclusive.
+    stopped: bool,
+    inconclusive: Vec<String>,
+    notes: Vec<String>,
+    cost: coverage::CoverageCost,
+}
+
+/// The checkouts of a merge's versions.
+struct MergeCheckouts {
+    /// O, A, B and, when git merged the files, M.
+    checkouts: Vec<Checkout>,
+    /// The files git could not merge.
+    conflicts: Vec<String>,
+    /// How the document names M, when there is one.
+    merged_name: Option<String>,
+}
+
+/// The checkouts of O, A, B and (when git merged the files) M.
+fn merge_checkouts(
+    repo: &GitRepo,
+    versions: &MergeVersions,
+    settings: &Settings,
+) -> Result<MergeCheckouts, ReviewError> {
+    let mut checkouts = Vec::new();
+    for (version, commit) in [
+        (Version::Base, &versions.base),
+        (Version::Ours, &versions.ours),
+        (Version::Theirs, &versions.theirs),
+    ] {
+        let snapshot = repo.commit_snapshot(commit)?;
+        checkouts.push(checkout(repo, version, named(commit), &snapshot, settings)?);
+    }
+    Ok(match &versions.merged {
+        Merged::Files { snapshot, name } => {
+            let merged = checkout(repo, Version::Merged, name.clone(), snapshot, settings)?;
+            checkouts.push(merged);
+            MergeCheckouts {
+                checkouts,
+                conflicts: Vec::new(),
+                merged_name: Some(name.clone()),
+            }
+        }
+        Merged::Conflict(paths) => MergeCheckouts {
+            checkouts,
+            conflicts: paths.clone(),
+            merged_name: None,
+        },
+    })
+}
+
+/// How the document names M: the merge commit as committed, the staged merge of a hook, or
+/// git's merge computed in memory.
+fn merged_revision(versions: &MergeVersions, name: String) -> Revision {
+    let summary = match &versions.commit {
+        Some(commit) => format!(
+            "the merge commit {} as committed{}",
+            commit.label,
+            commit
+                .summary
+                .as_ref()
+                .map_or_else(String::new, |s| format!(": {s}"))
+        ),
+        None if name == "index" => "the merge git staged (index)".to_string(),
+        None => "git's merge, computed in memory (the id is its tree's)".to_string(),
+    };
+    Revision {
+        label: Some(format!(
+            "{} into {}",
+            versions.theirs.label, versions.ours.label
+        )),
+        summary: Some(summary),
+        rev: name,
+    }
+}
+
+/// One entry's review from its learned automata: coverage of the change, the word-level
+/// languages (the fast first pass, and the verdict where the per-execution check cannot
+/// run), the per-execution check, and the source changes its letters name.
+fn review_entry(
+    learned: &engine::EntryAutomata,
+    changes: &[coverage::ChangeSet],
+    inputs: &[VersionInput],
+    settings: &Settings,
+    ctx: &LearnContext,
+    tally: &mut Tally,
+) -> Result<ReviewEntry, ReviewError> {
+    let bound = settings.bounds.max_word_length();
+    tally.inconclusive.extend(shortfalls(learned, bound));
+    tally.stopped |= !learned.stopped.is_empty();
+    tally.inconclusive.extend(learned.stopped.iter().cloned());
+    let coverage = entry_coverage(
+        changes,
+        inputs,
+        learned,
+        settings,
+        ctx,
+        &mut tally.inconclusive,
+        &mut tally.cost,
+    );
+    tally.notes.extend(learned.notes.iter().cloned());
+    let a = &learned.automata;
+    let merged = a.get(&Version::Merged);
+    let languages = MergeLanguages::compute(
+        &a[&Version::Base],
+        &a[&Version::Ours],
+        &a[&Version::Theirs],
+        merged,
+        &learned.alphabet,
+        bound,
+    );
+    let (executions, execution_check) = if merged.is_some() && learned.stopped.is_empty() {
+        check_executions(learned, &languages, inputs, settings, ctx, tally)?
+    } else {
+        // An entry whose learning was cut short is inconclusive already (its reasons are
+        // in the list), and its partial automata judge nothing.
+        (Vec::new(), None)
+    };
+    // Without a merge result the branches' disagreement is what a reviewer looks at.
+    let (letters, from, to) = if merged.is_some() {
+        let shown = [
+            &languages.unexpected,
+            &languages.lost,
+            &languages.merge_minus_ours,
+            &languages.merge_minus_theirs,
+        ];
+        let letters = source::letters(shown.into_iter().flatten());
+        (letters, Version::Base, Version::Merged)
+    } else {
+        let letters = source::letters([&languages.ours_vs_theirs]);
+        (letters, Version::Ours, Version::Theirs)
+    };
+    let source_changes = source::changes(&letters, &learned.entry, &learned.spans, from, to);
+    Ok(ReviewEntry {
+        entry: learned.entry.clone(),
+        alphabet: learned.alphabet.names().map(str::to_string).collect(),
+        automata: ReviewAutomata {
+            base: Automaton(a[&Version::Base].clone()),
+            ours: Automaton(a[&Version::Ours].clone()),
+            theirs: Automaton(a[&Version::Theirs].clone()),
+            merged: merged.cloned().map(Automaton),
+            expected: Some(Automaton(languages.expected)),
+        },
+        unexpected: languages.unexpected,
+        lost: languages.lost,
+        merge_minus_ours: languages.merge_minus_ours,
+        merge_minus_theirs: languages.merge_minus_theirs,
+        ours_vs_theirs: Some(languages.ours_vs_theirs),
+        absent: learned.absent.clone(),
+        functions: learned.functions.clone(),
+        source_changes,
+        stats: learned.stats.clone(),
+        coverage,
+        executions,
+        execution_check,
+    })
+}
+
+/// The per-execution check of one entry, whose verdict it is: its executions and summary,
+/// its findings and premises added to the tally.
+fn check_executions(
+    learned: &engine::EntryAutomata,
+    languages: &MergeLanguages,
+    inputs: &[VersionInput],
+    settings: &Settings,
+    ctx: &LearnContext,
+    tally: &mut Tally,
+) -> Result<(Vec<Execution>, Option<ExecutionCheck>), ReviewError> {
+    let entry = &learned.entry;
+    // A stopped run checks nothing more: its automata are partial anyway.
+    let outcome = match crate::stop::stop_reason() {
+        Some(reason) => execution::CheckOutcome::Skipped(format!("the run was stopped: {reason}")),
+        None => execution::check_entry(inputs, entry, settings, ctx, learned)?,
+    };
+    Ok(match outcome {
+        execution::CheckOutcome::Ran(check) => {
+            // A check whose own premise failed judges nothing.
+            tally
+                .inconclusive
+                .extend(check.disagreements.iter().cloned());
+            match check.check.self_check.as_ref() {
+                Some(s) if !s.identical => {
+                    tally
+                        .inconclusive
+                        .push(execution::self_check_note(entry, s));
+                }
+                // Findings stand (each is a real execution), but no `clean`.
+                _ if !check.check.complete => tally.inconclusive.push(execution::cap_note(entry)),
+                _ => {}
+            }
+            tally.unexpected |= check.check.unexpected > 0;
+            tally.lost |= check.check.lost > 0;
+            tally.overlapping |= check.check.overlapping > 0;
+            tally.notes.extend(check.notes);
+            (check.executions, Some(check.check))
+        }
+        execution::CheckOutcome::Unfinished(reason) => {
+            tally.inconclusive.push(format!(
+                "entry `{entry}`: the per-execution check did not finish: {reason}"
+            ));
+            (Vec::new(), None)
+        }
+        execution::CheckOutcome::Skipped(reason) => {
+            tally.notes.push(format!(
+                "{entry}: the per-execution check did not run ({reason}); the verdict compares words"
+            ));
+            tally.unexpected |= languages.has_unexpected();
+            tally.lost |= languages.has_lost();
+            (Vec::new(), None)
+        }
     })
 }
 
@@ -571,22 +633,11 @@ pub fn diff_revisions(
     settings: &Settings,
     ctx: &LearnContext,
 ) -> Result<DiffReport, ReviewError> {
-    let checkouts = vec![
-        checkout(
-            repo,
-            Version::Old,
-            named(from),
-            &repo.commit_snapshot(from)?,
-            settings,
-        )?,
-        checkout(
-            repo,
-            Version::New,
-            named(to),
-            &repo.commit_snapshot(to)?,
-            settings,
-        )?,
-    ];
+    let mut checkouts = Vec::new();
+    for (version, commit) in [(Version::Old, from), (Version::New, to)] {
+        let snapshot = repo.commit_snapshot(commit)?;
+        checkouts.push(checkout(repo, version, named(commit), &snapshot, settings)?);
+    }
     let inputs = inputs(&checkouts, settings)?;
     let changes = [change_set(
         &checkouts[0],
@@ -594,81 +645,35 @@ pub fn diff_revisions(
         HunkSide::To,
         Some(&to.label),
     )];
-    let mut notes = common_notes(repo, &checkouts, settings);
-    let bound = settings.bounds.max_word_length();
-    let mut entries = Vec::new();
-    let mut changed = false;
-    let mut unwind = None;
-    let mut inconclusive = Vec::new();
-    let mut cost = coverage::CoverageCost::default();
-    let mut stopped = false;
+    let mut tally = Tally {
+        notes: common_notes(repo, &checkouts, settings),
+        ..Tally::default()
+    };
     let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx)?;
     if no_code_change {
-        notes.push(NO_CODE_CHANGE.to_string());
+        tally.notes.push(NO_CODE_CHANGE.to_string());
     }
+    let mut entries = Vec::new();
+    let mut unwind = None;
     for prepared in prepared {
-        let entry = &prepared.entry.clone();
-        if let Some(reason) = budget::skipped(entry) {
-            inconclusive.push(reason);
+        if let Some(reason) = budget::skipped(&prepared.entry) {
+            tally.inconclusive.push(reason);
             continue;
         }
         let learned = engine::learn_entry(prepared, settings, ctx)?;
-        stopped |= !learned.stopped.is_empty();
-        inconclusive.extend(learned.stopped.iter().cloned());
-        inconclusive.extend(shortfalls(&learned, bound));
-        let coverage = entry_coverage(
-            &changes,
-            &inputs,
-            &learned,
-            settings,
-            ctx,
-            &mut inconclusive,
-            &mut cost,
-        );
         unwind = Some(learned.bounds.unwind);
-        notes.extend(learned.notes.iter().cloned());
-        let (old, new) = (
-            &learned.automata[&Version::Old],
-            &learned.automata[&Version::New],
-        );
-        let [added, removed, symdiff] = compare::diff_languages(old, new, &learned.alphabet, bound);
-        changed |= !analysis::is_empty(&symdiff.automaton.0);
-        let letters = source::letters([&symdiff]);
-        let source_changes = source::changes(
-            &letters,
-            &learned.entry,
-            &learned.spans,
-            Version::Old,
-            Version::New,
-        );
-        entries.push(DiffEntry {
-            entry: learned.entry.clone(),
-            alphabet: learned.alphabet.names().map(str::to_string).collect(),
-            automata: DiffAutomata {
-                old: Automaton(old.clone()),
-                new: Automaton(new.clone()),
-            },
-            added: Some(added),
-            removed: Some(removed),
-            symdiff: Some(symdiff),
-            absent: learned.absent,
-            functions: learned.functions,
-            source_changes,
-            stats: learned.stats,
-            coverage,
-        });
+        entries.push(diff_entry(
+            &learned, &changes, &inputs, settings, ctx, &mut tally,
+        ));
     }
     let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
+    let mut inconclusive = std::mem::take(&mut tally.inconclusive);
     lead_with_unreached(
         entries.iter().map(|e| &e.coverage),
         unwind,
         &mut inconclusive,
     );
-    report_cost(ctx, &cost);
-    if stopped {
-        // Differences of partial automata are shown, but they are no findings.
-        changed = false;
-    }
+    report_cost(ctx, &tally.cost);
     Ok(DiffReport {
         document: DiffDocument {
             format: REVIEW_FORMAT.to_string(),
@@ -679,13 +684,70 @@ pub fn diff_revisions(
             },
             bounds: Bounds {
                 unwind,
-                max_word_length: bound as u32,
-                notes,
+                max_word_length: settings.bounds.max_word_length() as u32,
+                notes: tally.notes,
             },
             entries,
             tool: tool(),
             inconclusive,
         },
-        changed,
+        // Differences of partial automata are shown, but they are no findings.
+        changed: tally.changed && !tally.stopped,
     })
+}
+
+/// One entry's diff from its learned automata: coverage of the change, the added, removed
+/// and changed languages, and the source changes their letters name.
+fn diff_entry(
+    learned: &engine::EntryAutomata,
+    changes: &[coverage::ChangeSet],
+    inputs: &[VersionInput],
+    settings: &Settings,
+    ctx: &LearnContext,
+    tally: &mut Tally,
+) -> DiffEntry {
+    let bound = settings.bounds.max_word_length();
+    tally.stopped |= !learned.stopped.is_empty();
+    tally.inconclusive.extend(learned.stopped.iter().cloned());
+    tally.inconclusive.extend(shortfalls(learned, bound));
+    let coverage = entry_coverage(
+        changes,
+        inputs,
+        learned,
+        settings,
+        ctx,
+        &mut tally.inconclusive,
+        &mut tally.cost,
+    );
+    tally.notes.extend(learned.notes.iter().cloned());
+    let (old, new) = (
+        &learned.automata[&Version::Old],
+        &learned.automata[&Version::New],
+    );
+    let [added, removed, symdiff] = compare::diff_languages(old, new, &learned.alphabet, bound);
+    tally.changed |= !analysis::is_empty(&symdiff.automaton.0);
+    let letters = source::letters([&symdiff]);
+    let source_changes = source::changes(
+        &letters,
+        &learned.entry,
+        &learned.spans,
+        Version::Old,
+        Version::New,
+    );
+    DiffEntry {
+        entry: learned.entry.clone(),
+        alphabet: learned.alphabet.names().map(str::to_string).collect(),
+        automata: DiffAutomata {
+            old: Automaton(old.clone()),
+            new: Automaton(new.clone()),
+        },
+        added: Some(added),
+        removed: Some(removed),
+        symdiff: Some(symdiff),
+        absent: learned.absent.clone(),
+        functions: learned.functions.clone(),
+        source_changes,
+        stats: learned.stats.clone(),
+        coverage,
+    }
 }
