@@ -186,6 +186,21 @@ def timed(binary, repo, env):
 timed.costs = []
 
 
+def timed_plain(binary, repo, env):
+    """A cold review (`--no-cache`): its wall time and verdict."""
+    out = os.path.join(repo, "..", os.path.basename(repo) + ".json")
+    start = time.perf_counter()
+    r = subprocess.run([binary, "review", "main", "feature", "--no-cache", "--format", "json",
+                        "-o", out], cwd=repo, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if r.returncode not in (0, 1):
+        sys.exit(f"review failed ({r.returncode}): {r.stderr}")
+    import json
+    with open(out) as f:
+        return elapsed, json.load(f)["verdict"]
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("mergelens")
@@ -228,7 +243,13 @@ def main():
              parser(value_event="\n        on_trace();\n        on_trace();"), CONFIG_PARSER),
         ]
         cold_costs = []
+        no_code = []
         for label, name, b, o, t, t_comment, t_code, config in cases:
+            # A merge whose branches change comments only: nothing to learn (issue 24).
+            for r in range(args.rounds):
+                repo, _ = scenario(root, f"{name}-nocode{r}", b, "/* ours */\n" + b,
+                                   b + "/* theirs */\n", b, config, env)
+                no_code.append((label, r, timed_plain(binary, repo, env)))
             for r in range(args.rounds):
                 repo, _ = scenario(root, f"{name}{r}", b, o, t, t_code, config, env)
                 cold, verdict, learned_cold = timed(binary, repo, env)
@@ -248,6 +269,13 @@ def main():
         (comment, _, l_comment), (code, _, l_code) = after
         print(f"| {label} | {r + 1} | {cold:.2f} s | {warm:.2f} s | {comment:.2f} s | {code:.2f} s | {code / cold:.2f} | {verdict} | "
               f"{names(lc)} / {names(lw)} / {names(l_comment)} / {names(l_code)} |")
+    print()
+    print("A merge whose branches change only comments, reviewed cold (`--no-cache`): no version's program differs from the base's, so nothing is learned (issue 24).")
+    print()
+    print("| program | run | review | verdict |")
+    print("|---|---:|---:|---|")
+    for label, r, (elapsed, verdict) in no_code:
+        print(f"| {label} | {r + 1} | {elapsed:.2f} s | {verdict} |")
     print()
     print("Cold review: the learning of the four versions against the per-execution check (issue 12).")
     print()

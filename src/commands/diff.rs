@@ -79,6 +79,29 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
         args.output.as_deref(),
         saved.as_deref(),
     )?;
+    let text = summary(&report, from_name, to_name, saved.as_deref());
+    if to_stdout {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    Ok(
+        if report.changed || (report.inconclusive() && settings.fail_on.fails_inconclusive()) {
+            Outcome::Different
+        } else {
+            Outcome::Success
+        },
+    )
+}
+
+/// One screen: the example words each entry added and removed, whether behaviour changed,
+/// and why a check fell short.
+fn summary(
+    report: &review::DiffReport,
+    from_name: &str,
+    to_name: &str,
+    saved: Option<&std::path::Path>,
+) -> String {
     let mut text = format!("mergelens diff {from_name} {to_name}\n");
     let words = |text: &mut String, title: &str, d: &Option<Difference>| {
         if let Some(d) = d.as_ref().filter(|d| !d.examples.is_empty()) {
@@ -132,18 +155,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = saved {
         text.push_str(&format!("full report: {}\n", path.display()));
     }
-    if to_stdout {
-        eprint!("{text}");
-    } else {
-        print!("{text}");
-    }
-    Ok(
-        if report.changed || (report.inconclusive() && settings.fail_on.fails_inconclusive()) {
-            Outcome::Different
-        } else {
-            Outcome::Success
-        },
-    )
+    text
 }
 
 /// A behaviour changelog: the diff of each pair of consecutive `revisions`, one line each,

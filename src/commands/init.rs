@@ -124,19 +124,7 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
             .as_ref()
             .map_or(String::new(), |c| format!(" (from {c})"))
     );
-    if !program.left_out.is_empty() {
-        println!(
-            "left out {} C file{} (name them with --files to analyse them):",
-            program.left_out.len(),
-            if program.left_out.len() == 1 { "" } else { "s" }
-        );
-        for (file, why) in program.left_out.iter().take(LISTED) {
-            println!("  {file}: {why}");
-        }
-        if program.left_out.len() > LISTED {
-            println!("  ... and {} more", program.left_out.len() - LISTED);
-        }
-    }
+    print_left_out(&program.left_out);
     println!("candidate entry functions:");
     for c in &program.candidates {
         println!(
@@ -200,6 +188,24 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
         "next: commit the configuration (git add {commit} && git commit), then: mergelens review BRANCH"
     );
     Ok(Outcome::Success)
+}
+
+/// The C files left out, each with the reason, at most [`LISTED`] of them.
+fn print_left_out(left_out: &[LeftOut]) {
+    if left_out.is_empty() {
+        return;
+    }
+    println!(
+        "left out {} C file{} (name them with --files to analyse them):",
+        left_out.len(),
+        if left_out.len() == 1 { "" } else { "s" }
+    );
+    for (file, why) in left_out.iter().take(LISTED) {
+        println!("  {file}: {why}");
+    }
+    if left_out.len() > LISTED {
+        println!("  ... and {} more", left_out.len() - LISTED);
+    }
 }
 
 /// The program's files and candidate entries.

@@ -19,7 +19,7 @@ use super::anytime::{self, Progress};
 use super::{Outcome, write_output};
 use mergelens::config::{FileConfig, OnError, Overrides, Settings};
 use mergelens::document::{Difference, ExecutionKind, Review, Verdict};
-use mergelens::git::{GitError, GitRepo, Merged};
+use mergelens::git::{GitError, GitRepo, MergeVersions, Merged};
 use mergelens::report::{self, Document, Format};
 use mergelens::review::{self, LearnContext, ReviewReport};
 use mergelens::trust::{self, OwnerConfig, UserConfig};
@@ -100,35 +100,9 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     let user = UserConfig::load()?;
     // Until the owner's settings are read, only trusted places decide (docs/trust.md).
     *on_error = args.flags.on_error.or(user.on_error).unwrap_or_default();
-    let versions = if args.hook {
-        match repo.hook_versions()? {
-            Some(v) => v,
-            // git is committing a merge (the script says which hook runs), yet names no
-            // branch: say so, and let on-error decide.
-            None if std::env::var("MERGELENS_HOOK_NAME").is_ok_and(|n| n == "pre-merge-commit") => {
-                return Err(GitError::HookContext(format!(
-                    "git is committing a merge but names no merged branch (no MERGE_HEAD, no GITHEAD_* variable, GIT_REFLOG_ACTION = {:?})",
-                    std::env::var("GIT_REFLOG_ACTION").unwrap_or_default()
-                ))
-                .into());
-            }
-            // An ordinary commit (the script also serves as pre-commit): nothing to review.
-            None => return Ok(Outcome::Success),
-        }
-    } else if let Some(rev) = &args.commit {
-        repo.commit_versions(rev)?
-    } else {
-        match (&args.ours, &args.theirs) {
-            (Some(ours), Some(theirs)) => repo.merge_versions(ours, theirs)?,
-            (None, Some(theirs)) | (Some(theirs), None) => repo.merge_versions("HEAD", theirs)?,
-            (None, None) => match repo.hook_versions()? {
-                // A merge in progress (MERGE_HEAD): its staged result.
-                Some(v) => v,
-                None => anyhow::bail!(UsageError(
-                    "name the branch to merge: mergelens review [OURS] THEIRS".into()
-                )),
-            },
-        }
+    let Some(versions) = merge_versions(&repo, args)? else {
+        // An ordinary commit (the script also serves as pre-commit): nothing to review.
+        return Ok(Outcome::Success);
     };
     // The owner's committed settings govern, never the work tree's or theirs'.
     let owner = match &args.flags.config {
@@ -214,6 +188,40 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         print!("{summary}");
     }
     Ok(outcome)
+}
+
+/// The versions to review: those git shows a hook, a merge commit's, or git's merge of the
+/// named branches (a merge in progress without names); `None` when a hook finds no merge.
+fn merge_versions(repo: &GitRepo, args: &ReviewArgs) -> anyhow::Result<Option<MergeVersions>> {
+    Ok(Some(if args.hook {
+        match repo.hook_versions()? {
+            Some(v) => v,
+            // git is committing a merge (the script says which hook runs), yet names no
+            // branch: say so, and let on-error decide.
+            None if std::env::var("MERGELENS_HOOK_NAME").is_ok_and(|n| n == "pre-merge-commit") => {
+                return Err(GitError::HookContext(format!(
+                    "git is committing a merge but names no merged branch (no MERGE_HEAD, no GITHEAD_* variable, GIT_REFLOG_ACTION = {:?})",
+                    std::env::var("GIT_REFLOG_ACTION").unwrap_or_default()
+                ))
+                .into());
+            }
+            None => return Ok(None),
+        }
+    } else if let Some(rev) = &args.commit {
+        repo.commit_versions(rev)?
+    } else {
+        match (&args.ours, &args.theirs) {
+            (Some(ours), Some(theirs)) => repo.merge_versions(ours, theirs)?,
+            (None, Some(theirs)) | (Some(theirs), None) => repo.merge_versions("HEAD", theirs)?,
+            (None, None) => match repo.hook_versions()? {
+                // A merge in progress (MERGE_HEAD): its staged result.
+                Some(v) => v,
+                None => anyhow::bail!(UsageError(
+                    "name the branch to merge: mergelens review [OURS] THEIRS".into()
+                )),
+            },
+        }
+    }))
 }
 
 /// A usage error (exit code 2) that is not clap's.
