@@ -196,7 +196,7 @@ pub(crate) fn check_entry(
             let mut run =
                 match run_product(&mut product, entry, &pairs, settings, ctx, learned, resume) {
                     Ok(run) => run,
-                    Err(e) => match unfinished(&e) {
+                    Err(e) => match unfinished(&e, partial.is_some()) {
                         Some(reason) => return Ok(CheckOutcome::Unfinished(reason)),
                         None => return Err(failed(e)),
                     },
@@ -589,11 +589,15 @@ fn load_partial(path: &std::path::Path) -> Vec<RawExecution> {
 /// Why a per-execution check ended without an answer that is no error of the review: a
 /// stop request (the executions found so far are kept), or a CBMC run past its timeout or
 /// memory limit. The entry is then `inconclusive`.
-fn unfinished(error: &CbmcRunError) -> Option<String> {
+fn unfinished(error: &CbmcRunError, kept: bool) -> Option<String> {
     if let Some(reason) = crate::stop::stop_reason() {
-        return Some(format!(
-            "the run was stopped ({reason}); the executions found so far are kept and the next review resumes from them"
-        ));
+        return Some(if kept {
+            format!(
+                "the run was stopped ({reason}); the executions found so far are kept and the next review resumes from them"
+            )
+        } else {
+            format!("the run was stopped ({reason})")
+        });
     }
     matches!(
         error,
