@@ -466,68 +466,8 @@ pub(crate) fn summary(
     if !doc.conflicts.is_empty() {
         let _ = writeln!(out, "conflicting files: {}", doc.conflicts.join(", "));
     }
-    let words = |out: &mut String, title: &str, d: &Option<Difference>| {
-        let Some(d) = d else { return };
-        if d.examples.is_empty() {
-            return;
-        }
-        let count = d.count_up_to_bound.map_or_else(String::new, |c| {
-            format!(
-                " ({c} word{} within the bound)",
-                if c == 1 { "" } else { "s" }
-            )
-        });
-        let _ = writeln!(out, "  {title}{count}:");
-        for w in d.examples.iter().take(SUMMARY_WORDS) {
-            let _ = writeln!(out, "    {}", w.join(" "));
-        }
-        let total = d
-            .count_up_to_bound
-            .unwrap_or(d.examples.len() as u64)
-            .max(d.examples.len() as u64);
-        let shown = d.examples.len().min(SUMMARY_WORDS) as u64;
-        if total > shown {
-            let _ = writeln!(out, "    ... and {} more", total - shown);
-        }
-    };
     for entry in doc.entries.iter().take(4) {
-        let _ = writeln!(out, "entry {}:", entry.entry);
-        for absent in &entry.absent {
-            let _ = writeln!(out, "  absent in {absent}");
-        }
-        // With the per-execution verdict, the words are its first pass, no finding.
-        let (unexpected_title, lost_title) = if entry.execution_check.is_some() {
-            (
-                "word by word, first pass (the verdict judges executions): unexpected words, the merge's that neither branch explains",
-                "word by word, first pass: lost words, a branch's that the merge lacks",
-            )
-        } else {
-            (
-                "unexpected (in the merge, explained by neither branch)",
-                "lost (a branch's change the merge dropped)",
-            )
-        };
-        words(&mut out, unexpected_title, &entry.unexpected);
-        words(&mut out, lost_title, &entry.lost);
-        let no_words = entry
-            .unexpected
-            .as_ref()
-            .is_none_or(|d| d.examples.is_empty());
-        if no_words
-            && entry
-                .executions
-                .iter()
-                .any(|e| e.kind == ExecutionKind::Unexpected)
-        {
-            let _ = writeln!(
-                out,
-                "  no unexpected word: each of the merge's words is some version's, but on the input below the merge makes one where the expected tree makes another"
-            );
-        }
-        if doc.verdict == Verdict::Conflict {
-            words(&mut out, "ours and theirs differ on", &entry.ours_vs_theirs);
-        }
-        stories(&mut out, entry);
+        entry_summary(&mut out, entry, doc.verdict);
     }
     if doc.entries.len() > 4 {
         let _ = writeln!(out, "... and {} more entries", doc.entries.len() - 4);
@@ -549,6 +489,75 @@ pub(crate) fn summary(
         let _ = writeln!(out, "full report: {}", path.display());
     }
     out
+}
+
+/// Up to [`SUMMARY_WORDS`] example words of a language under a title, and how many more.
+fn words(out: &mut String, title: &str, d: &Option<Difference>) {
+    use std::fmt::Write;
+    let Some(d) = d else { return };
+    if d.examples.is_empty() {
+        return;
+    }
+    let count = d.count_up_to_bound.map_or_else(String::new, |c| {
+        format!(
+            " ({c} word{} within the bound)",
+            if c == 1 { "" } else { "s" }
+        )
+    });
+    let _ = writeln!(out, "  {title}{count}:");
+    for w in d.examples.iter().take(SUMMARY_WORDS) {
+        let _ = writeln!(out, "    {}", w.join(" "));
+    }
+    let total = d
+        .count_up_to_bound
+        .unwrap_or(d.examples.len() as u64)
+        .max(d.examples.len() as u64);
+    let shown = d.examples.len().min(SUMMARY_WORDS) as u64;
+    if total > shown {
+        let _ = writeln!(out, "    ... and {} more", total - shown);
+    }
+}
+
+/// One entry's part of the summary: absent versions, the first-pass words, the stories.
+fn entry_summary(out: &mut String, entry: &mergelens::document::ReviewEntry, verdict: Verdict) {
+    use std::fmt::Write;
+    let _ = writeln!(out, "entry {}:", entry.entry);
+    for absent in &entry.absent {
+        let _ = writeln!(out, "  absent in {absent}");
+    }
+    // With the per-execution verdict, the words are its first pass, no finding.
+    let (unexpected_title, lost_title) = if entry.execution_check.is_some() {
+        (
+            "word by word, first pass (the verdict judges executions): unexpected words, the merge's that neither branch explains",
+            "word by word, first pass: lost words, a branch's that the merge lacks",
+        )
+    } else {
+        (
+            "unexpected (in the merge, explained by neither branch)",
+            "lost (a branch's change the merge dropped)",
+        )
+    };
+    words(out, unexpected_title, &entry.unexpected);
+    words(out, lost_title, &entry.lost);
+    let no_words = entry
+        .unexpected
+        .as_ref()
+        .is_none_or(|d| d.examples.is_empty());
+    if no_words
+        && entry
+            .executions
+            .iter()
+            .any(|e| e.kind == ExecutionKind::Unexpected)
+    {
+        let _ = writeln!(
+            out,
+            "  no unexpected word: each of the merge's words is some version's, but on the input below the merge makes one where the expected tree makes another"
+        );
+    }
+    if verdict == Verdict::Conflict {
+        words(out, "ours and theirs differ on", &entry.ours_vs_theirs);
+    }
+    stories(out, entry);
 }
 
 /// "theirs' change at parser.c:41-47 is never reached within --unwind 2", one per changed

@@ -151,27 +151,8 @@ pub(crate) fn learn_entry(
         absent,
     } = entry;
     let entry = entry.as_str();
-    let mut names: Vec<String> = Vec::new();
-    for p in &prepared {
-        for name in p.program.alphabet.names() {
-            if name != cprog::END_LETTER && !names.iter().any(|n| n == name) {
-                names.push(name.to_string());
-            }
-        }
-    }
-    names.push(cprog::END_LETTER.to_string());
-    let alphabet = Alphabet::from_names(names);
-
-    let mut notes = Vec::new();
-    for p in &prepared {
-        for warning in &p.program.warnings {
-            let line = format!("{} ({entry}): {}", p.version, strip_root(warning, &p.root));
-            if !notes.contains(&line) {
-                notes.push(line);
-            }
-        }
-    }
-
+    let alphabet = union_alphabet(&prepared);
+    let mut notes = front_end_notes(&prepared, entry);
     let (results, bounds) = match settings.bounds {
         BoundsSetting::Fixed {
             unwind,
@@ -226,6 +207,61 @@ pub(crate) fn learn_entry(
     for &version in &absent {
         automata.insert(version, crate::document::languages::empty(&alphabet));
     }
+    let (functions, spans) = function_places(&prepared, &alphabet, entry);
+    Ok(EntryAutomata {
+        entry: entry.to_string(),
+        alphabet,
+        automata,
+        absent,
+        inexact,
+        stats,
+        functions,
+        spans,
+        bounds,
+        notes,
+        programs: prepared
+            .into_iter()
+            .map(|p| (p.version, Arc::new(p)))
+            .collect(),
+        stopped,
+    })
+}
+
+/// One alphabet over every version's events, `end` last.
+fn union_alphabet(prepared: &[Prepared]) -> Alphabet {
+    let mut names: Vec<String> = Vec::new();
+    for p in prepared {
+        for name in p.program.alphabet.names() {
+            if name != cprog::END_LETTER && !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names.push(cprog::END_LETTER.to_string());
+    Alphabet::from_names(names)
+}
+
+/// The front end's warnings of every version, each once, paths repository-relative.
+fn front_end_notes(prepared: &[Prepared], entry: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    for p in prepared {
+        for warning in &p.program.warnings {
+            let line = format!("{} ({entry}): {}", p.version, strip_root(warning, &p.root));
+            if !notes.contains(&line) {
+                notes.push(line);
+            }
+        }
+    }
+    notes
+}
+
+/// Where the functions the letters name are defined in each version (for links), and the
+/// line spans of every analysed function (for the source changes).
+fn function_places(
+    prepared: &[Prepared],
+    alphabet: &Alphabet,
+    entry: &str,
+) -> (Vec<FunctionLocation>, Vec<FunctionSpan>) {
     let functions = prepared
         .iter()
         .flat_map(|p| {
@@ -259,23 +295,7 @@ pub(crate) fn learn_entry(
                 })
         })
         .collect();
-    Ok(EntryAutomata {
-        entry: entry.to_string(),
-        alphabet,
-        automata,
-        absent,
-        inexact,
-        stats,
-        functions,
-        spans,
-        bounds,
-        notes,
-        programs: prepared
-            .into_iter()
-            .map(|p| (p.version, Arc::new(p)))
-            .collect(),
-        stopped,
-    })
+    (functions, spans)
 }
 
 /// A warning's checkout path, shown repository-relative.
