@@ -308,25 +308,7 @@ impl SideJob<'_> {
         // a few times what the check's took, and the first one over that ends it.
         let budget = (started.elapsed() * SEARCH_FACTOR).max(SEARCH_MINIMUM);
         let search_timeout = Some(self.timeout.map_or(budget, |t| t.min(budget)));
-        // A hunk in a function the entry never calls: no bound reaches it.
-        if let Some(callable) = program.callable_functions() {
-            for h in out.iter_mut().filter(|h| h.unreached()) {
-                let place = p.root.join(&h.file);
-                let functions: Vec<&str> = program
-                    .functions
-                    .iter()
-                    .filter(|f| {
-                        same_file(&f.file, &place)
-                            && f.line <= h.end_line
-                            && h.start_line <= f.end_line
-                    })
-                    .map(|f| f.name.as_str())
-                    .collect();
-                if !functions.iter().any(|f| callable.iter().any(|c| c == f)) {
-                    h.uncalled = functions.first().map(|f| f.to_string());
-                }
-            }
-        }
+        mark_uncalled(&mut out, &program, &p.root);
         let searched = |h: &CoveredHunk| h.unreached() && h.uncalled.is_none();
         let mut unwind = self.bounds.unwind;
         while out
@@ -447,6 +429,27 @@ const CACHE_FORMAT: &str = "mergelens-coverage/1";
 const SEARCH_FACTOR: u32 = 2;
 /// ... and at least this long.
 const SEARCH_MINIMUM: Duration = Duration::from_secs(5);
+
+/// Names the function of each unreached hunk that the entry never calls (by the call
+/// graph): no bound reaches those, so the bound search skips them.
+fn mark_uncalled(out: &mut [CoveredHunk], program: &cprog::InstrumentedProgram, root: &Path) {
+    if let Some(callable) = program.callable_functions() {
+        for h in out.iter_mut().filter(|h| h.unreached()) {
+            let place = root.join(&h.file);
+            let functions: Vec<&str> = program
+                .functions
+                .iter()
+                .filter(|f| {
+                    same_file(&f.file, &place) && f.line <= h.end_line && h.start_line <= f.end_line
+                })
+                .map(|f| f.name.as_str())
+                .collect();
+            if !functions.iter().any(|f| callable.iter().any(|c| c == f)) {
+                h.uncalled = functions.first().map(|f| f.to_string());
+            }
+        }
+    }
+}
 
 /// Whether two paths name one file (the line markers' names are the checkout's, maybe
 /// not canonical).
