@@ -116,9 +116,16 @@ pub fn memory_limit() -> Option<u64> {
     }
 }
 
-/// The largest peak resident memory of any child process that finished so far, in bytes.
+/// The largest peak resident memory of any child process that finished so far (since the
+/// last [`reset_peak_memory`]), in bytes.
 pub fn peak_memory() -> u64 {
     PEAK_MEMORY.load(Ordering::Relaxed)
+}
+
+/// Starts the high-water mark of [`peak_memory`] again: one audit's merges each report
+/// their own.
+pub fn reset_peak_memory() {
+    PEAK_MEMORY.store(0, Ordering::Relaxed);
 }
 
 /// A deadline [`tool_timeout`] from now.

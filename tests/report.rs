@@ -833,6 +833,7 @@ fn the_series_page_runs_in_headless_chromium_as_a_timeline() {
         panic!("diff.json is a diff")
     };
     let step = |from: &str, to: &str, changed| SeriesStep {
+        inconclusive: false,
         from: from.to_string(),
         to: to.to_string(),
         changed,

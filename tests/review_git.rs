@@ -489,7 +489,7 @@ fn a_check_short_of_the_bound_is_inconclusive_and_fail_on_inconclusive_blocks_it
         doc["inconclusive"]
     );
     assert!(
-        text(&out).contains("inconclusive: no difference found"),
+        text(&out).contains("inconclusive: no unexpected behaviour found"),
         "{}",
         text(&out)
     );

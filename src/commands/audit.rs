@@ -128,6 +128,7 @@ fn audit_one(
     reports: &Path,
 ) -> anyhow::Result<(AuditedMerge, bool)> {
     let started = Instant::now();
+    mergelens::process::reset_peak_memory();
     let versions = repo.commit_versions(&merge.sha())?;
     let user = UserConfig::load()?;
     let owner = match &args.flags.config {

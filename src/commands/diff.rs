@@ -77,7 +77,9 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
         &document,
         args.format,
         args.output.as_deref(),
-        saved.as_deref(),
+        saved
+            .as_deref()
+            .map(|p| p.strip_prefix(repo.root()).unwrap_or(p)),
     )?;
     let text = summary(&report, from_name, to_name, saved.as_deref());
     if to_stdout {
@@ -203,6 +205,7 @@ fn series(
             from: revisions[k].clone(),
             to: revisions[k + 1].clone(),
             changed: report.changed,
+            inconclusive: report.inconclusive(),
             report: Some(html.display().to_string()),
             diff: report.document,
         });

@@ -166,7 +166,9 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         &document,
         args.format,
         args.output.as_deref(),
-        saved.as_deref(),
+        saved
+            .as_deref()
+            .map(|p| p.strip_prefix(repo.root()).unwrap_or(p)),
     )?;
     let mut summary = summary(&report, saved.as_deref(), args.output.as_deref());
     let mut outcome = outcome(&report, &settings);
@@ -427,7 +429,7 @@ pub(crate) fn summary(
         }
         Verdict::Conflict => "conflict: git cannot merge the files textually",
         Verdict::Inconclusive => {
-            "inconclusive: no difference found, but the check fell short of the bounds"
+            "inconclusive: no unexpected behaviour found, but the check fell short of the bounds"
         }
     };
     let short = |r: &str| r.chars().take(10).collect::<String>();

@@ -72,13 +72,16 @@ impl AuditedMerge {
                     overlapping += check.overlapping;
                     runs += check.cbmc_runs;
                 }
-                None => {
+                // Word-level languages are findings only where they are the verdict: not
+                // those of a run stopped short (partial automata), nor of an inconclusive one.
+                None if matches!(review.verdict, Verdict::Unexpected | Verdict::Lost) => {
                     let some = |d: &Option<super::Difference>| {
                         d.as_ref().is_some_and(|d| !d.examples.is_empty())
                     };
                     unexpected += u64::from(some(&entry.unexpected));
                     lost += u64::from(some(&entry.lost));
                 }
+                None => {}
             }
             runs += entry
                 .stats

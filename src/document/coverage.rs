@@ -147,7 +147,13 @@ pub fn unreached<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&
             && !all.iter().any(|o| same(o, h) && o.reached)
             && !out.iter().any(|o| same(o, h))
         {
-            out.push(h);
+            // "No entry calls it" only when none does: an entry that calls the function
+            // (and whose bound search says what it found) speaks for the hunk.
+            let called = all
+                .iter()
+                .find(|o| same(o, h) && o.uncalled.is_none())
+                .copied();
+            out.push(called.unwrap_or(h));
         }
     }
     out
@@ -171,7 +177,7 @@ pub fn unreached_sentence(hunk: &CoveredHunk, unwind: u32) -> String {
         s.push_str(&format!(" (--unwind {k} reaches it)"));
     } else if let Some(f) = &hunk.uncalled {
         s.push_str(&format!(
-            " (it is in `{f}`, which the entry never calls: no bound reaches it; an entry or harness that calls `{f}` would)"
+            " (it is in `{f}`, which no entry calls: no bound reaches it; an entry or harness that calls `{f}` would)"
         ));
     } else {
         match (hunk.searched_up_to, hunk.search_cut_at) {
@@ -226,7 +232,7 @@ mod tests {
             ..left[0].clone()
         };
         assert!(unreached_sentence(&uncalled, 2).ends_with(
-            "(it is in `parse`, which the entry never calls: no bound reaches it; an entry or harness that calls `parse` would)"
+            "(it is in `parse`, which no entry calls: no bound reaches it; an entry or harness that calls `parse` would)"
         ));
         let searched = CoveredHunk {
             searched_up_to: Some(5),

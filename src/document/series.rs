@@ -31,6 +31,10 @@ pub struct SeriesStep {
     pub to: String,
     /// Whether some entry's behaviour changed.
     pub changed: bool,
+    /// No behaviour changed, but the check fell short (the reasons are the diff's
+    /// `inconclusive`).
+    #[serde(default)]
+    pub inconclusive: bool,
     /// The step's full report, when it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<String>,

@@ -66,11 +66,13 @@ pub(crate) fn review(doc: &Review, options: &Options) -> Value {
     for entry in &doc.entries {
         entry_results(entry, bound, options, &mut results);
     }
-    let fallback = doc
-        .entries
-        .first()
-        .and_then(|e| entry_location(e, Version::Base));
+    let fallback = fallback_location(doc);
+    let unreached = crate::document::coverage::unreached(doc.entries.iter().map(|e| &e.coverage));
     for reason in &doc.inconclusive {
+        // The unreached hunks get results of their own, at their lines.
+        if unreached.iter().any(|h| reason.contains(&h.place())) {
+            continue;
+        }
         results.push(result(
             "mergelens/inconclusive",
             reason.clone(),
@@ -78,12 +80,7 @@ pub(crate) fn review(doc: &Review, options: &Options) -> Value {
             fallback.iter().cloned().collect(),
         ));
     }
-    for hunk in doc
-        .entries
-        .iter()
-        .flat_map(|e| &e.coverage.hunks)
-        .filter(|h| h.code && !h.reached)
-    {
+    for hunk in unreached {
         results.push(result(
             "mergelens/inconclusive",
             format!(
@@ -300,6 +297,28 @@ fn changed_at<'a>(entry: &ReviewEntry, letters: impl Iterator<Item = &'a String>
         at.extend(entry_location(entry, Version::Merged));
     }
     at
+}
+
+/// Where a result about the whole review is shown (code scanning shows none without a
+/// location): the first entry's function, else any function its letters name, else the
+/// first changed hunk.
+fn fallback_location(doc: &Review) -> Option<Value> {
+    let first = doc.entries.first()?;
+    entry_location(first, Version::Base)
+        .or_else(|| {
+            doc.entries
+                .iter()
+                .flat_map(|e| &e.functions)
+                .next()
+                .map(located)
+        })
+        .or_else(|| {
+            doc.entries
+                .iter()
+                .flat_map(|e| &e.coverage.hunks)
+                .next()
+                .map(|h| region(&h.file, h.start_line, Some(h.end_line)))
+        })
 }
 
 fn entry_location(entry: &ReviewEntry, version: Version) -> Option<Value> {

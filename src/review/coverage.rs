@@ -257,7 +257,13 @@ impl SideJob<'_> {
     /// `--unwind` up to the limit.
     fn run(&self, p: &Prepared) -> Result<Vec<CoveredHunk>, CoverageError> {
         let key = self.cache_key(p);
-        if let Some(cached) = self.cached(&key) {
+        if let Some(mut cached) = self.cached(&key) {
+            // Which branch made a change is this merge's fact, not the cached result's: the
+            // same hunks of the same program can be ours in one merge and theirs in another.
+            for h in &mut cached {
+                h.side = self.change.side;
+                h.owner.clone_from(&self.change.owner);
+            }
             return Ok(cached);
         }
         let mut config = front_end_config(self.input, &p.program.entry, self.settings);

@@ -159,6 +159,15 @@ pub(crate) fn check_entry(
             c
         }
         None => {
+            // A check that ran out of memory or time under these limits before does again:
+            // the cost of finding out (minutes on real code) is not paid twice.
+            let limit_hit = cache_path.as_ref().map(|p| p.with_extension("limit.json"));
+            if let Some(reason) = limit_hit
+                .as_deref()
+                .and_then(|p| LimitHit::recalled(p, settings))
+            {
+                return Ok(CheckOutcome::Unfinished(reason));
+            }
             let failed = |source: CbmcRunError| ReviewError::Product {
                 entry: entry.to_string(),
                 source: Box::new(source),
@@ -197,7 +206,12 @@ pub(crate) fn check_entry(
                 match run_product(&mut product, entry, &pairs, settings, ctx, learned, resume) {
                     Ok(run) => run,
                     Err(e) => match unfinished(&e, partial.is_some()) {
-                        Some(reason) => return Ok(CheckOutcome::Unfinished(reason)),
+                        Some(reason) => {
+                            if let Some(path) = &limit_hit {
+                                LimitHit::remember(path, &e, &reason, settings);
+                            }
+                            return Ok(CheckOutcome::Unfinished(reason));
+                        }
                         None => return Err(failed(e)),
                     },
                 };
@@ -586,6 +600,56 @@ fn load_partial(path: &std::path::Path) -> Vec<RawExecution> {
         .unwrap_or_default()
 }
 
+/// A per-execution check that ran past the memory limit or the query timeout, remembered
+/// beside its cache entry with the limits it ran under.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct LimitHit {
+    format: String,
+    reason: String,
+    /// Set for a run out of memory: the limit in bytes.
+    memory_limit: Option<u64>,
+    /// Set for a run out of time: the query timeout in milliseconds.
+    timeout_ms: Option<u64>,
+}
+
+impl LimitHit {
+    fn remember(path: &std::path::Path, error: &CbmcRunError, reason: &str, settings: &Settings) {
+        let hit = LimitHit {
+            format: CACHE_FORMAT.to_string(),
+            reason: reason.to_string(),
+            memory_limit: matches!(error, CbmcRunError::OutOfMemory { .. })
+                .then_some(settings.memory_limit)
+                .flatten(),
+            timeout_ms: matches!(error, CbmcRunError::Timeout { .. })
+                .then(|| settings.query_timeout.map(|t| t.as_millis() as u64))
+                .flatten(),
+        };
+        if hit.memory_limit.is_some() || hit.timeout_ms.is_some() {
+            let _ = save(path, &hit);
+        }
+    }
+
+    /// The reason again, when the limits now are no larger than those the check ran out of.
+    fn recalled(path: &std::path::Path, settings: &Settings) -> Option<String> {
+        let text = std::fs::read_to_string(path).ok()?;
+        let hit: LimitHit = serde_json::from_str(&text).ok()?;
+        let memory = hit
+            .memory_limit
+            .zip(settings.memory_limit)
+            .is_some_and(|(then, now)| now <= then);
+        let time = hit
+            .timeout_ms
+            .zip(settings.query_timeout)
+            .is_some_and(|(then, now)| now.as_millis() as u64 <= then);
+        (hit.format == CACHE_FORMAT && (memory || time)).then(|| {
+            format!(
+                "{} (remembered from an earlier review under the same limits; raise the limit to try again)",
+                hit.reason
+            )
+        })
+    }
+}
+
 /// Why a per-execution check ended without an answer that is no error of the review: a
 /// stop request (the executions found so far are kept), or a CBMC run past its timeout or
 /// memory limit. The entry is then `inconclusive`.
@@ -655,4 +719,57 @@ fn cache_key(
     let v = ctx.tools.version;
     h.field(&format!("{}.{}.{}", v.major, v.minor, v.patch));
     h.hex()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_check_past_a_limit_is_recalled_only_under_limits_no_larger() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.limit.json");
+        let mut settings = Settings {
+            memory_limit: Some(4 << 30),
+            ..Settings::default()
+        };
+        let oom = CbmcRunError::OutOfMemory {
+            tool: "cbmc",
+            limit_mib: 4096,
+        };
+        LimitHit::remember(&path, &oom, "cbmc ran out of memory", &settings);
+        let recalled = LimitHit::recalled(&path, &settings).unwrap();
+        assert!(
+            recalled.starts_with("cbmc ran out of memory (remembered"),
+            "{recalled}"
+        );
+        settings.memory_limit = Some(8 << 30);
+        assert_eq!(LimitHit::recalled(&path, &settings), None);
+        settings.memory_limit = None;
+        assert_eq!(LimitHit::recalled(&path, &settings), None);
+
+        let timeout = CbmcRunError::Timeout {
+            what: "the check".into(),
+            unwind: 2,
+            max_word_length: 10,
+            seconds: 300.0,
+        };
+        settings.query_timeout = Some(std::time::Duration::from_secs(300));
+        LimitHit::remember(&path, &timeout, "timed out", &settings);
+        settings.query_timeout = Some(std::time::Duration::from_secs(100));
+        assert!(LimitHit::recalled(&path, &settings).is_some());
+        settings.query_timeout = Some(std::time::Duration::from_secs(600));
+        assert_eq!(LimitHit::recalled(&path, &settings), None);
+        // A stop request is no limit of the check's: nothing is remembered.
+        let other = dir.path().join("other.limit.json");
+        LimitHit::remember(
+            &other,
+            &CbmcRunError::Cbmc {
+                message: "x".into(),
+            },
+            "x",
+            &settings,
+        );
+        assert!(!other.exists());
+    }
 }
