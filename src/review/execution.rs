@@ -207,7 +207,12 @@ pub(crate) fn check_entry(
                     Ok(run) => run,
                     Err(e) => match unfinished(&e, partial.is_some()) {
                         Some(reason) => {
-                            if let Some(path) = &limit_hit {
+                            // A stop (Ctrl-C, the budget) kills the run as a timeout would,
+                            // but says nothing of what the check needs.
+                            if let Some(path) = limit_hit
+                                .as_ref()
+                                .filter(|_| crate::stop::stop_reason().is_none())
+                            {
                                 LimitHit::remember(path, &e, &reason, settings);
                             }
                             return Ok(CheckOutcome::Unfinished(reason));
