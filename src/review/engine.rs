@@ -241,18 +241,50 @@ fn union_alphabet(prepared: &[Prepared]) -> Alphabet {
     Alphabet::from_names(names)
 }
 
-/// The front end's warnings of every version, each once, paths repository-relative.
+/// The front end's warnings of every version, each once with the versions that have it
+/// (`all versions` when every one does: a real library has dozens, the same in each),
+/// paths repository-relative.
 fn front_end_notes(prepared: &[Prepared], entry: &str) -> Vec<String> {
-    let mut notes = Vec::new();
+    let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
     for p in prepared {
         for warning in &p.program.warnings {
-            let line = format!("{} ({entry}): {}", p.version, strip_root(warning, &p.root));
-            if !notes.contains(&line) {
-                notes.push(line);
+            let text = strip_root(warning, &p.root);
+            let version = p.version.to_string();
+            // The same warning moves with the lines around it: one, with the first
+            // version's place.
+            let same = |w: &str| without_place(w) == without_place(&text);
+            match warnings.iter_mut().find(|(w, _)| same(w)) {
+                Some((_, versions)) if !versions.contains(&version) => versions.push(version),
+                Some(_) => {}
+                None => warnings.push((text, vec![version])),
             }
         }
     }
-    notes
+    warnings
+        .into_iter()
+        .map(|(text, versions)| {
+            let who = if versions.len() == prepared.len() && prepared.len() > 1 {
+                "all versions".to_string()
+            } else {
+                versions.join(", ")
+            };
+            format!("{who} ({entry}): {text}")
+        })
+        .collect()
+}
+
+/// A warning without its leading `file:line: `.
+fn without_place(warning: &str) -> &str {
+    match warning.split_once(": ") {
+        Some((place, rest))
+            if place
+                .rsplit_once(':')
+                .is_some_and(|(_, line)| line.chars().all(|c| c.is_ascii_digit())) =>
+        {
+            rest
+        }
+        _ => warning,
+    }
 }
 
 /// Where the functions the letters name are defined in each version (for links), and the
