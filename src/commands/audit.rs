@@ -15,10 +15,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use super::anytime;
-use super::review::{DocFormat, context, render, write_requested};
+use super::review::{DocFormat, context, in_repository, outcome, render, write_requested};
 use super::{Outcome, write_output};
 use mergelens::config::Overrides;
-use mergelens::document::Verdict;
 use mergelens::document::audit::{AUDIT_FORMAT, AuditDocument, AuditedMerge};
 use mergelens::git::{CommitInfo, GitRepo};
 use mergelens::report::Document;
@@ -113,7 +112,12 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
         })
         .with_context(|| format!("cannot write {}", last.display()))?;
     if args.format.is_some() || args.output.is_some() {
-        write_requested(&document, args.format, args.output.as_deref(), Some(&last))?;
+        write_requested(
+            &document,
+            args.format,
+            args.output.as_deref(),
+            in_repository(&repo, Some(&last)),
+        )?;
     }
     eprintln!("mergelens: audit report: {}", last.display());
     Ok(outcome)
@@ -153,10 +157,7 @@ fn audit_one(
         Some(&reports.join(format!("{}.json", merge.sha()))),
         &render(&document, DocFormat::Json)?,
     )?;
-    let failed = settings
-        .fail_on
-        .fails(report.unexpected, report.lost, report.overlapping)
-        || (report.verdict() == Verdict::Inconclusive && settings.fail_on.fails_inconclusive());
+    let failed = outcome(&report, &settings) != Outcome::Success;
     let row = AuditedMerge::reviewed(
         merge.sha(),
         merge.summary.clone().unwrap_or_default(),

@@ -12,8 +12,8 @@ use anyhow::Context;
 use std::path::PathBuf;
 
 use super::review::{
-    DocFormat, UsageError, context, load_settings, render, save_last, unreached_lines,
-    write_requested,
+    DocFormat, UsageError, context, in_repository, load_settings, render, save_last,
+    unreached_lines, write_requested,
 };
 use super::{Outcome, write_output};
 use mergelens::config::{Overrides, Settings};
@@ -77,9 +77,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
         &document,
         args.format,
         args.output.as_deref(),
-        saved
-            .as_deref()
-            .map(|p| p.strip_prefix(repo.root()).unwrap_or(p)),
+        in_repository(&repo, saved.as_deref()),
     )?;
     let text = summary(&report, from_name, to_name, saved.as_deref());
     if to_stdout {
@@ -226,7 +224,7 @@ fn series(
         &document,
         args.format,
         args.output.as_deref(),
-        saved.as_deref(),
+        in_repository(repo, saved.as_deref()),
     )?;
     if let Some(path) = saved {
         eprintln!("mergelens: changelog: {}", path.display());

@@ -166,9 +166,7 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         &document,
         args.format,
         args.output.as_deref(),
-        saved
-            .as_deref()
-            .map(|p| p.strip_prefix(repo.root()).unwrap_or(p)),
+        in_repository(&repo, saved.as_deref()),
     )?;
     let mut summary = summary(&report, saved.as_deref(), args.output.as_deref());
     let mut outcome = outcome(&report, &settings);
@@ -323,6 +321,12 @@ pub(crate) fn render(document: &Document, format: DocFormat) -> anyhow::Result<S
     })
 }
 
+/// A report's path as documents show it: relative to the repository when inside it, so
+/// that it means the same in a CI artifact as on the machine that wrote it.
+pub(crate) fn in_repository<'a>(repo: &GitRepo, path: Option<&'a Path>) -> Option<&'a Path> {
+    path.map(|p| p.strip_prefix(repo.root()).unwrap_or(p))
+}
+
 /// Writes the document as `--format`/`-o` ask; returns whether it went to standard output.
 /// `html`: where the HTML report is, for the SARIF messages to point to.
 pub(crate) fn write_requested(
@@ -349,7 +353,8 @@ pub(crate) fn write_requested(
     Ok(output.is_none())
 }
 
-fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
+/// The exit outcome of a review under its settings' `fail-on`.
+pub(crate) fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
     if report.verdict() == Verdict::Conflict {
         Outcome::Conflict
     } else if settings

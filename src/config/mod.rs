@@ -533,8 +533,12 @@ impl Settings {
         };
         s.memory_limit = match (flags.memory_limit, &file.memory_limit) {
             (Some(size), _) => size.0,
-            (None, Some(MemoryText::Mib(mib))) => (*mib > 0).then(|| mib.saturating_mul(1 << 20)),
-            (None, Some(MemoryText::Text(text))) => {
+            // A plain number is MiB, as the flag's plain number is: one reading of both.
+            (None, Some(written)) => {
+                let text = match written {
+                    MemoryText::Text(text) => text.clone(),
+                    MemoryText::Mib(mib) => mib.to_string(),
+                };
                 text.parse::<MemorySize>()
                     .map_err(|e| ConfigError::Invalid {
                         key: "memory-limit",

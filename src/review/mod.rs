@@ -331,14 +331,7 @@ pub fn review_merge(
             &learned, &changes, &inputs, settings, ctx, &mut tally,
         )?);
     }
-    let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
-    let mut inconclusive = std::mem::take(&mut tally.inconclusive);
-    lead_with_unreached(
-        entries.iter().map(|e| &e.coverage),
-        unwind,
-        &mut inconclusive,
-    );
-    report_cost(ctx, &tally.cost);
+    let (unwind, inconclusive) = tally.close(entries.iter().map(|e| &e.coverage), unwind, ctx);
     if tally.stopped {
         // Languages and stories of partial automata are shown, but they are no findings.
         (tally.unexpected, tally.lost, tally.overlapping) = (false, false, false);
@@ -400,6 +393,51 @@ struct Tally {
     inconclusive: Vec<String>,
     notes: Vec<String>,
     cost: coverage::CoverageCost,
+}
+
+impl Tally {
+    /// What one entry's learning adds, whether the entry is reviewed or diffed: its
+    /// shortfalls, a stop, its notes, and the coverage of the change (whose reasons and
+    /// cost go to the tally too).
+    fn add_learned(
+        &mut self,
+        learned: &engine::EntryAutomata,
+        changes: &[coverage::ChangeSet],
+        inputs: &[VersionInput],
+        settings: &Settings,
+        ctx: &LearnContext,
+    ) -> covered::Coverage {
+        self.inconclusive
+            .extend(shortfalls(learned, settings.bounds.max_word_length()));
+        self.stopped |= !learned.stopped.is_empty();
+        self.inconclusive.extend(learned.stopped.iter().cloned());
+        let coverage = entry_coverage(
+            changes,
+            inputs,
+            learned,
+            settings,
+            ctx,
+            &mut self.inconclusive,
+            &mut self.cost,
+        );
+        self.notes.extend(learned.notes.iter().cloned());
+        coverage
+    }
+
+    /// The unwinding the entries were learned at, and the reasons the verdict is
+    /// inconclusive, the changed hunks no entry reaches first; coverage's cost said.
+    fn close<'a>(
+        &mut self,
+        coverages: impl IntoIterator<Item = &'a covered::Coverage>,
+        unwind: Option<u32>,
+        ctx: &LearnContext,
+    ) -> (u32, Vec<String>) {
+        let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
+        let mut inconclusive = std::mem::take(&mut self.inconclusive);
+        lead_with_unreached(coverages, unwind, &mut inconclusive);
+        report_cost(ctx, &self.cost);
+        (unwind, inconclusive)
+    }
 }
 
 /// The checkouts of a merge's versions.
@@ -482,19 +520,7 @@ fn review_entry(
     tally: &mut Tally,
 ) -> Result<ReviewEntry, ReviewError> {
     let bound = settings.bounds.max_word_length();
-    tally.inconclusive.extend(shortfalls(learned, bound));
-    tally.stopped |= !learned.stopped.is_empty();
-    tally.inconclusive.extend(learned.stopped.iter().cloned());
-    let coverage = entry_coverage(
-        changes,
-        inputs,
-        learned,
-        settings,
-        ctx,
-        &mut tally.inconclusive,
-        &mut tally.cost,
-    );
-    tally.notes.extend(learned.notes.iter().cloned());
+    let coverage = tally.add_learned(learned, changes, inputs, settings, ctx);
     let a = &learned.automata;
     let merged = a.get(&Version::Merged);
     let languages = MergeLanguages::compute(
@@ -666,14 +692,7 @@ pub fn diff_revisions(
             &learned, &changes, &inputs, settings, ctx, &mut tally,
         ));
     }
-    let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
-    let mut inconclusive = std::mem::take(&mut tally.inconclusive);
-    lead_with_unreached(
-        entries.iter().map(|e| &e.coverage),
-        unwind,
-        &mut inconclusive,
-    );
-    report_cost(ctx, &tally.cost);
+    let (unwind, inconclusive) = tally.close(entries.iter().map(|e| &e.coverage), unwind, ctx);
     Ok(DiffReport {
         document: DiffDocument {
             format: REVIEW_FORMAT.to_string(),
@@ -707,19 +726,7 @@ fn diff_entry(
     tally: &mut Tally,
 ) -> DiffEntry {
     let bound = settings.bounds.max_word_length();
-    tally.stopped |= !learned.stopped.is_empty();
-    tally.inconclusive.extend(learned.stopped.iter().cloned());
-    tally.inconclusive.extend(shortfalls(learned, bound));
-    let coverage = entry_coverage(
-        changes,
-        inputs,
-        learned,
-        settings,
-        ctx,
-        &mut tally.inconclusive,
-        &mut tally.cost,
-    );
-    tally.notes.extend(learned.notes.iter().cloned());
+    let coverage = tally.add_learned(learned, changes, inputs, settings, ctx);
     let (old, new) = (
         &learned.automata[&Version::Old],
         &learned.automata[&Version::New],
