@@ -519,37 +519,46 @@ fn a_query_over_the_timeout_is_an_error_naming_the_query_and_the_bounds() {
     assert!(err.contains("--unwind 2 --max-word-length 10"), "{err}");
 }
 
+/// A CBMC installation in `dir/bin` whose `cbmc` is the shell script `cbmc_body`, and whose
+/// `goto-cc` and `goto-instrument` are the real ones; the path of its `cbmc`.
+fn fake_cbmc(dir: &Path, cbmc_body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let real = Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    let fake = dir.join("bin");
+    std::fs::create_dir(&fake).unwrap();
+    let tools = [
+        ("cbmc", cbmc_body.to_string()),
+        (
+            "goto-cc",
+            format!("exec '{}' \"$@\"", real.goto_cc.display()),
+        ),
+        (
+            "goto-instrument",
+            format!("exec '{}' \"$@\"", real.goto_instrument.display()),
+        ),
+    ];
+    for (name, body) in tools {
+        let path = fake.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    fake.join("cbmc")
+}
+
 #[test]
 fn a_batch_past_the_query_timeout_is_split_until_each_word_is_answered() {
     // A CBMC that never answers a batch of two words or more in time (the linked program
     // holds the property of a second word), and answers single words as the real one does.
     let dir = tempfile::tempdir().unwrap();
     let real = Toolchain::locate(None).expect("CBMC is installed (make deps)");
-    let fake = dir.path().join("bin");
-    std::fs::create_dir(&fake).unwrap();
-    let script = |name: &str, body: String| {
-        use std::os::unix::fs::PermissionsExt;
-        let path = fake.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    };
-    script(
-        "cbmc",
-        format!(
+    let cbmc = fake_cbmc(
+        dir.path(),
+        &format!(
             "if [ -f \"$1\" ] && grep -q -a 'mergelens word 1' \"$1\"; then sleep 60; fi\nexec '{}' \"$@\"",
             real.cbmc.display()
         ),
     );
-    for tool in ["goto-cc", "goto-instrument"] {
-        let target = if tool == "goto-cc" {
-            &real.goto_cc
-        } else {
-            &real.goto_instrument
-        };
-        script(tool, format!("exec '{}' \"$@\"", target.display()));
-    }
     let s = dir.path().join("stats.json");
-    let cbmc = fake.join("cbmc");
     let d = learned(&[
         &program("loop_calls.c"),
         "--cbmc",
@@ -604,30 +613,13 @@ fn more_addressed_objects_than_cbmcs_default_raise_its_object_bits() {
 fn a_cbmc_crash_is_an_error_not_an_answer() {
     let dir = tempfile::tempdir().unwrap();
     let real = Toolchain::locate(None).expect("CBMC is installed (make deps)");
-    let fake = dir.path().join("bin");
-    std::fs::create_dir(&fake).unwrap();
-    let script = |name: &str, body: String| {
-        use std::os::unix::fs::PermissionsExt;
-        let path = fake.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    };
-    script(
-        "cbmc",
-        format!(
+    let cbmc = fake_cbmc(
+        dir.path(),
+        &format!(
             "if [ \"$1\" = --version ]; then echo '{} (fake)'; exit 0; fi\nkill -SEGV $$",
             real.version
         ),
     );
-    script(
-        "goto-cc",
-        format!("exec '{}' \"$@\"", real.goto_cc.display()),
-    );
-    script(
-        "goto-instrument",
-        format!("exec '{}' \"$@\"", real.goto_instrument.display()),
-    );
-    let cbmc = fake.join("cbmc");
     let (code, err) = fails(
         dir.path(),
         &[&program("fig12_base.c"), "--cbmc", cbmc.to_str().unwrap()],

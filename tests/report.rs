@@ -102,6 +102,34 @@ fn console_messages(stderr: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The DOM of `document`'s HTML report as headless Chromium leaves it (kept under target/
+/// as `name`), after checking that its script ran to the end with no error or console
+/// message.
+fn dom_in_chromium(document: &Document, name: &str) -> String {
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&target).unwrap();
+    let page = target.join(name);
+    std::fs::write(
+        &page,
+        report::render(document, Format::Html, &Options::default()).unwrap(),
+    )
+    .unwrap();
+    let dumped = chromium(&page, &["--dump-dom".to_string()]);
+    let dom = String::from_utf8(dumped.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&dumped.stderr);
+    assert!(dumped.status.success(), "chromium failed: {stderr}");
+    assert!(
+        dom.contains("data-ok=\"1\""),
+        "the script did not finish:\n{dom}"
+    );
+    assert!(
+        !dom.contains("data-errors=\""),
+        "script errors recorded:\n{dom}"
+    );
+    assert_eq!(console_messages(&stderr), Vec::<&str>::new());
+    dom
+}
+
 /// The `<figure class="automaton" ...>...</figure>` elements of a page, in order.
 fn figures(dom: &str) -> Vec<&str> {
     dom.split("<figure class=\"automaton\"")
@@ -788,27 +816,7 @@ fn the_audit_page_runs_in_headless_chromium_and_links_each_report() {
     };
     let text = serde_json::to_string(&doc).unwrap();
     let document = report::parse(&text, "audit.json").unwrap();
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-    std::fs::create_dir_all(&target).unwrap();
-    let page = target.join("report-audit.html");
-    std::fs::write(
-        &page,
-        report::render(&document, Format::Html, &Options::default()).unwrap(),
-    )
-    .unwrap();
-    let dumped = chromium(&page, &["--dump-dom".to_string()]);
-    let dom = String::from_utf8(dumped.stdout).unwrap();
-    let stderr = String::from_utf8_lossy(&dumped.stderr);
-    assert!(dumped.status.success(), "chromium failed: {stderr}");
-    assert!(
-        dom.contains("data-ok=\"1\""),
-        "the script did not finish:\n{dom}"
-    );
-    assert!(
-        !dom.contains("data-errors=\""),
-        "script errors recorded:\n{dom}"
-    );
-    assert_eq!(console_messages(&stderr), Vec::<&str>::new());
+    let dom = dom_in_chromium(&document, "report-audit.html");
     assert!(dom.contains("2 of 3 merges of v1..v2 need a look"), "{dom}");
     assert!(
         dom.contains(&format!("href=\"audit/{}.html\"", "b".repeat(40))),
@@ -847,27 +855,7 @@ fn the_series_page_runs_in_headless_chromium_as_a_timeline() {
         tool: None,
     };
     let document = report::parse(&serde_json::to_string(&series).unwrap(), "s.json").unwrap();
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-    std::fs::create_dir_all(&target).unwrap();
-    let page = target.join("report-series.html");
-    std::fs::write(
-        &page,
-        report::render(&document, Format::Html, &Options::default()).unwrap(),
-    )
-    .unwrap();
-    let dumped = chromium(&page, &["--dump-dom".to_string()]);
-    let dom = String::from_utf8(dumped.stdout).unwrap();
-    let stderr = String::from_utf8_lossy(&dumped.stderr);
-    assert!(dumped.status.success(), "chromium failed: {stderr}");
-    assert!(
-        dom.contains("data-ok=\"1\""),
-        "the script did not finish:\n{dom}"
-    );
-    assert!(
-        !dom.contains("data-errors=\""),
-        "script errors recorded:\n{dom}"
-    );
-    assert_eq!(console_messages(&stderr), Vec::<&str>::new());
+    let dom = dom_in_chromium(&document, "report-series.html");
     assert_eq!(
         dom.matches("<li class=\"step changed\">").count(),
         2,

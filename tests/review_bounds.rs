@@ -7,20 +7,8 @@
 
 mod common;
 
-use common::{Repo, text, word};
+use common::{Repo, text, three_way as merge, word};
 use serde_json::Value;
-
-/// Commits `base`, then `ours` on main and `theirs` on feature, as `prog.c`.
-fn merge(base: &str, ours: &str, theirs: &str) -> Repo {
-    let repo = Repo::new();
-    repo.commit("prog.c", base, "base");
-    repo.git(&["branch", "feature"]);
-    repo.commit("prog.c", ours, "ours");
-    repo.git(&["checkout", "-q", "feature"]);
-    repo.commit("prog.c", theirs, "theirs");
-    repo.git(&["checkout", "-q", "main"]);
-    repo
-}
 
 /// Reviews feature into main as JSON: the exit code, the document and what was said.
 fn review(repo: &Repo, extra: &[&str]) -> (Option<i32>, Value, String) {

@@ -17,8 +17,6 @@ pub(crate) use inputs::INPUT_HOOK;
 pub(crate) use inputs::local_key;
 pub(super) mod index;
 pub(super) mod sites;
-#[cfg(test)]
-mod sweep;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ffi::OsString;
