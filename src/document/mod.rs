@@ -746,6 +746,66 @@ pub struct RunFacts {
     pub partial: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_up_to: Option<usize>,
+    /// The concise automaton: the smallest (or, past the solver's budget, a small) DFA that
+    /// accepts every "yes" word and rejects every "no" word, free on the "don't care" ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concise: Option<Concise>,
+}
+
+/// How a concise automaton was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConciseMethod {
+    /// The exact minimum, by a SAT encoding (no consistent DFA has fewer states).
+    Sat,
+    /// State merging (RPNI / EDSM style), checked consistent; not proved minimal.
+    Merge,
+}
+
+/// The `concise` object inside `learned` / `explained`: a `mergelens-dfa/1` automaton that
+/// agrees with every execution within the bounds and generalises beyond them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Concise {
+    #[serde(flatten)]
+    pub automaton: ConciseAutomaton,
+    /// Whether no DFA with fewer states separates the same "yes" and "no" words.
+    pub minimal: bool,
+    pub method: ConciseMethod,
+    /// States of the exact (minimal) automaton.
+    pub exact_states: usize,
+    /// `exact_states` minus the concise automaton's states (never negative: the exact
+    /// automaton itself is always a candidate).
+    pub states_saved: usize,
+    /// What "yes", "no" and "don't care" meant for this run, in one sentence.
+    pub rule: String,
+}
+
+/// The automaton keys of [`Concise`], flattened into it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConciseAutomaton(pub Dfa);
+
+impl Serialize for ConciseAutomaton {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        json::to_value(&self.0).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ConciseAutomaton {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Flattening hands over every key of the object; the automaton's own are picked out.
+        let mut value = serde_json::Value::deserialize(deserializer)?;
+        if let Some(map) = value.as_object_mut() {
+            map.retain(|k, _| {
+                matches!(
+                    k.as_str(),
+                    "format" | "alphabet" | "states" | "initial" | "accepting" | "transitions"
+                )
+            });
+        }
+        json::from_value(value, "concise automaton")
+            .map(ConciseAutomaton)
+            .map_err(D::Error::custom)
+    }
 }
 
 impl AutomatonMeta {
@@ -764,4 +824,35 @@ impl AutomatonMeta {
 pub struct AutomatonDocument {
     pub dfa: Dfa,
     pub meta: AutomatonMeta,
+}
+
+#[cfg(test)]
+mod concise_tests {
+    use super::*;
+    use crate::automaton::Alphabet;
+
+    #[test]
+    fn a_concise_object_round_trips_with_its_automaton_keys_flattened() {
+        let mut dfa = Dfa::new(Alphabet::from_names(["f", "end"]));
+        let done = dfa.add_state(true);
+        dfa.set_transition(dfa.initial(), 1, done);
+        dfa.set_transition(dfa.initial(), 0, dfa.initial());
+        let facts = RunFacts {
+            partial: false,
+            exact_up_to: Some(4),
+            concise: Some(Concise {
+                automaton: ConciseAutomaton(dfa.clone()),
+                minimal: true,
+                method: ConciseMethod::Sat,
+                exact_states: 5,
+                states_saved: 3,
+                rule: "yes: executions".into(),
+            }),
+        };
+        let text = serde_json::to_string(&facts).unwrap();
+        assert!(text.contains(r#""format":"mergelens-dfa/1""#), "{text}");
+        assert!(text.contains(r#""method":"sat""#), "{text}");
+        let back: RunFacts = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, facts);
+    }
 }
