@@ -414,123 +414,12 @@ impl Settings {
     ) -> Result<Settings, ConfigError> {
         file.check_paths(origin)?;
         let mut s = Settings::default();
-        if let Some(path) = &flags.compile_commands {
-            let path = if path.is_absolute() {
-                path.clone()
-            } else {
-                root.join(path)
-            };
-            let db = CompileCommands::read(&path, root)?;
-            s.sources.files = db.files;
-            s.sources.include_dirs = db.include_dirs;
-            s.sources.defines = db.defines;
-            s.warnings.extend(db.warnings);
-        } else if let Some(rel) = &file.compile_commands {
-            let where_ = format!("{rel} (named by {origin})");
-            let text = read_repo_file(rel)?.ok_or_else(|| ConfigError::Invalid {
-                key: "compile-commands",
-                message: format!(
-                    "{where_} does not exist where the configuration is read from (a review reads the files committed on ours); pass --compile-commands FILE to use another"
-                ),
-            })?;
-            let db = CompileCommands::parse(&text, Path::new(&where_), root, false)?;
-            s.sources.files = db.files;
-            s.sources.include_dirs = db.include_dirs;
-            s.sources.defines = db.defines;
-            s.warnings.extend(db.warnings);
-        }
-        if let Some(files) = &file.files {
-            s.sources.files.clone_from(files);
-        }
-        if !flags.files.is_empty() {
-            s.sources.files.clone_from(&flags.files);
-        }
-        if let Some(dirs) = &file.include_dirs {
-            s.sources
-                .include_dirs
-                .extend(dirs.iter().map(PathBuf::from));
-        }
-        s.sources
-            .include_dirs
-            .extend(flags.include_dirs.iter().cloned());
-        if let Some(defines) = &file.defines {
-            s.sources.defines.extend(defines.iter().cloned());
-        }
-        s.sources.defines.extend(flags.defines.iter().cloned());
-        if let Some(entries) = &file.entries {
-            s.entries.clone_from(entries);
-        }
-        if !flags.entries.is_empty() {
-            s.entries.clone_from(&flags.entries);
-        }
-        if s.entries.is_empty() {
-            return Err(ConfigError::Invalid {
-                key: "entries",
-                message: "name at least one function".into(),
-            });
-        }
-        if let Some(events) = &file.events {
-            s.events = events
-                .parse()
-                .map_err(|e: crate::cprog::UnknownEventKind| ConfigError::Invalid {
-                    key: "events",
-                    message: e.to_string(),
-                })?;
-        }
-        if let Some(events) = flags.events {
-            s.events = events;
-        }
-        s.only = flags.only.clone().or_else(|| file.only.clone());
-        s.exclude = file.exclude.clone().unwrap_or_default();
-        s.exclude.extend(flags.exclude.iter().cloned());
-        let max_word_length = flags
-            .max_word_length
-            .or(file.max_word_length)
-            .unwrap_or(DEFAULT_MAX_WORD_LENGTH);
-        if max_word_length == 0 {
-            return Err(ConfigError::Invalid {
-                key: "max-word-length",
-                message: "must be at least 1 (the letter `end`)".into(),
-            });
-        }
-        let auto = flags.auto_bounds || file.auto_bounds.unwrap_or(false);
-        s.bounds = if auto {
-            BoundsSetting::Auto {
-                max_unwind: flags
-                    .max_unwind
-                    .or(file.max_unwind)
-                    .unwrap_or(DEFAULT_MAX_UNWIND),
-                max_word_length,
-            }
-        } else {
-            BoundsSetting::Fixed {
-                unwind: flags.unwind.or(file.unwind).unwrap_or(DEFAULT_UNWIND),
-                max_word_length,
-            }
-        };
+        s.read_compile_commands(file, flags, root, origin, read_repo_file)?;
+        s.set_sources(file, flags)?;
+        s.bounds = bounds_of(file, flags)?;
         // Never from the file: see `docs/trust.md`.
         s.cbmc = flags.cbmc.clone();
-        let timeout = flags
-            .query_timeout
-            .or(file.query_timeout)
-            .unwrap_or(DEFAULT_QUERY_TIMEOUT_SECS);
-        if !timeout.is_finite() || timeout < 0.0 {
-            return Err(ConfigError::Invalid {
-                key: "query-timeout",
-                message: format!("{timeout} is not a number of seconds"),
-            });
-        }
-        s.query_timeout = if timeout > 0.0 {
-            // `1e308` is finite but no Duration: refused, not a panic (found by fuzzing).
-            Some(
-                Duration::try_from_secs_f64(timeout).map_err(|_| ConfigError::Invalid {
-                    key: "query-timeout",
-                    message: format!("{timeout} seconds is too long; use 0 for no limit"),
-                })?,
-            )
-        } else {
-            None
-        };
+        s.query_timeout = query_timeout_of(file, flags)?;
         s.memory_limit = match (flags.memory_limit, &file.memory_limit) {
             (Some(size), _) => size.0,
             // A plain number is MiB, as the flag's plain number is: one reading of both.
@@ -571,6 +460,143 @@ impl Settings {
         s.sources.not_sources = file.harness.clone().unwrap_or_default();
         Ok(s)
     }
+
+    /// The sources of a compilation database, `--compile-commands` before the file's.
+    fn read_compile_commands(
+        &mut self,
+        file: &FileConfig,
+        flags: &Overrides,
+        root: &Path,
+        origin: &str,
+        read_repo_file: &dyn Fn(&str) -> Result<Option<String>, ConfigError>,
+    ) -> Result<(), ConfigError> {
+        let db = if let Some(path) = &flags.compile_commands {
+            let path = if path.is_absolute() {
+                path.clone()
+            } else {
+                root.join(path)
+            };
+            CompileCommands::read(&path, root)?
+        } else if let Some(rel) = &file.compile_commands {
+            let where_ = format!("{rel} (named by {origin})");
+            let text = read_repo_file(rel)?.ok_or_else(|| ConfigError::Invalid {
+                key: "compile-commands",
+                message: format!(
+                    "{where_} does not exist where the configuration is read from (a review reads the files committed on ours); pass --compile-commands FILE to use another"
+                ),
+            })?;
+            CompileCommands::parse(&text, Path::new(&where_), root, false)?
+        } else {
+            return Ok(());
+        };
+        self.sources.files = db.files;
+        self.sources.include_dirs = db.include_dirs;
+        self.sources.defines = db.defines;
+        self.warnings.extend(db.warnings);
+        Ok(())
+    }
+
+    /// Files, include directories, defines, entries and events: a flag replaces (files,
+    /// entries, events) or extends (directories, defines, exclusions) the file's value.
+    fn set_sources(&mut self, file: &FileConfig, flags: &Overrides) -> Result<(), ConfigError> {
+        if let Some(files) = &file.files {
+            self.sources.files.clone_from(files);
+        }
+        if !flags.files.is_empty() {
+            self.sources.files.clone_from(&flags.files);
+        }
+        if let Some(dirs) = &file.include_dirs {
+            self.sources
+                .include_dirs
+                .extend(dirs.iter().map(PathBuf::from));
+        }
+        self.sources
+            .include_dirs
+            .extend(flags.include_dirs.iter().cloned());
+        if let Some(defines) = &file.defines {
+            self.sources.defines.extend(defines.iter().cloned());
+        }
+        self.sources.defines.extend(flags.defines.iter().cloned());
+        if let Some(entries) = &file.entries {
+            self.entries.clone_from(entries);
+        }
+        if !flags.entries.is_empty() {
+            self.entries.clone_from(&flags.entries);
+        }
+        if self.entries.is_empty() {
+            return Err(ConfigError::Invalid {
+                key: "entries",
+                message: "name at least one function".into(),
+            });
+        }
+        if let Some(events) = &file.events {
+            self.events = events
+                .parse()
+                .map_err(|e: crate::cprog::UnknownEventKind| ConfigError::Invalid {
+                    key: "events",
+                    message: e.to_string(),
+                })?;
+        }
+        if let Some(events) = flags.events {
+            self.events = events;
+        }
+        self.only = flags.only.clone().or_else(|| file.only.clone());
+        self.exclude = file.exclude.clone().unwrap_or_default();
+        self.exclude.extend(flags.exclude.iter().cloned());
+        Ok(())
+    }
+}
+
+/// The bounds, flags before the file before the defaults.
+fn bounds_of(file: &FileConfig, flags: &Overrides) -> Result<BoundsSetting, ConfigError> {
+    let max_word_length = flags
+        .max_word_length
+        .or(file.max_word_length)
+        .unwrap_or(DEFAULT_MAX_WORD_LENGTH);
+    if max_word_length == 0 {
+        return Err(ConfigError::Invalid {
+            key: "max-word-length",
+            message: "must be at least 1 (the letter `end`)".into(),
+        });
+    }
+    Ok(if flags.auto_bounds || file.auto_bounds.unwrap_or(false) {
+        BoundsSetting::Auto {
+            max_unwind: flags
+                .max_unwind
+                .or(file.max_unwind)
+                .unwrap_or(DEFAULT_MAX_UNWIND),
+            max_word_length,
+        }
+    } else {
+        BoundsSetting::Fixed {
+            unwind: flags.unwind.or(file.unwind).unwrap_or(DEFAULT_UNWIND),
+            max_word_length,
+        }
+    })
+}
+
+/// The query timeout; `None` for 0 (no limit).
+fn query_timeout_of(file: &FileConfig, flags: &Overrides) -> Result<Option<Duration>, ConfigError> {
+    let timeout = flags
+        .query_timeout
+        .or(file.query_timeout)
+        .unwrap_or(DEFAULT_QUERY_TIMEOUT_SECS);
+    if !timeout.is_finite() || timeout < 0.0 {
+        return Err(ConfigError::Invalid {
+            key: "query-timeout",
+            message: format!("{timeout} is not a number of seconds"),
+        });
+    }
+    if timeout == 0.0 {
+        return Ok(None);
+    }
+    // `1e308` is finite but no Duration: refused, not a panic (found by fuzzing).
+    Duration::try_from_secs_f64(timeout)
+        .map(Some)
+        .map_err(|_| ConfigError::Invalid {
+            key: "query-timeout",
+            message: format!("{timeout} seconds is too long; use 0 for no limit"),
+        })
 }
 
 #[cfg(test)]
