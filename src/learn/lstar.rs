@@ -169,54 +169,16 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
     }
 
     fn learn(&mut self) -> Result<Dfa, LearnError> {
-        let rate = self.config.wrong_guess_rate;
-        if !(0.0..=1.0).contains(&rate) {
-            return Err(LearnError::WrongGuessRate(rate));
-        }
-        if self.cache.alphabet() != self.alphabet {
-            return Err(LearnError::CacheAlphabet {
-                cache: self.cache.alphabet().names().map(str::to_string).collect(),
-                learner: self.alphabet.names().map(str::to_string).collect(),
-            });
-        }
+        self.check_setup()?;
         let mut state = State {
             table: Table::new(self.alphabet.len()),
             progress: None,
         };
         self.checkpoints = vec![(state.clone(), 0)];
         loop {
-            let hypothesis = match self.complete(&mut state)? {
-                Completed::Done => state.table.hypothesis(),
-                Completed::CheckGuesses => {
-                    self.repair(&mut state)?;
-                    continue;
-                }
-                Completed::Capped => {
-                    return Err(LearnError::TooManyStates {
-                        limit: self.config.max_states,
-                    });
-                }
+            let Some(hypothesis) = self.closed_hypothesis(&mut state)? else {
+                continue;
             };
-            if hypothesis.size() > self.config.max_states
-                && hypothesis.to_dfa(self.alphabet).num_states() > self.config.max_states
-            {
-                // Wrong guesses can make a language look larger than it is.
-                if self.cache.unconfirmed() > 0 {
-                    self.repair(&mut state)?;
-                    continue;
-                }
-                return Err(LearnError::TooManyStates {
-                    limit: self.config.max_states,
-                });
-            }
-            if let Some((word, before)) = state.progress.take()
-                && hypothesis.size() <= before
-            {
-                return Err(LearnError::NoProgress {
-                    word: self.names(&word),
-                    states: before,
-                });
-            }
             if let Some((word, accepted)) = self.cheap_counterexample(&state.table, &hypothesis) {
                 self.stats.free_counterexamples += 1;
                 self.refine(&mut state, &hypothesis, &word, accepted)?;
@@ -243,7 +205,6 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 self.refine(&mut state, &hypothesis, &word, entry.accepted)?;
                 continue;
             }
-
             if limit_reached {
                 return Err(LearnError::TooManyEquivalenceQueries {
                     limit: self.config.max_equivalence_queries,
@@ -251,31 +212,13 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 });
             }
             let conjecture = hypothesis.to_dfa(self.alphabet);
-            let answer = if guesses_to_check {
-                // The guesses and the conjecture they support, asked together: when every
-                // guess is right, this is what checking them and then asking the
-                // conjecture would give, for one call to the teacher instead of two.
-                let (wrong, answer) = self.check_guesses_and_conjecture(&conjecture)?;
-                self.restore(&mut state, wrong);
-                match answer {
-                    Some(answer) if wrong.is_none() => answer,
-                    _ => continue,
-                }
-            } else {
-                let started = Instant::now();
-                let answer = self.teacher.equivalence(&conjecture);
-                self.teacher_time += started.elapsed();
-                answer.map_err(LearnError::Teacher)?
+            let Some(answer) = self.ask_conjecture(&mut state, &conjecture, guesses_to_check)?
+            else {
+                continue;
             };
             self.stats.equivalence_queries += 1;
             match answer {
-                Equivalence::Equal => {
-                    let dfa = ops::minimize(&conjecture);
-                    self.stats.states = dfa.num_states();
-                    self.stats.columns = state.table.columns().len();
-                    self.stats.rows = state.table.num_rows();
-                    return Ok(dfa);
-                }
+                Equivalence::Equal => return Ok(self.finish(&state, &conjecture)),
                 Equivalence::Counterexample(word) => {
                     let accepted = self.check_counterexample(&hypothesis, &word)?;
                     // Fig. 16's PrevConjectureTable: every answer so far is confirmed.
@@ -287,6 +230,91 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 }
             }
         }
+    }
+
+    /// The configuration and the cache fit this learner.
+    fn check_setup(&self) -> Result<(), LearnError> {
+        let rate = self.config.wrong_guess_rate;
+        if !(0.0..=1.0).contains(&rate) {
+            return Err(LearnError::WrongGuessRate(rate));
+        }
+        if self.cache.alphabet() != self.alphabet {
+            return Err(LearnError::CacheAlphabet {
+                cache: self.cache.alphabet().names().map(str::to_string).collect(),
+                learner: self.alphabet.names().map(str::to_string).collect(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The hypothesis of the closed and consistent table, or `None` when wrong guesses had
+    /// to be repaired first; an error past the state limit or when a counterexample made
+    /// no progress.
+    fn closed_hypothesis(&mut self, state: &mut State) -> Result<Option<Hypothesis>, LearnError> {
+        let hypothesis = match self.complete(state)? {
+            Completed::Done => state.table.hypothesis(),
+            Completed::CheckGuesses => {
+                self.repair(state)?;
+                return Ok(None);
+            }
+            Completed::Capped => {
+                return Err(LearnError::TooManyStates {
+                    limit: self.config.max_states,
+                });
+            }
+        };
+        if hypothesis.size() > self.config.max_states
+            && hypothesis.to_dfa(self.alphabet).num_states() > self.config.max_states
+        {
+            // Wrong guesses can make a language look larger than it is.
+            if self.cache.unconfirmed() > 0 {
+                self.repair(state)?;
+                return Ok(None);
+            }
+            return Err(LearnError::TooManyStates {
+                limit: self.config.max_states,
+            });
+        }
+        if let Some((word, before)) = state.progress.take()
+            && hypothesis.size() <= before
+        {
+            return Err(LearnError::NoProgress {
+                word: self.names(&word),
+                states: before,
+            });
+        }
+        Ok(Some(hypothesis))
+    }
+
+    /// The teacher's answer on `conjecture`; `None` when a guess it rests on was wrong (the
+    /// table has been restored and learning goes on).
+    fn ask_conjecture(
+        &mut self,
+        state: &mut State,
+        conjecture: &Dfa,
+        guesses_to_check: bool,
+    ) -> Result<Option<Equivalence>, LearnError> {
+        if guesses_to_check {
+            // The guesses and the conjecture they support, asked together: when every
+            // guess is right, this is what checking them and then asking the conjecture
+            // would give, for one call to the teacher instead of two.
+            let (wrong, answer) = self.check_guesses_and_conjecture(conjecture)?;
+            self.restore(state, wrong);
+            return Ok(answer.filter(|_| wrong.is_none()));
+        }
+        let started = Instant::now();
+        let answer = self.teacher.equivalence(conjecture);
+        self.teacher_time += started.elapsed();
+        answer.map(Some).map_err(LearnError::Teacher)
+    }
+
+    /// The learned automaton, minimal, with the table's final sizes in the statistics.
+    fn finish(&mut self, state: &State, conjecture: &Dfa) -> Dfa {
+        let dfa = ops::minimize(conjecture);
+        self.stats.states = dfa.num_states();
+        self.stats.columns = state.table.columns().len();
+        self.stats.rows = state.table.num_rows();
+        dfa
     }
 
     /// Checks the guesses (Fig. 16). If one was wrong, the learner goes back to where the
