@@ -77,63 +77,10 @@ pub(crate) fn run(
         .map(|f| f.canonicalize().map_err(io(f)))
         .collect::<Result<_, _>>()?;
 
-    let mut units = Vec::new();
-    let mut computed_gotos = Vec::new();
-    let inputs =
-        (config.files.iter().map(|f| (f, false))).chain(config.harness.iter().map(|f| (f, true)));
-    for (file, harness) in inputs {
-        let mut pre = preprocess::preprocess(file, &flags, &analysed)?;
-        preprocess::check_confined(&pre, file, config.confine_to.as_deref(), &header_dir)?;
-        if harness {
-            pre.demote_main_file();
-        }
-        let tree = parse(&mut pre);
-        if dialect::computed_goto(&pre.text) {
-            computed_gotos.push(file.display().to_string());
-        }
-        let unit = Unit {
-            input: file.clone(),
-            pre,
-            tree,
-        };
-        check_syntax(&unit, &flags)?;
-        units.push(unit);
-    }
-
+    let (units, computed_gotos) = read_units(config, &flags, &analysed, &header_dir)?;
     let index = build_index(&units);
     let entry = find_entry(&index, &config.entry)?;
-    let mut findings = Findings {
-        edits: vec![Vec::new(); units.len()],
-        ..Findings::default()
-    };
-    for file in computed_gotos {
-        // The parser reads `goto *p;` as `*p;` (see `dialect`): the model misses the jump.
-        findings.jumps = true;
-        findings.warnings.push(format!(
-            "{file}: a computed goto (`goto *`): the pre-check cannot follow it and accepts any word ending in `end`"
-        ));
-    }
-    for (d, def) in index.defs.iter().enumerate() {
-        if def.origin == FileOrigin::System {
-            continue;
-        }
-        let unit = &units[def.unit];
-        let mut walker = SiteWalker {
-            unit_index: def.unit,
-            unit,
-            index: &index,
-            config,
-            function: &def.name,
-            analysed: def.origin.has_events(),
-            is_entry: d == entry,
-            entry,
-            returns_void: return_typedef(def, unit.src()).is_none(),
-            error_mode: target.is_some(),
-            findings: &mut findings,
-            error: None,
-        };
-        walker.function(def)?;
-    }
+    let mut findings = find_sites(config, &units, &index, entry, target, computed_gotos)?;
     let taken = address_taken(&units, &index);
     if taken.contains(&entry) {
         findings.warnings.push(format!(
@@ -177,23 +124,8 @@ pub(crate) fn run(
     for (u, unit) in units.iter().enumerate() {
         let mut edits = std::mem::take(&mut findings.edits[u]);
         site_edits(&findings.sites, u, &letters, &mut edits);
-        let mut hooks = if config.record_returns {
-            format!("{HOOKS}{RETURN_HOOK}")
-        } else {
-            HOOKS.to_string()
-        };
-        if let Some(s) = shared.as_mut() {
-            hooks.push_str(&s.declarations(u));
-            edits.append(&mut s.edits[u]);
-        }
-        if !config.mark_hunks.is_empty() {
-            hooks.push_str(hunks::HIT_HOOK);
-            edits.append(&mut hit_edits[u]);
-        }
-        let mut instrumented = format!("{hooks}{}", edit::apply(&unit.pre.text, edits));
-        if let Some(s) = &shared {
-            instrumented.push_str(&s.tails[u]);
-        }
+        let hits = std::mem::take(&mut hit_edits[u]);
+        let mut instrumented = instrumented_text(config, (u, unit), edits, shared.as_mut(), hits);
         if let Some(h) = harness.as_ref().filter(|_| u == entry_def.unit) {
             instrumented.push_str(&h.text);
         }
@@ -202,72 +134,15 @@ pub(crate) fn run(
         paths.push(path);
     }
 
-    // Error mode: where each assertion call is and what the instrumentation made of it.
-    let assertion_calls: HashMap<(usize, usize), cfg::AssertionCall> = findings
-        .assertions
-        .iter()
-        .map(|a| {
-            let call = cfg::AssertionCall {
-                target: a.site.target,
-                condition: a.condition.is_some(),
-            };
-            ((a.unit, a.node), call)
-        })
-        .collect();
-    let model: ProgramModel = cfg::build(
-        &units,
-        &index,
-        &letters,
-        &assertion_calls,
-        entry,
-        &taken,
-        findings.jumps,
-    );
-    let functions = index
-        .defs
-        .iter()
-        .map(|d| FunctionInfo {
-            name: d.name.clone(),
-            file: PathBuf::from(&d.file),
-            line: d.line,
-            end_line: d.end_line,
-            parameters: d.parameters.clone(),
-            origin: match d.origin {
-                FileOrigin::Analysed => FunctionOrigin::Analysed,
-                FileOrigin::Header | FileOrigin::Harness => FunctionOrigin::Header,
-                FileOrigin::System => FunctionOrigin::SystemHeader,
-            },
-        })
-        .collect();
+    let model = program_model(&units, &index, &letters, &findings, entry, &taken);
+    let functions = function_infos(&index);
     let globals = file_scope_variables(&units);
-    let mut fingerprint = fingerprint(config, &units, &alphabet);
-    if let Some(h) = &harness {
-        let mut f = Fingerprint::new();
-        f.field(&fingerprint);
-        f.field("entry-harness");
-        f.tokens(&h.text);
-        fingerprint = f.hex();
-    }
-    if config.record_returns || config.share_inputs {
-        let mut h = Fingerprint::new();
-        h.field(&fingerprint);
-        h.field(&format!(
-            "record-returns={} share-inputs={}",
-            config.record_returns, config.share_inputs
-        ));
-        fingerprint = h.hex();
-    }
-    if let Some(target) = target {
-        // Another target is another language.
-        let mut h = Fingerprint::new();
-        h.field(&fingerprint);
-        h.field("error-mode");
-        for a in assertions.iter().filter(|a| a.target) {
-            h.field(&format!("{}:{}:{}", a.function, a.line, a.text));
-        }
-        h.field(&format!("{:?}", target.index));
-        fingerprint = h.hex();
-    }
+    let fingerprint = instance_fingerprint(
+        fingerprint(config, &units, &alphabet),
+        harness.as_ref().map(|h| h.text.as_str()),
+        config,
+        target.map(|t| (t, assertions.as_slice())),
+    );
     Ok(InstrumentedProgram {
         path: paths[index.defs[entry].unit].clone(),
         paths,
@@ -286,6 +161,205 @@ pub(crate) fn run(
         model,
         error_mode: target.is_some(),
     })
+}
+
+/// Preprocesses and parses every input file, the harness files last (their `main` is no
+/// program's); also the files with a computed goto, which the parser cannot see.
+fn read_units(
+    config: &FrontEndConfig,
+    flags: &[OsString],
+    analysed: &[PathBuf],
+    header_dir: &Path,
+) -> Result<(Vec<Unit>, Vec<String>), FrontEndError> {
+    let mut units = Vec::new();
+    let mut computed_gotos = Vec::new();
+    let inputs =
+        (config.files.iter().map(|f| (f, false))).chain(config.harness.iter().map(|f| (f, true)));
+    for (file, harness) in inputs {
+        let mut pre = preprocess::preprocess(file, flags, analysed)?;
+        preprocess::check_confined(&pre, file, config.confine_to.as_deref(), header_dir)?;
+        if harness {
+            pre.demote_main_file();
+        }
+        let tree = parse(&mut pre);
+        if dialect::computed_goto(&pre.text) {
+            computed_gotos.push(file.display().to_string());
+        }
+        let unit = Unit {
+            input: file.clone(),
+            pre,
+            tree,
+        };
+        check_syntax(&unit, flags)?;
+        units.push(unit);
+    }
+    Ok((units, computed_gotos))
+}
+
+/// Walks every function outside the system headers for its event sites, assertions and
+/// what the model cannot follow.
+fn find_sites(
+    config: &FrontEndConfig,
+    units: &[Unit],
+    index: &index::Index,
+    entry: usize,
+    target: Option<&AssertionTarget>,
+    computed_gotos: Vec<String>,
+) -> Result<Findings, FrontEndError> {
+    let mut findings = Findings {
+        edits: vec![Vec::new(); units.len()],
+        ..Findings::default()
+    };
+    for file in computed_gotos {
+        // The parser reads `goto *p;` as `*p;` (see `dialect`): the model misses the jump.
+        findings.jumps = true;
+        findings.warnings.push(format!(
+            "{file}: a computed goto (`goto *`): the pre-check cannot follow it and accepts any word ending in `end`"
+        ));
+    }
+    for (d, def) in index.defs.iter().enumerate() {
+        if def.origin == FileOrigin::System {
+            continue;
+        }
+        let unit = &units[def.unit];
+        let mut walker = SiteWalker {
+            unit_index: def.unit,
+            unit,
+            index,
+            config,
+            function: &def.name,
+            analysed: def.origin.has_events(),
+            is_entry: d == entry,
+            entry,
+            returns_void: return_typedef(def, unit.src()).is_none(),
+            error_mode: target.is_some(),
+            findings: &mut findings,
+            error: None,
+        };
+        walker.function(def)?;
+    }
+    Ok(findings)
+}
+
+/// One unit's instrumented text: the hook declarations, the unit with its edits applied
+/// (sites, then shared inputs, then hunk hits: edits at one place apply in that order), and
+/// the shared inputs' definitions after it.
+fn instrumented_text(
+    config: &FrontEndConfig,
+    (u, unit): (usize, &Unit),
+    mut edits: Vec<edit::Edit>,
+    shared: Option<&mut inputs::InputEdits>,
+    mut hits: Vec<edit::Edit>,
+) -> String {
+    let mut hooks = if config.record_returns {
+        format!("{HOOKS}{RETURN_HOOK}")
+    } else {
+        HOOKS.to_string()
+    };
+    let mut tail = "";
+    if let Some(shared) = &shared {
+        hooks.push_str(&shared.declarations(u));
+    }
+    if let Some(shared) = shared {
+        edits.append(&mut shared.edits[u]);
+        tail = &shared.tails[u];
+    }
+    if !config.mark_hunks.is_empty() {
+        hooks.push_str(hunks::HIT_HOOK);
+    }
+    edits.append(&mut hits);
+    format!("{hooks}{}{tail}", edit::apply(&unit.pre.text, edits))
+}
+
+/// The control-flow model of the pre-check; in error mode it knows where each assertion
+/// call is and what the instrumentation made of it.
+fn program_model(
+    units: &[Unit],
+    index: &index::Index,
+    letters: &HashMap<cfg::SiteKey, Letter>,
+    findings: &Findings,
+    entry: usize,
+    taken: &[usize],
+) -> ProgramModel {
+    let assertion_calls: HashMap<(usize, usize), cfg::AssertionCall> = findings
+        .assertions
+        .iter()
+        .map(|a| {
+            let call = cfg::AssertionCall {
+                target: a.site.target,
+                condition: a.condition.is_some(),
+            };
+            ((a.unit, a.node), call)
+        })
+        .collect();
+    cfg::build(
+        units,
+        index,
+        letters,
+        &assertion_calls,
+        entry,
+        taken,
+        findings.jumps,
+    )
+}
+
+/// Every function definition, for the program's users.
+fn function_infos(index: &index::Index) -> Vec<FunctionInfo> {
+    index
+        .defs
+        .iter()
+        .map(|d| FunctionInfo {
+            name: d.name.clone(),
+            file: PathBuf::from(&d.file),
+            line: d.line,
+            end_line: d.end_line,
+            parameters: d.parameters.clone(),
+            origin: match d.origin {
+                FileOrigin::Analysed => FunctionOrigin::Analysed,
+                FileOrigin::Header | FileOrigin::Harness => FunctionOrigin::Header,
+                FileOrigin::System => FunctionOrigin::SystemHeader,
+            },
+        })
+        .collect()
+}
+
+/// The sources' fingerprint, extended by what else makes this instrumentation another
+/// language: a generated entry harness, the product's options, an error-mode target.
+fn instance_fingerprint(
+    sources: String,
+    harness: Option<&str>,
+    config: &FrontEndConfig,
+    target: Option<(&AssertionTarget, &[crate::cprog::AssertionSite])>,
+) -> String {
+    let mut fingerprint = sources;
+    if let Some(text) = harness {
+        let mut f = Fingerprint::new();
+        f.field(&fingerprint);
+        f.field("entry-harness");
+        f.tokens(text);
+        fingerprint = f.hex();
+    }
+    if config.record_returns || config.share_inputs {
+        let mut h = Fingerprint::new();
+        h.field(&fingerprint);
+        h.field(&format!(
+            "record-returns={} share-inputs={}",
+            config.record_returns, config.share_inputs
+        ));
+        fingerprint = h.hex();
+    }
+    if let Some((target, assertions)) = target {
+        // Another target is another language.
+        let mut h = Fingerprint::new();
+        h.field(&fingerprint);
+        h.field("error-mode");
+        for a in assertions.iter().filter(|a| a.target) {
+            h.field(&format!("{}:{}:{}", a.function, a.line, a.text));
+        }
+        h.field(&format!("{:?}", target.index));
+        fingerprint = h.hex();
+    }
+    fingerprint
 }
 
 /// Parses a preprocessed unit, first adapting its parse text to what tree-sitter-c reads.
