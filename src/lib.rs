@@ -78,6 +78,7 @@ pub use failure::FailureKind;
 use std::error::Error;
 
 use automaton::AutomatonError;
+use automaton::concise::ConciseError;
 use cbmc::{CbmcError, CbmcRunError, CbmcTeacherError};
 use config::ConfigError;
 use cprog::FrontEndError;
@@ -101,6 +102,10 @@ pub fn failure_kind(error: &(dyn Error + 'static)) -> Option<FailureKind> {
     }
     if let Some(e) = error.downcast_ref::<AutomatonError>() {
         return Some(judged(!matches!(e, AutomatonError::Write { .. })));
+    }
+    if let Some(e) = error.downcast_ref::<ConciseError>() {
+        // Overlapping languages are the caller's input; a result that fails its check is ours.
+        return Some(judged(matches!(e, ConciseError::Overlap { .. })));
     }
     if let Some(e) = error.downcast_ref::<ReportError>() {
         return Some(judged(e.is_bad_input()));

@@ -74,6 +74,7 @@
 //! ```
 
 pub mod analysis;
+pub mod concise;
 mod dfa;
 pub mod dot;
 mod error;

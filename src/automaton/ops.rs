@@ -180,6 +180,76 @@ pub fn trim(d: &Dfa) -> Dfa {
     Dfa::from_parts(d.alphabet().clone(), 0, accepting, delta)
 }
 
+/// The minimal automaton of the words of `L(d)` with at most `max_length` letters.
+///
+/// When `d`'s words are no longer than that already, this is just [`minimize`]; otherwise
+/// `d` is unrolled layer by layer, a copy of the reachable states per length, so the result
+/// has at most `(max_length + 1)` times `d`'s states before minimisation: a caller with a
+/// large bound on an automaton with cycles checks that size first.
+pub fn bound_length(d: &Dfa, max_length: usize) -> Dfa {
+    let m = minimize(d);
+    if longest_word(&m).is_some_and(|longest| longest <= max_length) {
+        return m;
+    }
+    let k = m.alphabet().len();
+    let mut accepting = vec![m.is_accepting(m.initial())];
+    let mut delta: Vec<StateId> = Vec::new();
+    // `layer` holds the (state of `m`, state of the result) pairs of words of one length;
+    // `slot` numbers the next layer's states, so each state of `m` appears once per layer.
+    let mut layer = vec![(m.initial(), 0 as StateId)];
+    let mut slot = vec![NO_STATE; m.num_states()];
+    for length in 0..=max_length {
+        let mut next = Vec::new();
+        for &(q, _) in &layer {
+            for &to in m.row(q) {
+                let target = if to == NO_STATE || length == max_length {
+                    NO_STATE
+                } else if slot[to as usize] != NO_STATE {
+                    slot[to as usize]
+                } else {
+                    let id = accepting.len() as StateId;
+                    accepting.push(m.is_accepting(to));
+                    slot[to as usize] = id;
+                    next.push((to, id));
+                    id
+                };
+                delta.push(target);
+            }
+        }
+        for &(q, _) in &next {
+            slot[q as usize] = NO_STATE;
+        }
+        layer = next;
+    }
+    debug_assert_eq!(delta.len(), accepting.len() * k);
+    minimize(&Dfa::from_parts(m.alphabet().clone(), 0, accepting, delta))
+}
+
+/// The length of the longest word of a trimmed automaton (every state useful, as
+/// [`minimize`] leaves it), `None` when it has a cycle and so words of every length.
+fn longest_word(d: &Dfa) -> Option<usize> {
+    // Kahn's order: a state's longest path to it is final once all its predecessors are.
+    let n = d.num_states();
+    let mut indegree = vec![0usize; n];
+    for (_, _, to) in d.transitions() {
+        indegree[to as usize] += 1;
+    }
+    let mut ready: Vec<StateId> = d.states().filter(|&q| indegree[q as usize] == 0).collect();
+    let mut depth = vec![0usize; n];
+    let mut done = 0;
+    while let Some(q) = ready.pop() {
+        done += 1;
+        for &to in d.row(q).iter().filter(|&&to| to != NO_STATE) {
+            depth[to as usize] = depth[to as usize].max(depth[q as usize] + 1);
+            indegree[to as usize] -= 1;
+            if indegree[to as usize] == 0 {
+                ready.push(to);
+            }
+        }
+    }
+    (done == n).then(|| depth.into_iter().max().unwrap_or(0))
+}
+
 /// The minimal trimmed partial DFA of `L(d)` over `d`'s alphabet.
 ///
 /// The states are numbered canonically: breadth-first from the initial state (0), the
@@ -608,6 +678,29 @@ mod tests {
         let d = difference(&a, &a);
         assert_eq!(d, Dfa::new(a.alphabet().clone()));
         assert!(symmetric_difference(&a, &b).accepts_names(&["x", "x"]));
+    }
+
+    #[test]
+    fn bound_length_keeps_the_short_words() {
+        // (ab)* end: cyclic, so unrolled.
+        let d = dfa(
+            &["a", "b", "end"],
+            3,
+            &[(0, "a", 1), (1, "b", 0), (0, "end", 2)],
+            &[2],
+        );
+        let b = bound_length(&d, 3);
+        assert!(b.accepts_names(&["end"]) && b.accepts_names(&["a", "b", "end"]));
+        assert!(!b.accepts_names(&["a", "b", "a", "b", "end"]));
+        assert_eq!(b.num_states(), 4);
+        assert_eq!(bound_length(&d, 0), Dfa::new(d.alphabet().clone()));
+        // A finite language within the bound is only minimised.
+        let finite = bound_length(&d, 5);
+        assert_eq!(bound_length(&finite, 5), finite);
+        assert_eq!(bound_length(&finite, 9), finite);
+        let eps = dfa(&["a"], 1, &[(0, "a", 0)], &[0]);
+        assert_eq!(bound_length(&eps, 0).num_transitions(), 0);
+        assert!(bound_length(&eps, 0).accepts_names::<&str>(&[]));
     }
 
     #[test]
