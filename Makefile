@@ -1,7 +1,7 @@
 # The two commands of the README: `make demo` and `make test`. Both install what is missing.
 CARGO ?= cargo
 
-.PHONY: test demo deps bench bench-learner bench-learn bench-review bench-explain
+.PHONY: test demo deps bench bench-learner bench-learn bench-review bench-explain bench-concise
 
 deps:
 	bash scripts/install-cbmc.sh
@@ -27,6 +27,9 @@ bench-learner:
 
 bench-learn: deps
 	bash scripts/bench-learn-cbmc.sh
+
+bench-concise: deps
+	bash scripts/bench-concise.sh
 
 bench-review: deps
 	bash scripts/bench-review.sh

@@ -331,6 +331,14 @@ pub struct ProgramCli {
     /// Neither read nor write the answer cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Leave out the concise automaton: the JSON has no `concise` object, and DOT and SVG
+    /// draw the exact automaton.
+    #[arg(long)]
+    pub exact: bool,
+    /// The longest the SAT search for the smallest concise automaton may take, in seconds;
+    /// past it, state merging gives a small one (not proved minimal).
+    #[arg(long, value_name = "S", default_value_t = crate::commands::concise::DEFAULT_CONCISE_SECONDS, value_parser = seconds)]
+    pub concise_time: f64,
     /// The paper's baseline, for benchmarks: one CBMC run per membership query, no
     /// pre-checks, no lazy learning, no cache.
     #[arg(long, hide = true)]
@@ -370,6 +378,7 @@ impl ProgramCli {
                 (false, Some(dir)) => CacheChoice::Dir(dir),
                 (false, None) => CacheChoice::Default,
             },
+            concise: (!self.exact).then(|| std::time::Duration::from_secs_f64(self.concise_time)),
             baseline: self.baseline,
         }
     }

@@ -29,6 +29,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::anytime::{self, Partial, Progress};
+use super::concise;
 use super::learn::add_stats;
 use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
@@ -40,6 +41,7 @@ use mergelens::cbmc::{
     TeacherStats, Toolchain, program_properties,
 };
 use mergelens::cprog::{self, AssertionTarget, InstrumentedProgram};
+use mergelens::document::Concise;
 use mergelens::learn::LearnStats;
 use mergelens::report::{self, Format, Options};
 
@@ -149,6 +151,9 @@ struct ExplainedDoc<'a> {
     doomed: &'a [StateId],
     shortest: Vec<String>,
     guess_accuracy_p: Option<f64>,
+    /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    concise: Option<&'a Concise>,
 }
 
 #[derive(Serialize)]
@@ -185,33 +190,21 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     // Finding the target costs the same with or without the learner's optimisations, so
     // its runs are counted apart from the queries'.
     let selection = CbmcCounters::new();
-    let Chosen {
-        target,
-        assertion_id,
-        cannot_fail,
-    } = choose_target(args, &tools, &work_dir, &selection)?;
+    let chosen = choose_target(args, &tools, &work_dir, &selection)?;
     let counters = Arc::new(CbmcCounters::new());
 
-    let program = cprog::instrument_error(&config, &target, instrumented.path())?;
+    let program = cprog::instrument_error(&config, &chosen.target, instrumented.path())?;
     for warning in &program.warnings {
         eprintln!("mergelens: warning: {warning}");
     }
-    let targets: Vec<String> = program
+    let assertion = program
         .assertions
         .iter()
         .filter(|a| a.target)
         .map(|a| format!("{}:{}: {}", a.file.display(), a.line, a.text))
-        .collect();
-    let assertion = targets.join("; ");
-    let Explained {
-        dfa,
-        mut stats,
-        teacher: teacher_stats,
-        exactness,
-        bounds,
-        unconverged,
-        partial,
-    } = if cannot_fail {
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut explained = if chosen.cannot_fail {
         // Target selection already ran CBMC at these bounds (with --auto-bounds, the
         // largest) and the assertion held: the language is empty, whatever the word-length
         // bound, and nothing is left to learn.
@@ -227,112 +220,48 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     } else {
         learn_language(args, &tools, &work_dir, &program, &counters)?
     };
-    let dfa = ops::minimize(&dfa);
-    let marks = Marks::analyse(&dfa);
-    let examples = shortest_words(&dfa, bounds.max_word_length, EXAMPLE_WORDS);
-    if let Some(reason) = &unconverged {
-        eprintln!("mergelens: note: --auto-bounds: {reason}");
-    }
-    if let Some(partial) = &partial {
-        partial.warn("explaining");
-    } else if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
-        eprintln!(
-            "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
-            e.exact_up_to, e.unchecked_words
-        );
-    }
-
+    explained.dfa = ops::minimize(&explained.dfa);
+    explained.notes();
+    let bounds = explained.bounds;
+    let examples = shortest_words(&explained.dfa, bounds.max_word_length, EXAMPLE_WORDS);
     // A stopped run runs no more CBMC: the traces would not come either.
-    let traces = if partial.is_some() {
+    let traces = if explained.partial.is_some() {
         TraceLinks::new()
     } else {
         write_traces(
             args, bounds, &tools, &work_dir, &program, &examples, &counters,
         )?
     };
-
-    let word_text = |w: &Word| {
-        w.iter()
-            .map(|&a| dfa.alphabet().name(a))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut value = json::to_value(&dfa);
-    value["kind"] = "explain".into();
-    value["program"] = args
-        .program
-        .files
-        .iter()
-        .map(|f| f.display().to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-        .into();
-    value["entry"] = program.entry.clone().into();
-    value["assertion"] = assertion.clone().into();
-    value["bounds"] = serde_json::json!({
-        "unwind": bounds.unwind,
-        "max_word_length": bounds.max_word_length,
-    });
-    value["stats"] = serde_json::json!({
-        "cbmc_runs": counters.runs(),
-        "membership_queries": stats.membership_queries,
-        "from_cache": stats.from_cache,
-        "from_precheck": stats.from_precheck,
-        "from_guess": stats.from_guess,
-        "from_teacher": stats.from_teacher,
-        "equivalence_queries": stats.equivalence_queries,
-        "guess_accuracy_p": stats.guess_accuracy,
-        "guess": "no",
-        "states": dfa.num_states(),
-    });
-    if !traces.is_empty() {
-        value["traces"] = serde_json::to_value(&traces).expect("strings serialise");
-    }
-    value["explained"] = serde_json::to_value(ExplainedDoc {
-        assertion_id: assertion_id.as_deref(),
-        unwind: bounds.unwind,
-        max_word_length: bounds.max_word_length,
-        cbmc_unwind: bounds.cbmc().unwind,
-        exact_up_to: match &partial {
-            Some(p) => p.exact_up_to,
-            None => exactness
-                .as_ref()
-                .map_or(bounds.max_word_length, |e| e.exact_up_to),
-        },
-        partial: partial.is_some(),
-        stopped: partial.as_ref().map(|p| p.cause.key()),
-        empty: examples.is_empty(),
-        // `assert` ends every failing word: naming it would say nothing.
-        dominating: marks
-            .dominating
-            .iter()
-            .filter(|&&a| a != program.end)
-            .map(|&a| dfa.alphabet().name(a))
-            .collect(),
-        doomed: &marks.doomed,
-        shortest: examples.iter().map(word_text).collect(),
-        guess_accuracy_p: stats.guess_accuracy,
-    })
-    .expect("plain data serialises");
-    let mut json_text = serde_json::to_string(&value).expect("JSON values serialise");
-    json_text.push('\n');
-
-    let text = match args.format {
-        ExplainFormat::Json => json_text,
-        ExplainFormat::Dot => dot::to_dot(&dfa, &program.entry, &marks),
-        ExplainFormat::Svg => draw_svg(&dfa, &marks)?,
-        ExplainFormat::Html => {
-            let document = report::parse(&json_text, "mergelens explain")?;
-            report::render(&document, Format::Html, &Options::default())?
+    let concise = match args.program.concise {
+        Some(time) if explained.partial.is_none() && !examples.is_empty() => {
+            let values = cprog::explain_values(
+                &program,
+                &explained.dfa,
+                bounds.unwind,
+                bounds.max_word_length,
+            );
+            concise::find(&values, &explained.dfa, time)
         }
+        _ => None,
     };
-    write_output(args.output.as_deref(), &text)?;
+    let explanation = Explanation {
+        explained: &explained,
+        program: &program,
+        assertion: &assertion,
+        assertion_id: chosen.assertion_id.as_deref(),
+        examples: &examples,
+        traces: &traces,
+        concise: concise.as_ref(),
+        cbmc_runs: counters.runs(),
+    };
+    write_output(args.output.as_deref(), &explanation.render(args)?)?;
 
+    let mut stats = explained.stats.clone();
     stats.wall_seconds = started.elapsed().as_secs_f64();
     if let Some(path) = &args.stats {
         let doc = StatsDoc {
             learn: &stats,
-            teacher: teacher_stats,
+            teacher: explained.teacher.clone(),
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
             peak_memory_mib: mergelens::process::peak_memory() >> 20,
@@ -342,22 +271,129 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         };
         write_stats(path, &doc)?;
     }
-    let exact_up_to = partial.as_ref().map(|p| p.exact_up_to);
+    let exact_up_to = explained.partial.as_ref().map(|p| p.exact_up_to);
     eprintln!(
         "{}",
         summary(
             &assertion,
-            &dfa,
+            &explained.dfa,
             &examples,
             &stats,
             (counters.runs(), selection.runs()),
             exact_up_to,
         )
     );
-    if let Some(partial) = partial {
+    if let Some(partial) = explained.partial {
         partial.finish()?;
     }
     Ok(Outcome::Success)
+}
+
+/// What the output of `explain` is made of.
+struct Explanation<'a> {
+    explained: &'a Explained,
+    program: &'a InstrumentedProgram,
+    assertion: &'a str,
+    assertion_id: Option<&'a str>,
+    examples: &'a [Word],
+    traces: &'a TraceLinks,
+    concise: Option<&'a Concise>,
+    cbmc_runs: u64,
+}
+
+impl Explanation<'_> {
+    /// The output in the chosen format; drawings show the concise automaton when there is
+    /// one, the JSON both.
+    fn render(&self, args: &ExplainArgs) -> anyhow::Result<String> {
+        let drawn = concise::drawn(&self.explained.dfa, self.concise);
+        let marks = Marks::analyse(drawn);
+        Ok(match args.format {
+            ExplainFormat::Json => self.json(args),
+            ExplainFormat::Dot => concise::label_dot(
+                dot::to_dot(drawn, &self.program.entry, &marks),
+                self.concise,
+            ),
+            ExplainFormat::Svg => draw_svg(drawn, &marks)?,
+            ExplainFormat::Html => {
+                let document = report::parse(&self.json(args), "mergelens explain")?;
+                report::render(&document, Format::Html, &Options::default())?
+            }
+        })
+    }
+
+    fn json(&self, args: &ExplainArgs) -> String {
+        let Explained {
+            dfa,
+            stats,
+            exactness,
+            bounds,
+            partial,
+            ..
+        } = self.explained;
+        let marks = Marks::analyse(dfa);
+        let word_text = |w: &Word| dfa.alphabet().word_names(w).join(" ");
+        let mut value = json::to_value(dfa);
+        value["kind"] = "explain".into();
+        value["program"] = args
+            .program
+            .files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .into();
+        value["entry"] = self.program.entry.clone().into();
+        value["assertion"] = self.assertion.into();
+        value["bounds"] = serde_json::json!({
+            "unwind": bounds.unwind,
+            "max_word_length": bounds.max_word_length,
+        });
+        value["stats"] = serde_json::json!({
+            "cbmc_runs": self.cbmc_runs,
+            "membership_queries": stats.membership_queries,
+            "from_cache": stats.from_cache,
+            "from_precheck": stats.from_precheck,
+            "from_guess": stats.from_guess,
+            "from_teacher": stats.from_teacher,
+            "equivalence_queries": stats.equivalence_queries,
+            "guess_accuracy_p": stats.guess_accuracy,
+            "guess": "no",
+            "states": dfa.num_states(),
+        });
+        if !self.traces.is_empty() {
+            value["traces"] = serde_json::to_value(self.traces).expect("strings serialise");
+        }
+        value["explained"] = serde_json::to_value(ExplainedDoc {
+            assertion_id: self.assertion_id,
+            unwind: bounds.unwind,
+            max_word_length: bounds.max_word_length,
+            cbmc_unwind: bounds.cbmc().unwind,
+            exact_up_to: match partial {
+                Some(p) => p.exact_up_to,
+                None => exactness
+                    .as_ref()
+                    .map_or(bounds.max_word_length, |e| e.exact_up_to),
+            },
+            partial: partial.is_some(),
+            stopped: partial.as_ref().map(|p| p.cause.key()),
+            empty: self.examples.is_empty(),
+            // `assert` ends every failing word: naming it would say nothing.
+            dominating: marks
+                .dominating
+                .iter()
+                .filter(|&&a| a != self.program.end)
+                .map(|&a| dfa.alphabet().name(a))
+                .collect(),
+            doomed: &marks.doomed,
+            shortest: self.examples.iter().map(word_text).collect(),
+            guess_accuracy_p: stats.guess_accuracy,
+            concise: self.concise,
+        })
+        .expect("plain data serialises");
+        let mut text = serde_json::to_string(&value).expect("JSON values serialise");
+        text.push('\n');
+        text
+    }
 }
 
 /// The one summary line; `partial`: the run stopped, its automaton right up to that length
@@ -415,6 +451,24 @@ struct Explained {
     unconverged: Option<String>,
     /// Learning stopped early; `dfa` is the last conjecture.
     partial: Option<Partial>,
+}
+
+impl Explained {
+    /// The notes of a finished run: bounds that did not converge, partial, exact only up
+    /// to some length.
+    fn notes(&self) {
+        if let Some(reason) = &self.unconverged {
+            eprintln!("mergelens: note: --auto-bounds: {reason}");
+        }
+        if let Some(partial) = &self.partial {
+            partial.warn("explaining");
+        } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
+            eprintln!(
+                "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
+                e.exact_up_to, e.unchecked_words
+            );
+        }
+    }
 }
 
 fn learn_language(

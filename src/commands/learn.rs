@@ -27,6 +27,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::anytime::{self, Partial, Progress};
+use super::concise;
 use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Marks, dot, json, ops};
@@ -34,6 +35,7 @@ use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word}
 use mergelens::cbmc::cache_store::{Exactness, StoreMode};
 use mergelens::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherStats};
 use mergelens::cprog::{self, InstrumentedProgram};
+use mergelens::document::Concise;
 use mergelens::learn::LearnStats;
 
 /// The output format.
@@ -116,143 +118,21 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     )
     .with_counters(Arc::clone(&counters));
     let loaded = load_answers(store.as_ref(), &mut teacher);
-    let mut progress = Progress::new("learning");
-    progress.set_phase(format!(
-        "--unwind {} --max-word-length {}",
-        first.unwind, first.max_word_length
-    ));
-    teacher.on_progress(progress.observer());
-
-    let outcome = match args.bounds {
-        BoundsChoice::Fixed(bounds) => {
-            learn_at(&mut teacher, &program, bounds, args).map(|(run, stats)| Learned {
-                runs: vec![run.bounds],
-                run,
-                stats,
-                converged: None,
-                unconverged: None,
-            })
-        }
-        BoundsChoice::Auto(limits) => auto_bounds(&mut teacher, &program, args, limits, &progress),
-    };
-    progress.finish();
+    let outcome = learn_with_progress(&mut teacher, &program, args, first);
     let saved = save_answers(store.as_ref(), &teacher);
-    let (learned, partial) = match outcome {
-        Ok(learned) => (learned, None),
-        Err(error) => {
-            let Some(cause) = anytime::partial_cause(&error, args.program.time_budget.is_some())
-            else {
-                return Err(error);
-            };
-            // The last conjecture on confirmed answers, or nothing learned yet.
-            let bounds = teacher.bounds();
-            let dfa = teacher
-                .last_conjecture()
-                .cloned()
-                .unwrap_or_else(|| Dfa::new(program.alphabet.clone()));
-            let exact_up_to = teacher.agrees_up_to(&dfa);
-            let stats = LearnStats {
-                states: dfa.num_states(),
-                ..LearnStats::default()
-            };
-            let learned = Learned {
-                run: Run { bounds, dfa },
-                stats,
-                runs: vec![bounds],
-                converged: None,
-                unconverged: None,
-            };
-            let partial = Partial {
-                cause,
-                exact_up_to,
-                error,
-            };
-            (learned, Some(partial))
-        }
-    };
-    let dfa = ops::minimize(&learned.run.dfa);
-    let bounds = learned.run.bounds;
-    // An empty language is almost always the bounds, not the program: say which.
-    let empty = if partial.is_some() || dfa.states().any(|q| dfa.is_accepting(q)) {
-        None
-    } else {
-        let reason = match teacher.reach() {
-            Ok(reach) => Some(reach),
-            Err(e) => {
-                eprintln!("mergelens: warning: cannot tell why the language is empty: {e}");
-                None
-            }
-        };
-        let text = reason.as_ref().map_or_else(
-            || {
-                format!(
-                    "no execution returns from `{}` within the bounds; raise --unwind",
-                    program.entry
-                )
-            },
-            |r| r.empty_reason(&program.entry, bounds.unwind, bounds.max_word_length),
-        );
-        eprintln!("mergelens: warning: the learned language is empty: {text}");
-        Some((text, reason.map(|r| r.cut).unwrap_or_default()))
-    };
+    let (learned, partial) = settle(outcome, &teacher, &program, args)?;
+    let result = conclude(&mut teacher, &program, &learned, partial, args);
     let teacher_stats = teacher.stats();
-    let exactness = teacher.exactness().cloned();
     super::program::object_bits_note(teacher.object_bits());
     drop(teacher);
+    let result = result?;
+    result.notes(&learned);
+    write_output(
+        args.output.as_deref(),
+        &result.render(args, &program, &learned)?,
+    )?;
 
-    let marks = Marks::analyse(&dfa);
-    if let Some(partial) = &partial {
-        partial.warn("learning");
-    } else if let Some(e) = exactness.as_ref().filter(|e| !e.is_complete()) {
-        eprintln!(
-            "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
-            e.exact_up_to,
-            e.unchecked_words,
-            e.exact_up_to + 1,
-            e.max_word_length
-        );
-    }
-    if let Some(reason) = &learned.unconverged {
-        eprintln!("mergelens: note: --auto-bounds: {reason}");
-    }
-    let text = match args.format {
-        LearnFormat::Json => {
-            let mut value = json::to_value(&dfa);
-            value["learned"] = serde_json::to_value(LearnedDoc {
-                entry: &program.entry,
-                events: args.program.events.as_str(),
-                unwind: bounds.unwind,
-                max_word_length: bounds.max_word_length,
-                cbmc_unwind: bounds.cbmc().unwind,
-                auto_bounds: learned.converged.is_some(),
-                exact_up_to: match &partial {
-                    Some(p) => p.exact_up_to,
-                    None => exactness
-                        .as_ref()
-                        .map_or(bounds.max_word_length, |e| e.exact_up_to),
-                },
-                partial: partial.is_some(),
-                stopped: partial.as_ref().map(|p| p.cause.key()),
-                dominating: marks
-                    .dominating
-                    .iter()
-                    .map(|&a| dfa.alphabet().name(a))
-                    .collect(),
-                doomed: &marks.doomed,
-                empty_reason: empty.as_ref().map(|(text, _)| text.as_str()),
-                cut_loops: empty.as_ref().map(|(_, cut)| cut.as_slice()),
-            })
-            .expect("plain data serialises");
-            let mut text = serde_json::to_string(&value).expect("JSON values serialise");
-            text.push('\n');
-            text
-        }
-        LearnFormat::Dot => dot::to_dot(&dfa, &program.entry, &marks),
-        LearnFormat::Svg => draw_svg(&dfa, &marks)?,
-    };
-    write_output(args.output.as_deref(), &text)?;
-
-    let mut stats = learned.stats;
+    let mut stats = learned.stats.clone();
     stats.wall_seconds = started.elapsed().as_secs_f64();
     if let Some(path) = &args.stats {
         let doc = StatsDoc {
@@ -262,14 +142,14 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             peak_memory_mib: mergelens::process::peak_memory() >> 20,
             cbmc_version,
             bounds: BoundsDoc {
-                unwind: bounds.unwind,
-                max_word_length: bounds.max_word_length,
-                cbmc_unwind: bounds.cbmc().unwind,
+                unwind: result.bounds.unwind,
+                max_word_length: result.bounds.max_word_length,
+                cbmc_unwind: result.bounds.cbmc().unwind,
                 auto: learned.converged.is_some(),
                 converged: learned.converged,
-                learn_runs: learned.runs,
+                learn_runs: learned.runs.clone(),
             },
-            exactness,
+            exactness: result.exactness.clone(),
             teacher: teacher_stats,
             baseline: args.program.baseline,
             lazy: args.program.lazy_learning(),
@@ -281,17 +161,245 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         };
         write_stats(path, &doc)?;
     }
-    let partial_note = partial.as_ref().map_or_else(String::new, |p| {
+    let partial_note = result.partial.as_ref().map_or_else(String::new, |p| {
         format!(
             " (PARTIAL: learning stopped before it finished; right up to {} letters only)",
             p.exact_up_to
         )
     });
     eprintln!("{}{partial_note}", summary(&stats, counters.runs()));
-    if let Some(partial) = partial {
+    if let Some(partial) = result.partial {
         partial.finish()?;
     }
     Ok(Outcome::Success)
+}
+
+/// Learns at fixed bounds or searches them, with progress on standard error.
+fn learn_with_progress(
+    teacher: &mut CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    args: &LearnArgs,
+    first: LearnBounds,
+) -> anyhow::Result<Learned> {
+    let mut progress = Progress::new("learning");
+    progress.set_phase(format!(
+        "--unwind {} --max-word-length {}",
+        first.unwind, first.max_word_length
+    ));
+    teacher.on_progress(progress.observer());
+    let outcome = match args.bounds {
+        BoundsChoice::Fixed(bounds) => {
+            learn_at(teacher, program, bounds, args).map(|(run, stats)| Learned {
+                runs: vec![run.bounds],
+                run,
+                stats,
+                converged: None,
+                unconverged: None,
+            })
+        }
+        BoundsChoice::Auto(limits) => auto_bounds(teacher, program, args, limits, &progress),
+    };
+    progress.finish();
+    outcome
+}
+
+/// The learned result, or for a run stopped by the budget, Ctrl-C or a timeout the last
+/// conjecture on confirmed answers (or nothing learned yet), with why it stopped.
+fn settle(
+    outcome: anyhow::Result<Learned>,
+    teacher: &CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    args: &LearnArgs,
+) -> anyhow::Result<(Learned, Option<Partial>)> {
+    let error = match outcome {
+        Ok(learned) => return Ok((learned, None)),
+        Err(error) => error,
+    };
+    let Some(cause) = anytime::partial_cause(&error, args.program.time_budget.is_some()) else {
+        return Err(error);
+    };
+    let bounds = teacher.bounds();
+    let dfa = teacher
+        .last_conjecture()
+        .cloned()
+        .unwrap_or_else(|| Dfa::new(program.alphabet.clone()));
+    let exact_up_to = teacher.agrees_up_to(&dfa);
+    let stats = LearnStats {
+        states: dfa.num_states(),
+        ..LearnStats::default()
+    };
+    let learned = Learned {
+        run: Run { bounds, dfa },
+        stats,
+        runs: vec![bounds],
+        converged: None,
+        unconverged: None,
+    };
+    let partial = Partial {
+        cause,
+        exact_up_to,
+        error,
+    };
+    Ok((learned, Some(partial)))
+}
+
+/// What the output says about the learned automaton.
+struct Conclusion {
+    dfa: Dfa,
+    bounds: LearnBounds,
+    partial: Option<Partial>,
+    exactness: Option<Exactness>,
+    /// For an empty language: why, and the loops the unwinding cut.
+    empty: Option<(String, Vec<mergelens::cbmc::CutLoop>)>,
+    concise: Option<Concise>,
+    marks: Marks,
+}
+
+/// Minimises the result, says why an empty one is empty, and finds the concise automaton.
+fn conclude(
+    teacher: &mut CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    learned: &Learned,
+    partial: Option<Partial>,
+    args: &LearnArgs,
+) -> anyhow::Result<Conclusion> {
+    let dfa = ops::minimize(&learned.run.dfa);
+    let bounds = learned.run.bounds;
+    let accepts_some = dfa.states().any(|q| dfa.is_accepting(q));
+    let empty =
+        (partial.is_none() && !accepts_some).then(|| empty_reason(teacher, program, bounds));
+    let exactness = teacher.exactness().cloned();
+    let concise = match args.program.concise {
+        // A stopped run's conjecture is right up to some length only: no picture of it
+        // may claim to agree with every execution.
+        Some(time) if accepts_some && partial.is_none() => {
+            // Every other word within the bound is impossible only when the automaton was
+            // checked on every word and the unwinding cut no loop.
+            let closed = exactness.as_ref().is_none_or(Exactness::is_complete)
+                && teacher.cut_loops().is_ok_and(|cut| cut.is_empty());
+            let values = cprog::learn_values(
+                &dfa,
+                teacher.precheck_automaton(),
+                closed,
+                bounds.max_word_length,
+            );
+            concise::find(&values, &dfa, time)
+        }
+        _ => None,
+    };
+    Ok(Conclusion {
+        marks: Marks::analyse(concise::drawn(&dfa, concise.as_ref())),
+        dfa,
+        bounds,
+        partial,
+        exactness,
+        empty,
+        concise,
+    })
+}
+
+/// Why no word was learned (an empty language is almost always the bounds, not the
+/// program), warned about, with the loops the unwinding cut.
+fn empty_reason(
+    teacher: &mut CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    bounds: LearnBounds,
+) -> (String, Vec<mergelens::cbmc::CutLoop>) {
+    let reason = match teacher.reach() {
+        Ok(reach) => Some(reach),
+        Err(e) => {
+            eprintln!("mergelens: warning: cannot tell why the language is empty: {e}");
+            None
+        }
+    };
+    let text = reason.as_ref().map_or_else(
+        || {
+            format!(
+                "no execution returns from `{}` within the bounds; raise --unwind",
+                program.entry
+            )
+        },
+        |r| r.empty_reason(&program.entry, bounds.unwind, bounds.max_word_length),
+    );
+    eprintln!("mergelens: warning: the learned language is empty: {text}");
+    (text, reason.map(|r| r.cut).unwrap_or_default())
+}
+
+impl Conclusion {
+    /// The warnings and notes of a finished run: partial, exact only up to some length,
+    /// bounds that did not converge.
+    fn notes(&self, learned: &Learned) {
+        if let Some(partial) = &self.partial {
+            partial.warn("learning");
+        } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
+            eprintln!(
+                "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
+                e.exact_up_to,
+                e.unchecked_words,
+                e.exact_up_to + 1,
+                e.max_word_length
+            );
+        }
+        if let Some(reason) = &learned.unconverged {
+            eprintln!("mergelens: note: --auto-bounds: {reason}");
+        }
+    }
+
+    /// The output in the chosen format; drawings show the concise automaton when there is
+    /// one.
+    fn render(
+        &self,
+        args: &LearnArgs,
+        program: &InstrumentedProgram,
+        learned: &Learned,
+    ) -> anyhow::Result<String> {
+        let drawn = concise::drawn(&self.dfa, self.concise.as_ref());
+        Ok(match args.format {
+            LearnFormat::Json => self.json(args, program, learned),
+            LearnFormat::Dot => concise::label_dot(
+                dot::to_dot(drawn, &program.entry, &self.marks),
+                self.concise.as_ref(),
+            ),
+            LearnFormat::Svg => draw_svg(drawn, &self.marks)?,
+        })
+    }
+
+    fn json(&self, args: &LearnArgs, program: &InstrumentedProgram, learned: &Learned) -> String {
+        let bounds = self.bounds;
+        // The marks of the JSON are the exact automaton's: its states are the ones listed.
+        let marks = Marks::analyse(&self.dfa);
+        let mut value = json::to_value(&self.dfa);
+        value["learned"] = serde_json::to_value(LearnedDoc {
+            entry: &program.entry,
+            events: args.program.events.as_str(),
+            unwind: bounds.unwind,
+            max_word_length: bounds.max_word_length,
+            cbmc_unwind: bounds.cbmc().unwind,
+            auto_bounds: learned.converged.is_some(),
+            exact_up_to: match &self.partial {
+                Some(p) => p.exact_up_to,
+                None => self
+                    .exactness
+                    .as_ref()
+                    .map_or(bounds.max_word_length, |e| e.exact_up_to),
+            },
+            partial: self.partial.is_some(),
+            stopped: self.partial.as_ref().map(|p| p.cause.key()),
+            dominating: marks
+                .dominating
+                .iter()
+                .map(|&a| self.dfa.alphabet().name(a))
+                .collect(),
+            doomed: &marks.doomed,
+            empty_reason: self.empty.as_ref().map(|(text, _)| text.as_str()),
+            cut_loops: self.empty.as_ref().map(|(_, cut)| cut.as_slice()),
+            concise: self.concise.as_ref(),
+        })
+        .expect("plain data serialises");
+        let mut text = serde_json::to_string(&value).expect("JSON values serialise");
+        text.push('\n');
+        text
+    }
 }
 
 /// Learns at `bounds`, with the teacher's known answers in the learner's cache.
@@ -427,6 +535,9 @@ struct LearnedDoc<'a> {
     empty_reason: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cut_loops: Option<&'a [mergelens::cbmc::CutLoop]>,
+    /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    concise: Option<&'a Concise>,
 }
 
 /// The `--stats` document: the learner's statistics (summed over the runs of a bounds

@@ -5,6 +5,7 @@
 pub mod anytime;
 pub mod audit;
 pub mod automaton;
+pub mod concise;
 pub mod demo;
 pub mod diff;
 pub mod doctor;

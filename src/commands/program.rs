@@ -58,6 +58,8 @@ pub struct ProgramArgs {
     /// Lazy learning guessing the likely answer (`--lazy yes`), or none (`--lazy off`).
     pub lazy: bool,
     pub cache: CacheChoice,
+    /// The SAT time for the concise automaton; `None` (`--exact`) for none.
+    pub concise: Option<Duration>,
     /// The paper's baseline, for benchmarks: one CBMC run per membership query, no
     /// pre-checks, no lazy learning, no store.
     pub baseline: bool,

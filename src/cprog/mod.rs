@@ -54,6 +54,7 @@ mod preprocess;
 pub mod product;
 mod program;
 mod syntax;
+mod three_valued;
 
 use std::path::{Path, PathBuf};
 
@@ -66,6 +67,7 @@ pub use program::{
     FrontEndConfig, FunctionInfo, FunctionOrigin, HunkCode, InstrumentedProgram, LineRange,
     UnknownEventKind,
 };
+pub use three_valued::{ThreeValued, explain_values, learn_values};
 
 /// Everything the front end adds to a program, as text: the hook declarations, the
 /// `mergelens.h` header, the exit calls it hooks and the flags of every `gcc -E` run. A
