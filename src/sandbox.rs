@@ -17,19 +17,22 @@
 //!   symbolic links and `#include "/abs/path"`.
 //! * [`status`]: what `mergelens doctor` reports.
 //!
-//! The ruleset is built in the parent (allocations and `open` are not safe between `fork`
-//! and `exec` of a multithreaded process); the child only makes the two system calls that
-//! apply it (`prctl(PR_SET_NO_NEW_PRIVS)` and `landlock_restrict_self`). Only reading is
+//! The ruleset is built in the parent with the `landlock` crate (allocations and `open` are
+//! not safe between `fork` and `exec` of a multithreaded process); the child only makes the
+//! two system calls that apply it (`prctl(PR_SET_NO_NEW_PRIVS)` and `landlock_restrict_self`). Only reading is
 //! restricted (Landlock's `READ_FILE` and `READ_DIR` rights): what the tools write goes to
 //! their own directories anyway, and execution needs the system's programs.
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
+
+use landlock::{
+    AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr, path_beneath_rules,
+};
 
 /// Where a sandboxed child may read besides the allowed paths: the system's programs,
 /// libraries, headers and configuration (`ld.so.cache`), and the pseudo file systems.
@@ -40,21 +43,8 @@ const SYSTEM_ROOTS: [&str; 9] = [
 /// to where they lead, which Landlock checks.
 const PROC: &str = "/proc";
 
+/// `landlock_create_ruleset`'s flag asking for the ABI version instead of a ruleset.
 const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
-const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
-const ACCESS_READ_FILE: u64 = 1 << 2;
-const ACCESS_READ_DIR: u64 = 1 << 3;
-
-#[repr(C)]
-struct RulesetAttr {
-    handled_access_fs: u64,
-}
-
-#[repr(C, packed)]
-struct PathBeneathAttr {
-    allowed_access: u64,
-    parent_fd: i32,
-}
 
 /// Whether children run sandboxed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +70,7 @@ pub fn status() -> Status {
     let abi = unsafe {
         libc::syscall(
             libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<RulesetAttr>(),
+            std::ptr::null::<libc::c_void>(),
             0usize,
             LANDLOCK_CREATE_RULESET_VERSION,
         )
@@ -169,29 +159,19 @@ pub(crate) fn restrict(cmd: &mut Command) -> io::Result<Option<OwnedFd>> {
     Ok(Some(rules))
 }
 
-/// A Landlock ruleset that lets a process read beneath `roots` and nowhere else.
+/// A Landlock ruleset that lets a process read beneath `roots` and nowhere else (a root
+/// that does not exist is skipped; a file root allows reading that file).
 fn ruleset(roots: &[PathBuf]) -> io::Result<OwnedFd> {
-    let attr = RulesetAttr {
-        handled_access_fs: ACCESS_READ_FILE | ACCESS_READ_DIR,
-    };
-    // SAFETY: a valid attribute of the size passed; the result is a new descriptor or -1.
-    let fd = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            &attr as *const RulesetAttr,
-            std::mem::size_of::<RulesetAttr>(),
-            0 as libc::c_uint,
-        )
-    };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: the kernel just returned this descriptor, and nothing else owns it.
-    let rules = unsafe { OwnedFd::from_raw_fd(fd as i32) };
-    for root in roots {
-        add_rule(&rules, root)?;
-    }
-    Ok(rules)
+    let read = AccessFs::ReadFile | AccessFs::ReadDir;
+    let created = Ruleset::default()
+        // A kernel without the rights would make a sandbox that confines nothing.
+        .set_compatibility(CompatLevel::HardRequirement)
+        .handle_access(read)
+        .and_then(|r| r.create())
+        .and_then(|r| r.add_rules(path_beneath_rules(roots, read)))
+        .map_err(io::Error::other)?;
+    Option::<OwnedFd>::from(created)
+        .ok_or_else(|| io::Error::other("the kernel enforces no Landlock ruleset"))
 }
 
 /// Makes the child of `cmd` apply `rules` to itself just before `exec`.
@@ -210,44 +190,6 @@ fn restrict_child(cmd: &mut Command, rules: &OwnedFd) {
             Ok(())
         });
     }
-}
-
-/// Allows reading beneath `path` (a directory) or `path` itself (a file); a path that does
-/// not exist is skipped.
-fn add_rule(ruleset: &OwnedFd, path: &Path) -> io::Result<()> {
-    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
-        return Ok(());
-    };
-    // SAFETY: a NUL-terminated path; O_PATH opens without reading.
-    let fd = unsafe { libc::open(c_path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
-    if fd < 0 {
-        return Ok(());
-    }
-    // SAFETY: the descriptor was just opened and is owned here.
-    let parent = unsafe { OwnedFd::from_raw_fd(fd) };
-    let allowed = if path.is_dir() {
-        ACCESS_READ_FILE | ACCESS_READ_DIR
-    } else {
-        ACCESS_READ_FILE
-    };
-    let rule = PathBeneathAttr {
-        allowed_access: allowed,
-        parent_fd: parent.as_raw_fd(),
-    };
-    // SAFETY: valid descriptors and a rule of the layout the kernel expects.
-    let done = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_add_rule,
-            ruleset.as_raw_fd(),
-            LANDLOCK_RULE_PATH_BENEATH,
-            &rule as *const PathBeneathAttr,
-            0 as libc::c_uint,
-        )
-    };
-    if done != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
 }
 
 /// The installation a tool runs from: `PREFIX` for `PREFIX/bin/tool` (CBMC's private prefix

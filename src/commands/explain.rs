@@ -197,13 +197,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     for warning in &program.warnings {
         eprintln!("mergelens: warning: {warning}");
     }
-    let assertion = program
-        .assertions
-        .iter()
-        .filter(|a| a.target)
-        .map(|a| format!("{}:{}: {}", a.file.display(), a.line, a.text))
-        .collect::<Vec<_>>()
-        .join("; ");
+    let assertion = target_text(&program);
     let mut explained = if chosen.cannot_fail {
         // Target selection already ran CBMC at these bounds (with --auto-bounds, the
         // largest) and the assertion held: the language is empty, whatever the word-length
@@ -232,8 +226,13 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             args, bounds, &tools, &work_dir, &program, &examples, &counters,
         )?
     };
-    let concise = match args.program.concise {
-        Some(time) if explained.partial.is_none() && !examples.is_empty() => {
+    // A stopped run's conjecture is right up to some length only: no picture of it may
+    // claim to agree with every execution.
+    let concise = args
+        .program
+        .concise
+        .filter(|_| explained.partial.is_none() && !examples.is_empty())
+        .and_then(|time| {
             let values = cprog::explain_values(
                 &program,
                 &explained.dfa,
@@ -241,9 +240,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
                 bounds.max_word_length,
             );
             concise::find(&values, &explained.dfa, time)
-        }
-        _ => None,
-    };
+        });
     let explanation = Explanation {
         explained: &explained,
         program: &program,
@@ -287,6 +284,18 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         partial.finish()?;
     }
     Ok(Outcome::Success)
+}
+
+/// The target assertion as the outputs name it: `queue.c:42: count >= 0` (several when
+/// one line holds several).
+fn target_text(program: &InstrumentedProgram) -> String {
+    program
+        .assertions
+        .iter()
+        .filter(|a| a.target)
+        .map(|a| format!("{}:{}: {}", a.file.display(), a.line, a.text))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// What the output of `explain` is made of.
