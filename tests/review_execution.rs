@@ -98,8 +98,15 @@ fn a_change_to_a_global_the_other_branchs_change_reads_is_unexpected() {
     let tape = s["input"]["tape"].as_array().expect("a tape");
     assert_eq!(tape.len(), 1, "{s}");
     assert_ne!(tape[0].as_i64().unwrap(), 0, "{s}");
+    // Each value is labelled with the line that read it, in the merge.
+    let site = &s["input"]["tape_sites"][0];
+    assert_eq!(site["variable"], "armed", "{s}");
+    assert_eq!(site["version"], "merged", "{s}");
     assert!(
-        said.contains("unexpected execution, on nondet values ["),
+        said.contains(&format!(
+            "armed = nondet_int() at prog.c:7 (arm): {}",
+            tape[0]
+        )),
         "{said}"
     );
     // fail-on never lets it through.
@@ -160,7 +167,7 @@ fn fig12_overlaps_where_the_guard_is_false_and_the_check_is_cached() {
     let out = repo.mergelens(&["review", "main", "feature", "--format", "md"]);
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(
-        md.contains("**overlapping execution**, on nondet values"),
+        md.contains("**overlapping execution**, on nondet\\_int() at src/server.c:20 (funcZ): 0"),
         "{md}"
     );
     assert!(md.contains("merged   funcA funcZ funcC end"), "{md}");

@@ -9,7 +9,7 @@
 mod common;
 
 use common::{Repo, text, three_way as merge, word};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Reviews feature into main as JSON: the exit code, the document and what was said.
 fn review(repo: &Repo, extra: &[&str]) -> (Option<i32>, Value, String) {
@@ -166,7 +166,22 @@ fn interference_through_a_function_without_a_body_is_unexpected_and_shows_its_va
     assert_eq!(read["source"], "sensor()", "{s}");
     let v = read["values"][0].as_i64().expect("the value sensor() gave");
     assert!(v > 7, "{s}");
-    assert!(said.contains(&format!("sensor() [{v}]")), "{said}");
+    // Where the value was read: `int v = sensor();`, line 8 of prog.c in every version.
+    let site = &read["sites"][0];
+    assert_eq!(
+        (&site["file"], &site["line"], &site["function"]),
+        (&json!("prog.c"), &json!(8), &json!("main")),
+        "{s}"
+    );
+    assert_eq!(
+        (&site["call"], &site["variable"]),
+        (&json!("sensor"), &json!("v"))
+    );
+    assert_eq!(site["version"], "merged", "{s}");
+    assert!(
+        said.contains(&format!("v = sensor() at prog.c:8 (main): {v}")),
+        "{said}"
+    );
 }
 
 #[test]

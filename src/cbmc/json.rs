@@ -35,6 +35,27 @@ pub(crate) struct PropertyResult {
     /// For a failed property: where each step of its trace is, in order (steps without a
     /// location left out).
     pub steps: Vec<Location>,
+    /// For a failed property: its calls, returns and assignments in order, with where they
+    /// happen: enough to follow a value back to the line that read it.
+    pub flow: Vec<FlowStep>,
+}
+
+/// One call, return or assignment of a trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum FlowStep {
+    /// A call of `callee`; `at` is the call site.
+    Call {
+        callee: String,
+        at: Option<Location>,
+    },
+    /// The innermost open call returned.
+    Return,
+    /// `lhs` was assigned `value` (`None` for a value that is no integer).
+    Assign {
+        lhs: String,
+        value: Option<u64>,
+        at: Option<Location>,
+    },
 }
 
 impl PropertyResult {
@@ -150,6 +171,14 @@ struct RawStep {
     value: Option<RawValue>,
     #[serde(rename = "sourceLocation")]
     source_location: Option<RawLocation>,
+    /// The callee of a `function-call` step.
+    function: Option<RawFunction>,
+}
+
+#[derive(Deserialize)]
+struct RawFunction {
+    #[serde(default)]
+    identifier: String,
 }
 
 /// Arrays and structs carry `elements` or `members` instead of bits; their `data` is not
@@ -218,14 +247,27 @@ fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
     };
     let mut assignments = Vec::new();
     let mut steps = Vec::new();
+    let mut flow = Vec::new();
     for s in p.trace {
-        if let Some(l) = s.source_location {
-            steps.push(location(l));
+        let at = s.source_location.map(location);
+        if let Some(l) = &at {
+            steps.push(l.clone());
         }
-        if s.step_type == "assignment"
-            && let (Some(lhs), Some(value)) = (s.lhs, s.value.and_then(|v| v.as_u64()))
-        {
-            assignments.push((lhs, value));
+        match s.step_type.as_str() {
+            "assignment" => {
+                let Some(lhs) = s.lhs else { continue };
+                let value = s.value.and_then(|v| v.as_u64());
+                if let Some(value) = value {
+                    assignments.push((lhs.clone(), value));
+                }
+                flow.push(FlowStep::Assign { lhs, value, at });
+            }
+            "function-call" => flow.push(FlowStep::Call {
+                callee: s.function.map(|f| f.identifier).unwrap_or_default(),
+                at,
+            }),
+            "function-return" => flow.push(FlowStep::Return),
+            _ => {}
         }
     }
     let location = p.source_location.map(location);
@@ -236,6 +278,7 @@ fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
         status,
         assignments,
         steps,
+        flow,
     })
 }
 
@@ -304,7 +347,9 @@ mod tests {
              "status": "FAILURE", "trace": [
                {"stepType": "assignment", "lhs": "__mergelens_w[1l]",
                 "value": {"binary": "00000101", "data": "5u"}},
-               {"stepType": "function-call"},
+               {"stepType": "function-call", "function": {"identifier": "f"},
+                "sourceLocation": {"file": "p.c", "function": "main", "line": "4"}},
+               {"stepType": "function-return"},
                {"stepType": "assignment", "lhs": "__mergelens_accept",
                 "value": {"name": "array", "elements": [{"index": 0, "value": {"data": "TRUE"}}]}},
                {"stepType": "assignment", "lhs": "b", "value": {"data": false}},
@@ -323,6 +368,18 @@ mod tests {
         assert_eq!(p.last_value("__mergelens_wlen"), Some(2));
         assert_eq!(p.last_array("__mergelens_w", 2), Some(vec![3, 2]));
         assert_eq!(p.last_array("__mergelens_w", 3), None);
+        let call = FlowStep::Call {
+            callee: "f".into(),
+            at: Some(Location {
+                file: "p.c".into(),
+                line: 4,
+                function: "main".into(),
+            }),
+        };
+        assert_eq!(&p.flow[1..3], &[call, FlowStep::Return]);
+        assert!(
+            matches!(&p.flow[3], FlowStep::Assign { lhs, value: None, .. } if lhs == "__mergelens_accept")
+        );
         assert_eq!(
             report.property("mergelens word 1").unwrap().status,
             Status::Holds

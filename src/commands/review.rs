@@ -393,12 +393,21 @@ pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry
         );
     }
     for story in entry.executions.iter().take(SUMMARY_WORDS) {
-        let _ = writeln!(
-            out,
-            "  {} execution, on {}:",
-            story.kind.name(),
-            story.input_text()
-        );
+        if story.has_input_sites() {
+            // One line per value: each says which line of the program read it.
+            let _ = writeln!(out, "  {} execution, on the input", story.kind.name());
+            for value in story.labelled_inputs() {
+                let _ = writeln!(out, "    {}", value.text());
+            }
+            let _ = writeln!(out, "  makes:");
+        } else {
+            let _ = writeln!(
+                out,
+                "  {} execution, on {}:",
+                story.kind.name(),
+                story.input_text()
+            );
+        }
         for line in story.aligned_text().lines() {
             let _ = writeln!(out, "    {line}");
         }

@@ -207,6 +207,10 @@ pub struct ProductVersion {
     pub recursive: Vec<String>,
     /// Whether some execution can call `exit`/`abort` (the product cannot follow it).
     pub exits: bool,
+    /// The functions the rewriting made read an input (`nondet_*`, the C library's
+    /// wrappers, body-less functions given a body), by their names in the product: a read
+    /// is placed where the program calls them.
+    pub readers: Vec<String>,
     /// The version's letters by index, as its event hook receives them.
     pub letters: Vec<String>,
 }
@@ -346,6 +350,13 @@ pub fn product_version(
         .into_iter()
         .map(|f| format!("__ml_{tag}_{f}"))
         .collect();
+    let readers = nondet
+        .iter()
+        .map(String::as_str)
+        .chain(wrapped.iter().copied())
+        .chain(program.input_functions.iter().map(String::as_str))
+        .map(|f| format!("__ml_{tag}_{f}"))
+        .collect();
     Ok(ProductVersion {
         tag,
         files,
@@ -354,6 +365,7 @@ pub fn product_version(
         inputs: inputs.into_iter().collect(),
         recursive,
         exits,
+        readers,
         letters: program.alphabet.names().map(str::to_string).collect(),
     })
 }

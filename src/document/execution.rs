@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::version::Version;
+
 /// Why an execution is a story.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -38,6 +40,10 @@ pub struct ExecutionInput {
     /// locals, the C library's input), each source's reads in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reads: Vec<InputReads>,
+    /// Where each value of `tape` was read, in the same order; `null` where the check did
+    /// not see it (absent in documents written before sites were recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tape_sites: Vec<Option<InputSite>>,
 }
 
 /// The values read from one source of input: the same in every version, read for read.
@@ -48,6 +54,74 @@ pub struct InputReads {
     /// Each read as the signed number it holds; `null` for a read that is no scalar (a
     /// buffer's bytes).
     pub values: Vec<Option<i64>>,
+    /// Where each read was made, in the same order as `values`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<Option<InputSite>>,
+}
+
+/// The line of the program that read one input value, so that a reader sees what the value
+/// is for rather than its place on a tape.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputSite {
+    /// The version whose read this is: the merge's when the merge read the value, else the
+    /// last of theirs, ours and the base that did (line numbers are that version's).
+    pub version: Version,
+    /// Relative to the repository root.
+    pub file: String,
+    pub line: u32,
+    /// The function the read is in.
+    pub function: String,
+    /// The input function called there (`nondet_int`, `getchar`, `sensor`); absent for a
+    /// local variable filled where it is declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
+    /// The variable that line assigned the value to, when it assigned it to one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variable: Option<String>,
+}
+
+impl InputSite {
+    /// What read the value, as code: `len = nondet_uint()`, `getchar()`, or `None` for a
+    /// local filled at its declaration (its source says which).
+    pub fn read(&self) -> Option<String> {
+        match (&self.variable, &self.call) {
+            (Some(v), Some(c)) => Some(format!("{v} = {c}()")),
+            (None, Some(c)) => Some(format!("{c}()")),
+            (Some(v), None) => Some(v.clone()),
+            (None, None) => None,
+        }
+    }
+
+    /// `cJSON.c:118 (parse_number)`, with the version when it is not the merge's.
+    pub fn place(&self) -> String {
+        let mut place = format!("{}:{} ({})", self.file, self.line, self.function);
+        if self.version != Version::Merged {
+            place.push_str(&format!(" in {}", self.version));
+        }
+        place
+    }
+}
+
+/// One input value with what read it, for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelledValue {
+    /// What read it: `len = nondet_uint()`, `sensor()`, `buf in main`, `argument 1`.
+    pub read: String,
+    /// Where: `cJSON.c:118 (parse_number)`; empty when not known.
+    pub place: String,
+    /// The value, or `(bytes)` for a read that is no scalar.
+    pub value: String,
+}
+
+impl LabelledValue {
+    /// `len = nondet_uint() at cJSON.c:118 (parse_number): 7`.
+    pub fn text(&self) -> String {
+        if self.place.is_empty() {
+            format!("{}: {}", self.read, self.value)
+        } else {
+            format!("{} at {}: {}", self.read, self.place, self.value)
+        }
+    }
 }
 
 /// One execution the merge does not explain: the words are the preorder of each version's
@@ -150,9 +224,68 @@ impl Execution {
             .unwrap_or(false)
     }
 
-    /// The input as people read it: `arguments (1, 2), nondet values [0, 7], sensor() [8]`,
-    /// or `every input (no input is read)`.
+    /// Each input value with what read it, in reading order per source: the arguments,
+    /// the tape, then the other sources. Empty when no value is read.
+    pub fn labelled_inputs(&self) -> Vec<LabelledValue> {
+        let number = |v: Option<i64>| v.map_or_else(|| "(bytes)".to_string(), |v| v.to_string());
+        let labelled = |fallback: String, site: Option<&InputSite>, value: Option<i64>| {
+            let (read, place) = match site {
+                Some(s) => (s.read().unwrap_or(fallback), s.place()),
+                None => (fallback, String::new()),
+            };
+            LabelledValue {
+                read,
+                place,
+                value: number(value),
+            }
+        };
+        let mut out = Vec::new();
+        for (k, a) in self.input.arguments.iter().enumerate() {
+            out.push(labelled(format!("argument {}", k + 1), None, Some(*a)));
+        }
+        for (k, v) in self.input.tape.iter().enumerate() {
+            let site = self.input.tape_sites.get(k).and_then(Option::as_ref);
+            out.push(labelled(format!("nondet value {}", k + 1), site, Some(*v)));
+        }
+        for r in &self.input.reads {
+            for (k, v) in r.values.iter().enumerate() {
+                let site = r.sites.get(k).and_then(Option::as_ref);
+                let source = if r.values.len() > 1 {
+                    format!("{} (read {})", r.source, k + 1)
+                } else {
+                    r.source.clone()
+                };
+                let mut value = labelled(source.clone(), site, *v);
+                // The source names a stream better than its call alone (`fgets (bytes)`,
+                // `buf in main`): the call is shown only with the variable it fills.
+                if site.is_none_or(|s| s.variable.is_none() || s.call.is_none()) {
+                    value.read = source;
+                }
+                out.push(value);
+            }
+        }
+        out
+    }
+
+    /// Whether the document says where the inputs were read (later documents do).
+    pub fn has_input_sites(&self) -> bool {
+        self.input.tape_sites.iter().any(Option::is_some)
+            || self
+                .input
+                .reads
+                .iter()
+                .any(|r| r.sites.iter().any(Option::is_some))
+    }
+
+    /// The input as people read it: each value with the line that read it (`len =
+    /// nondet_uint() at cJSON.c:118 (parse_number): 7; ...`) when the document says, else
+    /// `arguments (1, 2), nondet values [0, 7], sensor() [8]`; or `every input (no input
+    /// is read)`.
     pub fn input_text(&self) -> String {
+        if self.has_input_sites() {
+            let values: Vec<String> = self.labelled_inputs().iter().map(|v| v.text()).collect();
+            return values.join("; ");
+        }
         let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
         let mut parts = Vec::new();
         if !self.input.arguments.is_empty() {
@@ -275,7 +408,9 @@ mod tests {
                 reads: vec![InputReads {
                     source: "sensor()".to_string(),
                     values: vec![Some(-2147483648), None],
+                    sites: vec![],
                 }],
+                tape_sites: vec![],
             },
             base: w("funcA funcB end"),
             ours: w("funcA funcZ funcB end"),
@@ -300,5 +435,55 @@ mod tests {
         };
         // Ours added funcZ; the merge lacks it.
         assert!(dropped.loses());
+    }
+
+    #[test]
+    fn each_input_value_is_labelled_with_the_line_that_read_it() {
+        let site = |line, call: Option<&str>, variable: Option<&str>, version| InputSite {
+            version,
+            file: "cJSON.c".into(),
+            line,
+            function: "parse_number".into(),
+            call: call.map(str::to_string),
+            variable: variable.map(str::to_string),
+        };
+        let e = Execution {
+            input: ExecutionInput {
+                tape: vec![2147483648, 0],
+                arguments: vec![],
+                reads: vec![InputReads {
+                    source: "buf in main".into(),
+                    values: vec![None],
+                    sites: vec![Some(site(4, None, None, Version::Merged))],
+                }],
+                tape_sites: vec![
+                    Some(site(118, Some("nondet_uint"), Some("len"), Version::Merged)),
+                    Some(site(120, Some("nondet_int"), None, Version::Base)),
+                ],
+            },
+            base: vec!["end".into()],
+            ours: vec!["end".into()],
+            theirs: vec!["end".into()],
+            merged: vec!["end".into()],
+            expected: None,
+            kind: ExecutionKind::Overlapping,
+        };
+        assert_eq!(
+            e.input_text(),
+            "len = nondet_uint() at cJSON.c:118 (parse_number): 2147483648; \
+             nondet_int() at cJSON.c:120 (parse_number) in base: 0; \
+             buf in main at cJSON.c:4 (parse_number): (bytes)"
+        );
+        // A document without sites reads as before.
+        let mut old = e.clone();
+        old.input.tape_sites.clear();
+        old.input.reads[0].sites.clear();
+        assert_eq!(
+            old.input_text(),
+            "nondet values [2147483648, 0], buf in main [(bytes)]"
+        );
+        let json = serde_json::to_value(&old.input).unwrap();
+        assert!(json.get("tape_sites").is_none(), "{json}");
+        assert!(json["reads"][0].get("sites").is_none(), "{json}");
     }
 }

@@ -23,7 +23,6 @@
 //! [`crate::automaton`]: rendering a document needs neither CBMC nor git.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -35,11 +34,14 @@ pub mod coverage;
 pub(crate) mod execution;
 pub mod languages;
 pub mod series;
+mod version;
 
 pub use coverage::Coverage;
 pub use execution::{
-    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, SelfCheck,
+    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, LabelledValue,
+    SelfCheck,
 };
+pub use version::Version;
 
 pub const REVIEW_FORMAT: &str = "mergelens-review/1";
 /// The format tag diffs had before they shared `mergelens-review/1` (with `"kind": "diff"`);
@@ -142,48 +144,6 @@ pub struct Findings {
     pub overlapping: bool,
     /// Something was not checked within the bounds (see [`Review::inconclusive`]).
     pub inconclusive: bool,
-}
-
-/// The name of a program version inside a document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Version {
-    /// The merge base O.
-    Base,
-    /// The first parent A.
-    Ours,
-    /// The second parent B.
-    Theirs,
-    /// The merge result M.
-    Merged,
-    /// The expected merge E (computed from O, A, B; it has no source).
-    Expected,
-    /// The earlier revision of a diff (`from`).
-    #[serde(rename = "from", alias = "old")]
-    Old,
-    /// The later revision of a diff (`to`).
-    #[serde(rename = "to", alias = "new")]
-    New,
-}
-
-impl Version {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Version::Base => "base",
-            Version::Ours => "ours",
-            Version::Theirs => "theirs",
-            Version::Merged => "merged",
-            Version::Expected => "expected",
-            Version::Old => "old",
-            Version::New => "new",
-        }
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// A commit.

@@ -26,8 +26,8 @@ use super::engine::{EntryAutomata, VersionInput, front_end_config};
 use super::error::ReviewError;
 use crate::automaton::Alphabet;
 use crate::cbmc::product::{
-    Enumeration, Execution as RawExecution, Goal, Item, Layout, ProductProgram, TAPE_LENGTH,
-    harness,
+    Enumeration, Execution as RawExecution, Goal, Item, Layout, ProductProgram, ReadSite,
+    TAPE_LENGTH, harness,
 };
 use crate::cbmc::{CbmcCounters, CbmcRunError, LearnBounds};
 use crate::config::Settings;
@@ -36,14 +36,16 @@ use crate::cprog::product::{
 };
 use crate::cprog::{self, EventKind, FrontEndError};
 use crate::document::{
-    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, SelfCheck, Version,
+    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, SelfCheck,
+    Version,
 };
 use crate::fingerprint::Fingerprint;
 
 /// At most this many quadruples are enumerated per entry; past it the check is partial.
 pub(crate) const LIMIT: usize = 64;
 
-const CACHE_FORMAT: &str = "mergelens-executions/2";
+/// Version 3: executions carry where each input value was read.
+const CACHE_FORMAT: &str = "mergelens-executions/3";
 
 /// The check of one entry.
 #[derive(Clone, Debug)]
@@ -227,6 +229,7 @@ pub(crate) fn check_entry(
             if let Some(d) = run.self_check.as_mut().and_then(|s| s.divergence.as_mut()) {
                 *d = shown_place(d, inputs);
             }
+            relative_sites(&mut run.enumeration.executions, inputs);
             if let Some(path) = &cache_path
                 && let Err(err) = save(path, &run)
             {
@@ -314,18 +317,7 @@ pub(crate) fn check_entry(
             ExecutionKind::Overlapping => check.overlapping += 1,
         }
         let story = Execution {
-            input: ExecutionInput {
-                tape: raw.tape.clone(),
-                arguments: raw.arguments.clone(),
-                reads: raw
-                    .reads
-                    .iter()
-                    .map(|(key, values)| InputReads {
-                        source: input_label(key),
-                        values: values.clone(),
-                    })
-                    .collect(),
-            },
+            input: story_input(raw),
             base: o.word(end),
             ours: a.word(end),
             theirs: b.word(end),
@@ -454,6 +446,72 @@ fn run_product(
         self_check: Some(self_check),
         enumeration,
     })
+}
+
+/// The input of a story: the raw execution's values, each with where it was read.
+fn story_input(raw: &RawExecution) -> ExecutionInput {
+    let sites = |sites: &[Option<ReadSite>]| -> Vec<Option<InputSite>> {
+        let shown: Vec<Option<InputSite>> = sites
+            .iter()
+            .map(|s| s.as_ref().and_then(input_site))
+            .collect();
+        // No site known: the key is left out, as in documents that predate sites.
+        if shown.iter().all(Option::is_none) {
+            Vec::new()
+        } else {
+            shown
+        }
+    };
+    ExecutionInput {
+        tape: raw.tape.clone(),
+        arguments: raw.arguments.clone(),
+        reads: raw
+            .reads
+            .iter()
+            .enumerate()
+            .map(|(k, (key, values))| InputReads {
+                source: input_label(key),
+                values: values.clone(),
+                sites: sites(raw.read_sites.get(k).map_or(&[], Vec::as_slice)),
+            })
+            .collect(),
+        tape_sites: sites(&raw.tape_sites),
+    }
+}
+
+fn input_site(site: &ReadSite) -> Option<InputSite> {
+    let version = ORDER.iter().find(|(_, t)| *t == site.tag)?.0;
+    Some(InputSite {
+        version,
+        file: site.file.clone(),
+        line: site.line,
+        function: site.function.clone(),
+        call: site.call.clone(),
+        variable: site.variable.clone(),
+    })
+}
+
+/// Makes the sites' files relative to their version's checkout (a temporary directory,
+/// which means nothing to a reader nor in the cache); a site outside it (in a generated
+/// harness) is dropped. Executions a stopped run kept name an older checkout: theirs are
+/// dropped too.
+fn relative_sites(executions: &mut [RawExecution], inputs: &[VersionInput]) {
+    let relative = |site: &mut Option<ReadSite>| {
+        let file = site.as_ref().and_then(|s| {
+            let version = ORDER.iter().find(|(_, t)| *t == s.tag)?.0;
+            let root = &inputs.iter().find(|i| i.version == version)?.root;
+            let file = std::path::Path::new(&s.file).strip_prefix(root).ok()?;
+            Some(file.to_string_lossy().into_owned())
+        });
+        match (site.as_mut(), file) {
+            (Some(s), Some(file)) => s.file = file,
+            _ => *site = None,
+        }
+    };
+    for e in executions {
+        e.tape_sites.iter_mut().for_each(relative);
+        e.read_sites.iter_mut().flatten().for_each(relative);
+    }
 }
 
 /// `place` (`/tmp/…/checkout/src/f.c:3 (f)`) with the checkout named by its version:

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::sites::ReadSite;
+
 /// One entry of a version's log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Item {
@@ -50,6 +52,13 @@ pub struct Execution {
     pub reads: Vec<(String, Vec<Option<i64>>)>,
     /// Per version, in the order the product was built with.
     pub logs: Vec<Vec<Item>>,
+    /// Where each value of `tape` was read (by the merge when it read it, else by the last
+    /// version that did); `None` where the trace does not tell.
+    #[serde(default)]
+    pub tape_sites: Vec<Option<ReadSite>>,
+    /// Where each read of `reads` was made, stream by stream as `reads` lists them.
+    #[serde(default)]
+    pub read_sites: Vec<Vec<Option<ReadSite>>>,
 }
 
 pub(super) fn log(tag: char) -> String {

@@ -20,6 +20,7 @@
 //! Every log is bounded like the learning's words: at most `max_word_length` letters, `end`
 //! included; longer executions are out of the bounds and are not enumerated.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
@@ -41,12 +42,15 @@ use crate::cprog::product::{ProductVersion, product_names};
 
 mod harness;
 mod log;
+mod sites;
 
 pub use harness::TAPE_LENGTH;
 pub(crate) use harness::{Goal, Layout, harness};
 use harness::{MAX_ARGUMENTS, PINS_HERE, PROPERTY};
 pub use log::{Execution, Item};
 use log::{counter, len, log, read_count, read_values, seen};
+pub use sites::ReadSite;
+use sites::{SiteContext, Source, read_sites};
 
 /// An input value a sliced trace gave: the array, the index and the value.
 type Pin = (&'static str, usize, i64);
@@ -101,6 +105,9 @@ pub struct ProductProgram {
     arguments: usize,
     /// The keys of every input stream some version reads.
     inputs: Vec<String>,
+    /// The generated functions that read an input, every version's (see
+    /// [`ProductVersion::readers`]).
+    readers: HashSet<String>,
     /// The copies the self-check compares: each version's tag and its copy's.
     pairs: Vec<(char, char)>,
     recursive: Vec<String>,
@@ -178,6 +185,10 @@ impl ProductProgram {
                 .flat_map(|v| v.inputs.iter().cloned())
                 .collect::<std::collections::BTreeSet<_>>()
                 .into_iter()
+                .collect(),
+            readers: versions
+                .iter()
+                .flat_map(|v| v.readers.iter().cloned())
                 .collect(),
             pairs,
             recursive: versions.iter().flat_map(|v| v.recursive.clone()).collect(),
@@ -264,7 +275,12 @@ impl ProductProgram {
                 return Ok(result);
             }
             let quadruple = &self.tags[..self.tags.len().min(4)];
-            let execution = read_execution(&property, quadruple, self.arguments, &self.inputs)?;
+            let context = SiteContext {
+                tags: quadruple,
+                inputs: &self.inputs,
+                readers: &self.readers,
+            };
+            let execution = read_execution(&property, &context, self.arguments)?;
             if result.executions.contains(&execution) {
                 return Err(CbmcRunError::Contract {
                     message: "CBMC returned a blocked execution again".to_string(),
@@ -471,10 +487,10 @@ fn divergence(steps: &[json::Location], x: char, y: char) -> Option<String> {
 
 fn read_execution(
     property: &json::PropertyResult,
-    tags: &[char],
+    context: &SiteContext,
     arguments: usize,
-    inputs: &[String],
 ) -> Result<Execution, CbmcRunError> {
+    let (tags, inputs) = (context.tags, context.inputs);
     let missing = |what: String| CbmcRunError::Json {
         reason: format!("the product trace lacks {what}"),
     };
@@ -497,7 +513,7 @@ fn read_execution(
     // Each value as the first version that read it converted it; the raw tape value where
     // the trace lacks that (a formula slice leaves out what no log depends on).
     let raw = property.last_array_or_zero("__ml_tape", read.min(TAPE_LENGTH));
-    let tape = raw
+    let tape: Vec<i64> = raw
         .iter()
         .enumerate()
         .map(|(i, &v)| {
@@ -507,7 +523,7 @@ fn read_execution(
                 .map_or(signed(v), signed)
         })
         .collect();
-    let reads = inputs
+    let reads: Vec<(String, Vec<Option<i64>>)> = inputs
         .iter()
         .filter_map(|key| {
             let (t, n) = tags
@@ -524,6 +540,32 @@ fn read_execution(
             (n > 0).then(|| (key.clone(), values))
         })
         .collect();
+    let value = |t: char, source: &Source, i: usize| match source {
+        Source::Tape => property.last_value_of_element(&seen(t), i).map(signed),
+        Source::Stream(key) => property
+            .last_value_of_element(&read_values(t, key), i)
+            .map(signed),
+    };
+    let sites = read_sites(&property.flow, context, value);
+    // Where the merge read a value, its place; else the last version's that read it.
+    let site_of = |source: Source, i: usize| {
+        tags.iter().rev().find_map(|&t| {
+            sites
+                .get(&(t, source.clone()))
+                .and_then(|list| list.get(i))
+                .filter(|s| s.line > 0)
+                .cloned()
+        })
+    };
+    let tape_sites = (0..tape.len()).map(|i| site_of(Source::Tape, i)).collect();
+    let read_sites = reads
+        .iter()
+        .map(|(key, values)| {
+            (0..values.len())
+                .map(|i| site_of(Source::Stream(key.clone()), i))
+                .collect()
+        })
+        .collect();
     let arguments = property
         .last_array_or_zero("__ml_args", arguments)
         .into_iter()
@@ -534,6 +576,8 @@ fn read_execution(
         arguments,
         reads,
         logs,
+        tape_sites,
+        read_sites,
     })
 }
 
@@ -561,6 +605,8 @@ mod tests {
             arguments: vec![],
             reads: vec![],
             logs: vec![vec![Item::End]; 4],
+            tape_sites: vec![],
+            read_sites: vec![],
         };
         let maps = vec![vec![0, 1]; 4];
         let layout = Layout {
