@@ -39,8 +39,11 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
     assert!(!out.status.success(), "{said}");
     assert_eq!(repo.head(), ours, "no merge commit");
     assert!(said.contains("funcA funcZ funcC end"), "{said}");
+    // The input value, named by the line that read it.
     assert!(
-        said.contains("overlapping execution, on nondet values [0]"),
+        said.contains(
+            "overlapping execution:\n    input: nondet_int() at src/server.c:20 (funcZ): 0\n"
+        ),
         "{said}"
     );
     assert!(said.contains("last-review.html"), "{said}");

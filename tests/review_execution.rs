@@ -167,14 +167,16 @@ fn fig12_overlaps_where_the_guard_is_false_and_the_check_is_cached() {
     let out = repo.mergelens(&["review", "main", "feature", "--format", "md"]);
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(
-        md.contains("**overlapping execution**, on nondet\\_int() at src/server.c:20 (funcZ): 0"),
+        md.contains(
+            "**overlapping execution**: ours calls funcZ, theirs calls funcC and drops funcB, the merge calls funcZ and funcC and drops funcB; on `nondet_int()` at src/server.c:20 (funcZ) = **0**"
+        ),
         "{md}"
     );
-    assert!(md.contains("merged   funcA funcZ funcC end"), "{md}");
+    assert!(md.contains("merged   funcA [funcZ] [funcC] end"), "{md}");
     let html =
         std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
-    assert!(html.contains("<table class=\"story\">"), "{html}");
-    assert!(html.contains("<td class=\"differs\">funcC</td>"));
+    assert!(html.contains("<div class=\"hunk\">"), "{html}");
+    assert!(html.contains("<span class=\"differs\">funcC</span>"));
 }
 
 #[test]

@@ -385,8 +385,11 @@ fn the_demo_prints_the_verdict_the_words_and_the_report() {
     let said = text(&out);
     assert!(out.status.success(), "{said}");
     assert!(said.contains("verdict: overlapping"), "{said}");
+    // The input value, named by the line that read it.
     assert!(
-        said.contains("overlapping execution, on nondet values [0]"),
+        said.contains(
+            "overlapping execution:\n    input: nondet_int() at src/server.c:20 (funcZ): 0\n"
+        ),
         "{said}"
     );
     let first = "word-level unexpected (";

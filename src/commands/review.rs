@@ -395,11 +395,10 @@ pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry
     for story in entry.executions.iter().take(SUMMARY_WORDS) {
         if story.has_input_sites() {
             // One line per value: each says which line of the program read it.
-            let _ = writeln!(out, "  {} execution, on the input", story.kind.name());
+            let _ = writeln!(out, "  {} execution:", story.kind.name());
             for value in story.labelled_inputs() {
-                let _ = writeln!(out, "    {}", value.text());
+                let _ = writeln!(out, "    input: {}", value.text());
             }
-            let _ = writeln!(out, "  makes:");
         } else {
             let _ = writeln!(
                 out,
@@ -423,6 +422,10 @@ pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry
 
 /// At most this many words of one language in the summary.
 const SUMMARY_WORDS: usize = 3;
+
+/// Up to this many changed hunks no execution reaches are named in the summary; more are
+/// counted.
+const LISTED_UNREACHED: usize = 3;
 
 /// One screen: the verdict, the unexpected and lost words, conflicts, where the report is.
 pub(crate) fn summary(
@@ -470,12 +473,22 @@ pub(crate) fn summary(
         );
     }
     // Changed code no execution runs comes first: no difference says nothing about it.
-    for line in unreached_lines(doc.entries.iter().map(|e| &e.coverage), doc.bounds.unwind) {
-        let _ = writeln!(out, "  {line}");
+    // A few are named; more are counted, and the report's coverage table names them.
+    let unreached = unreached_lines(doc.entries.iter().map(|e| &e.coverage), doc.bounds.unwind);
+    if unreached.len() > LISTED_UNREACHED {
+        let _ = writeln!(
+            out,
+            "  {} changed hunks are never reached within --unwind {} (the report's coverage table lists them)",
+            unreached.len(),
+            doc.bounds.unwind
+        );
+    } else {
+        for line in &unreached {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     if doc.verdict == Verdict::Inconclusive {
-        let lead = unreached_lines(doc.entries.iter().map(|e| &e.coverage), doc.bounds.unwind);
-        for reason in doc.inconclusive.iter().filter(|r| !lead.contains(r)) {
+        for reason in doc.inconclusive.iter().filter(|r| !unreached.contains(r)) {
             let _ = writeln!(out, "  {reason}");
         }
     }

@@ -137,10 +137,7 @@ impl Coverage {
 /// each once, in document order.
 pub fn unreached<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&'a CoveredHunk> {
     let all: Vec<&CoveredHunk> = coverages.into_iter().flat_map(|c| &c.hunks).collect();
-    let same = |a: &CoveredHunk, b: &CoveredHunk| {
-        (a.file.as_str(), a.side, a.start_line, a.end_line)
-            == (b.file.as_str(), b.side, b.start_line, b.end_line)
-    };
+    let same = |a: &CoveredHunk, b: &CoveredHunk| a.same_hunk(b);
     let mut out: Vec<&CoveredHunk> = Vec::new();
     for h in &all {
         if h.unreached()
@@ -162,36 +159,73 @@ pub fn unreached<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&
 /// "theirs' change at parser.c:41-47 is never reached within --unwind 2", with the bound
 /// that would reach it when one is known.
 pub fn unreached_sentence(hunk: &CoveredHunk, unwind: u32) -> String {
-    let owner = match (&hunk.owner, hunk.side) {
-        (Some(name), _) => format!("{name}'s"),
-        (None, HunkSide::Ours) => "ours'".to_string(),
-        (None, HunkSide::Theirs) => "theirs'".to_string(),
-        (None, HunkSide::From) => "from's".to_string(),
-        (None, HunkSide::To) => "to's".to_string(),
-    };
     let mut s = format!(
-        "{owner} change at {} is never reached within --unwind {unwind}",
+        "{} change at {} is never reached within --unwind {unwind}",
+        hunk.owner(),
         hunk.place()
     );
-    if let Some(k) = hunk.reached_at_unwind {
-        s.push_str(&format!(" (--unwind {k} reaches it)"));
-    } else if let Some(f) = &hunk.uncalled {
-        s.push_str(&format!(
-            " (it is in `{f}`, which no entry calls: no bound reaches it; an entry or harness that calls `{f}` would)"
-        ));
-    } else {
-        match (hunk.searched_up_to, hunk.search_cut_at) {
-            (Some(k), Some(cut)) => s.push_str(&format!(
-                " (nor does any --unwind up to {k}; the search ran out of time at --unwind {cut})"
-            )),
-            (Some(k), None) => s.push_str(&format!(" (nor does any --unwind up to {k})")),
-            (None, Some(cut)) => s.push_str(&format!(
-                " (the search for a larger bound ran out of time at --unwind {cut})"
-            )),
-            (None, None) => {}
-        }
+    if let Some(reason) = unreached_reason(hunk) {
+        s.push_str(&format!(" ({reason})"));
     }
     s
+}
+
+/// What is known of why an unreached hunk is unreached, or which bound reaches it:
+/// `--unwind 4 reaches it`, `nor does any --unwind up to 5`, ...
+pub fn unreached_reason(hunk: &CoveredHunk) -> Option<String> {
+    if let Some(k) = hunk.reached_at_unwind {
+        return Some(format!("--unwind {k} reaches it"));
+    }
+    if let Some(f) = &hunk.uncalled {
+        return Some(format!(
+            "it is in `{f}`, which no entry calls: no bound reaches it; an entry or harness that calls `{f}` would"
+        ));
+    }
+    match (hunk.searched_up_to, hunk.search_cut_at) {
+        (Some(k), Some(cut)) => Some(format!(
+            "nor does any --unwind up to {k}; the search ran out of time at --unwind {cut}"
+        )),
+        (Some(k), None) => Some(format!("nor does any --unwind up to {k}")),
+        (None, Some(cut)) => Some(format!(
+            "the search for a larger bound ran out of time at --unwind {cut}"
+        )),
+        (None, None) => None,
+    }
+}
+
+impl CoveredHunk {
+    /// Whose change it is: `theirs`, or the revision's name (`v1.7.18`).
+    pub fn whose(&self) -> String {
+        match &self.owner {
+            Some(name) => name.clone(),
+            None => self.side.as_str().to_string(),
+        }
+    }
+
+    /// The same as a possessive: `theirs'`, `v1.7.18's`.
+    pub fn owner(&self) -> String {
+        match &self.owner {
+            Some(name) => format!("{name}'s"),
+            // `ours'`, `theirs'`, but `to's`.
+            None if self.side.as_str().ends_with('s') => format!("{}'", self.side.as_str()),
+            None => format!("{}'s", self.side.as_str()),
+        }
+    }
+
+    /// Whether `other` is the same hunk (of another entry's coverage, say).
+    pub fn same_hunk(&self, other: &CoveredHunk) -> bool {
+        (
+            self.file.as_str(),
+            self.side,
+            self.start_line,
+            self.end_line,
+        ) == (
+            other.file.as_str(),
+            other.side,
+            other.start_line,
+            other.end_line,
+        )
+    }
 }
 
 #[cfg(test)]

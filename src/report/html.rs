@@ -5,12 +5,15 @@
 use askama::Template;
 
 use super::error::ReportError;
-use super::view::{AuditPage, AutomatonPage, Page, SeriesPage};
+use super::view::{AuditPage, AutomatonPage, Page, ReviewPage, SeriesPage};
 
+/// A review or a diff: `review` holds what only a review has (its summary's coverage table
+/// and reasons).
 #[derive(Template)]
 #[template(path = "review.html")]
 struct ReviewTemplate<'a> {
     page: &'a Page,
+    review: Option<&'a ReviewPage>,
 }
 
 #[derive(Template)]
@@ -39,8 +42,17 @@ pub(crate) fn audit_page(page: &AuditPage) -> Result<String, ReportError> {
     Ok(AuditTemplate { page }.render()?)
 }
 
+/// A diff's page.
 pub(crate) fn page(page: &Page) -> Result<String, ReportError> {
-    Ok(ReviewTemplate { page }.render()?)
+    Ok(ReviewTemplate { page, review: None }.render()?)
+}
+
+pub(crate) fn review_page(review: &ReviewPage) -> Result<String, ReportError> {
+    Ok(ReviewTemplate {
+        page: &review.page,
+        review: Some(review),
+    }
+    .render()?)
 }
 
 pub(crate) fn automaton_page(page: &AutomatonPage) -> Result<String, ReportError> {

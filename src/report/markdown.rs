@@ -11,8 +11,8 @@ use std::fmt::Write;
 
 use super::options::Options;
 use super::view::{
-    AuditPage, AutomatonPage, Banner, EntryView, Figure, Finding, Page, RevisionView, SeriesPage,
-    WordView,
+    AuditPage, AutomatonPage, Banner, Count, CoverageTable, EntryView, Figure, Finding, InputView,
+    Page, ReviewPage, RevisionView, SHOWN_STORIES, SeriesPage, StoryGroup, WordView,
 };
 use crate::automaton::Dfa;
 
@@ -73,9 +73,89 @@ pub(crate) fn audit_page(page: &AuditPage, options: &Options, limit: usize) -> S
     fits(&head, &blocks, &tail, limit).unwrap_or_else(|| squeeze(&head, &blocks, &tail, limit))
 }
 
+/// A diff's page.
 pub(crate) fn page(page: &Page, options: &Options, limit: usize) -> String {
+    let head = format!("{}{}", banner(&page.banner), header(page));
+    laid_out(page, head, options, limit)
+}
+
+/// A review's page: the summary first, the unreached changes and the reasons the check
+/// fell short collapsed under it, then what a diff's page has.
+pub(crate) fn review_page(review: &ReviewPage, options: &Options, limit: usize) -> String {
+    let page = &review.page;
+    let mut summary = page.banner.clone();
+    // The HTML counts the changed hunks reached in its link to the coverage table.
+    let coverage = &review.coverage;
+    if coverage.with_code > 0 {
+        summary.counts.push(Count {
+            value: format!("{} of {}", coverage.reached(), coverage.with_code),
+            label: "changed hunks reached".to_string(),
+        });
+    }
+    let mut head = banner(&summary);
+    head.push_str(&coverage_block(&review.coverage));
+    if !review.reasons.is_empty() {
+        let _ = writeln!(
+            head,
+            "<details><summary>Why the check fell short ({})</summary>\n",
+            review.reasons.len()
+        );
+        for r in review.reasons.iter().take(MAX_SUMMARY_ROWS) {
+            let _ = writeln!(head, "- {}", text(&shorten(r)));
+        }
+        if review.reasons.len() > MAX_SUMMARY_ROWS {
+            let _ = writeln!(
+                head,
+                "- … and {} more",
+                review.reasons.len() - MAX_SUMMARY_ROWS
+            );
+        }
+        head.push_str("\n</details>\n\n");
+    }
+    head.push_str(&header(page));
+    laid_out(page, head, options, limit)
+}
+
+/// The changed hunks no execution reaches, as a collapsed table (at most
+/// [`MAX_SUMMARY_ROWS`] rows); nothing when every hunk is reached.
+fn coverage_block(coverage: &CoverageTable) -> String {
+    let unreached: Vec<_> = coverage
+        .rows
+        .iter()
+        .filter(|r| r.status == "unreached")
+        .collect();
+    if unreached.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "<details><summary>{} of {} changed hunks never reached</summary>\n\n| change | where | why not, or which bound reaches it |\n|---|---|---|\n",
+        unreached.len(),
+        coverage.with_code
+    );
+    for r in unreached.iter().take(MAX_SUMMARY_ROWS) {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            cell(&text(&r.change)),
+            cell(&code(&r.place)),
+            cell(&text(&r.note))
+        );
+    }
+    if unreached.len() > MAX_SUMMARY_ROWS {
+        let _ = writeln!(
+            out,
+            "\n_… and {} more; the HTML report lists them all._",
+            unreached.len() - MAX_SUMMARY_ROWS
+        );
+    }
+    out.push_str("\n</details>\n\n");
+    out
+}
+
+/// `head`, the entries and the bounds, made to fit `limit`: without transition lists and
+/// source diffs if need be, then without whole entries from the end.
+fn laid_out(page: &Page, head: String, options: &Options, limit: usize) -> String {
     let tail = tail(options, &page.tool);
-    let head = header(page);
     let full = entry_blocks(page, Detail::Full);
     if let Some(text) = fits(&head, &full, &tail, limit) {
         return text;
@@ -278,8 +358,10 @@ fn revisions(rows: &[RevisionView]) -> String {
     out
 }
 
+/// What follows the banner: the title, the revisions, warnings, conflicts and the table of
+/// entries.
 fn header(page: &Page) -> String {
-    let mut out = banner(&page.banner);
+    let mut out = String::new();
     let mut what = format!("**{}**", text(&page.title));
     if let Some(repository) = &page.repository {
         let _ = write!(what, " in {}", code(repository));
@@ -353,14 +435,26 @@ fn entry(e: &EntryView, detail: Detail) -> String {
     if let Some(summary) = &e.execution_summary {
         let _ = writeln!(out, "{}\n", text(summary));
     }
-    for s in &e.stories {
-        let _ = writeln!(
-            out,
-            "**{} execution**, on {}:\n",
-            text(s.kind),
-            text(&s.input)
+    if !e.stories.is_empty() {
+        out.push_str(
+            "Each execution is shown where the versions' words differ, with two calls of \
+             context (… stands for calls every version makes); `[f]` is a call the change \
+             brought in (not in the expected word, or the base's for an overlap).\n\n",
         );
-        out.push_str(&fence(&s.text));
+    }
+    for (k, s) in e.stories.iter().enumerate() {
+        if k == SHOWN_STORIES {
+            let _ = writeln!(
+                out,
+                "<details><summary>{} more shapes of execution ({} executions)</summary>\n",
+                e.more_stories().len(),
+                e.more_executions()
+            );
+        }
+        out.push_str(&story(s));
+    }
+    if e.stories.len() > SHOWN_STORIES {
+        out.push_str("</details>\n\n");
     }
     for f in &e.findings {
         out.push_str(&finding(f));
@@ -409,6 +503,41 @@ fn entry(e: &EntryView, detail: Detail) -> String {
         }
     }
     out
+}
+
+/// One shape of execution: its kind and count, what it is about, the first one's input,
+/// the hunk.
+fn story(s: &StoryGroup) -> String {
+    let count = if s.count > 1 {
+        format!(" ({} executions of this shape; the first's input)", s.count)
+    } else {
+        String::new()
+    };
+    // Values whose reads are known are each named by the line that read them; a document
+    // without sites reads as before.
+    let input = if s.inputs.iter().any(|i| !i.place.is_empty()) {
+        let values: Vec<String> = s.inputs.iter().map(input).collect();
+        values.join("; ")
+    } else {
+        text(&shorten(&s.input_text))
+    };
+    let mut out = format!(
+        "**{} execution**{count}: {}; on {input}:\n\n",
+        text(s.kind),
+        text(&s.change)
+    );
+    out.push_str(&fence(&s.text));
+    out
+}
+
+/// `len = nondet_uint()` at cJSON.c:118 (parse\_number) = **7**
+fn input(i: &InputView) -> String {
+    let place = if i.place.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", text(&i.place))
+    };
+    format!("{}{place} = **{}**", code(&i.read), text(&i.value))
 }
 
 fn finding(f: &Finding) -> String {

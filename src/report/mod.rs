@@ -147,7 +147,7 @@ pub fn render(
         )),
         (Document::Automaton(_), Format::Sarif) => Err(ReportError::NoSarif),
         (Document::Review(review), Format::Html) => {
-            html::page(&view::review_page::review_page(review, Draw::Yes))
+            html::review_page(&view::review_page::review_page(review, Draw::Yes))
         }
         (Document::Diff(diff), Format::Html) => {
             html::page(&view::diff_page::diff_page(diff, Draw::Yes))
@@ -163,7 +163,7 @@ pub fn render(
             options,
             MARKDOWN_LIMIT,
         )),
-        (Document::Review(review), Format::Markdown) => Ok(markdown::page(
+        (Document::Review(review), Format::Markdown) => Ok(markdown::review_page(
             &view::review_page::review_page(review, Draw::No),
             options,
             MARKDOWN_LIMIT,

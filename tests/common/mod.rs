@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // Each test file uses a different part.
 
+pub mod chromium;
 pub mod tokenizer;
 
 use std::path::{Path, PathBuf};

@@ -1,11 +1,12 @@
-//! The coverage of the change on a page: the banner leads with the changed hunks no
-//! execution within the bounds reaches, and counts how many were reached. One place for
-//! the review and the diff page (and so for HTML and Markdown, which both render the
-//! banner).
+//! The coverage of the change on a page: how many changed hunks some execution within the
+//! bounds reaches ([`reached_count`]), the table of every hunk a review's summary links to
+//! ([`coverage_table`]), and for the diff page a banner that leads with the unreached hunks
+//! ([`lead_banner`]). One place for the pages (and so for HTML and Markdown, which both
+//! render them).
 
-use super::{Banner, Count};
+use super::{Banner, Count, CoverageRow, CoverageTable};
 use crate::document::Coverage;
-use crate::document::coverage::{unreached, unreached_sentence};
+use crate::document::coverage::{CoveredHunk, unreached, unreached_reason, unreached_sentence};
 
 /// "2 of 3 changed hunks reached" (hunks without code left out), or nothing when the
 /// document has no hunks with code.
@@ -47,6 +48,50 @@ pub(crate) fn lead_banner<'a>(
         banner.detail = format!("{lead}. {}", banner.detail);
     }
     banner.counts.extend(reached_count(coverages));
+}
+
+/// Every changed hunk of the entries' coverages once (a hunk one entry reaches is
+/// reached), unreached ones first, each with what is known of why.
+pub(crate) fn coverage_table<'a>(
+    coverages: impl IntoIterator<Item = &'a Coverage> + Clone,
+) -> CoverageTable {
+    let all: Vec<&CoveredHunk> = coverages
+        .clone()
+        .into_iter()
+        .flat_map(|c| &c.hunks)
+        .collect();
+    let unreached = unreached(coverages);
+    let mut rows: Vec<CoverageRow> = Vec::new();
+    let mut seen: Vec<&CoveredHunk> = Vec::new();
+    for h in &all {
+        if seen.iter().any(|s| s.same_hunk(h)) {
+            continue;
+        }
+        seen.push(h);
+        let reached = all.iter().any(|o| o.same_hunk(h) && o.reached);
+        let shown = unreached.iter().find(|u| u.same_hunk(h)).copied();
+        let (status, note) = match shown {
+            Some(u) => (
+                "unreached",
+                unreached_reason(u).unwrap_or_else(|| "–".to_string()),
+            ),
+            None if reached => ("reached", String::new()),
+            None => ("no-code", "no statement on these lines".to_string()),
+        };
+        rows.push(CoverageRow {
+            change: h.whose(),
+            place: h.place(),
+            status,
+            note,
+        });
+    }
+    // Unreached first: what the reader must look at.
+    rows.sort_by_key(|r| r.status != "unreached");
+    CoverageTable {
+        unreached: rows.iter().filter(|r| r.status == "unreached").count(),
+        with_code: rows.iter().filter(|r| r.status != "no-code").count(),
+        rows,
+    }
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub(super) mod diff_page;
 mod parts;
 pub(super) mod review_page;
 pub(super) mod series_page;
+mod stories;
 
 use std::collections::BTreeMap;
 
@@ -174,26 +175,77 @@ pub(crate) struct EntryView {
     pub stats: Option<StatsTable>,
     /// The per-execution check: what it covered, and its stories (a review only).
     pub execution_summary: Option<String>,
-    pub stories: Vec<StoryView>,
+    /// The stories grouped by shape, the worst first; the first [`SHOWN_STORIES`] are open,
+    /// the rest collapsed.
+    pub stories: Vec<StoryGroup>,
 }
 
-/// One execution the merge does not explain, for the page: the input, each version's word
-/// as cells (marked where it differs from the expected word, or the base's for an
-/// overlap), and the same as aligned text for Markdown.
+/// Story groups shown open; the rest of an entry's are behind one `<details>`.
+pub(crate) const SHOWN_STORIES: usize = 5;
+
+/// The executions the merge does not explain that have one shape: the same differing
+/// region in every version and the same verdict, told once with how many there are.
 #[derive(Clone, Debug)]
-pub(crate) struct StoryView {
+pub(crate) struct StoryGroup {
     /// `unexpected` or `overlapping` (also a CSS class).
     pub kind: &'static str,
-    pub input: String,
-    pub rows: Vec<StoryRow>,
+    /// Unique in the page.
+    pub id: String,
+    /// How many executions have this shape.
+    pub count: usize,
+    /// What it is about, in words: `the merge leaves out f, which the expected merge calls`.
+    pub change: String,
+    /// The first execution's input, value by value; empty when it reads none.
+    pub inputs: Vec<InputView>,
+    /// The same in one line, for Markdown.
+    pub input_text: String,
+    /// Each version's word around where they differ, like a diff hunk.
+    pub rows: Vec<HunkRow>,
+    /// The rows as text, the letters that differ `[marked]`, for Markdown.
     pub text: String,
 }
 
+impl EntryView {
+    /// The story groups shown open.
+    pub fn shown_stories(&self) -> &[StoryGroup] {
+        &self.stories[..self.stories.len().min(SHOWN_STORIES)]
+    }
+
+    /// The story groups behind a `<details>`.
+    pub fn more_stories(&self) -> &[StoryGroup] {
+        &self.stories[self.stories.len().min(SHOWN_STORIES)..]
+    }
+
+    /// How many executions the collapsed groups hold.
+    pub fn more_executions(&self) -> usize {
+        self.more_stories().iter().map(|s| s.count).sum()
+    }
+}
+
+/// One input value of a story: what read it, where, and the value.
 #[derive(Clone, Debug)]
-pub(crate) struct StoryRow {
+pub(crate) struct InputView {
+    pub read: String,
+    pub place: String,
+    pub value: String,
+}
+
+/// One version's word in a story's hunk.
+#[derive(Clone, Debug)]
+pub(crate) struct HunkRow {
     pub label: &'static str,
-    /// Each letter and whether it differs.
-    pub cells: Vec<(String, bool)>,
+    pub cells: Vec<HunkCell>,
+}
+
+/// A letter of a hunk, or the letters left out around it.
+#[derive(Clone, Debug)]
+pub(crate) struct HunkCell {
+    pub text: String,
+    /// `same` (context every version shares), `differs` (a letter the change brought in)
+    /// or `gap` (letters every version shares, left out): also a CSS class.
+    pub class: &'static str,
+    /// What the cell stands for, for a tooltip: `12 calls every version makes`.
+    pub title: String,
 }
 
 #[derive(Clone, Debug)]
@@ -255,6 +307,45 @@ pub(crate) struct Page {
     pub entries: Vec<EntryView>,
     pub bounds: BoundsView,
     pub tool: String,
+}
+
+/// A review report: the page it shares with a diff, headed by a summary (its banner), the
+/// reasons an inconclusive check gives, and the coverage table the summary links to.
+#[derive(Clone, Debug)]
+pub(crate) struct ReviewPage {
+    pub page: Page,
+    /// Why the check fell short, one sentence each, but the unreached changes (the coverage
+    /// table lists those): shown collapsed under the summary.
+    pub reasons: Vec<String>,
+    pub coverage: CoverageTable,
+}
+
+/// Every changed hunk and whether some execution reaches it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CoverageTable {
+    /// Unreached hunks first.
+    pub rows: Vec<CoverageRow>,
+    pub unreached: usize,
+    /// Hunks with code (those that can be reached at all).
+    pub with_code: usize,
+}
+
+impl CoverageTable {
+    pub fn reached(&self) -> usize {
+        self.with_code - self.unreached
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct CoverageRow {
+    /// Whose change: `ours`, `theirs`, or the revision's name.
+    pub change: String,
+    /// `cJSON.c:41-47`.
+    pub place: String,
+    /// `reached`, `unreached` or `no-code` (also a CSS class).
+    pub status: &'static str,
+    /// For an unreached hunk, what is known of why (the bound that reaches it, ...).
+    pub note: String,
 }
 
 /// An audit report: one row per merge commit.
