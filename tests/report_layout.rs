@@ -209,7 +209,7 @@ fn a_real_sized_review_fits_the_page_and_opens_with_a_short_summary() {
     let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
     std::fs::create_dir_all(&target).unwrap();
     std::fs::write(target.join("report-real-sized.html"), &html).unwrap();
-    for width in [1280, 800] {
+    for width in [1280, 1024, 800] {
         let (scroll, client, height, line) = measured(&html, width);
         assert!(
             scroll <= client,
