@@ -10,8 +10,9 @@ use mergelens::automaton::analysis::{count_up_to, words_up_to};
 use mergelens::automaton::{Alphabet, Word};
 use mergelens::cbmc::{Bounds, GotoProgram, Toolchain};
 use mergelens::cprog::{
-    AssertionTarget, EventKind, FrontEndConfig, FrontEndError, HunkCode, InstrumentedProgram,
-    LineRange, SiteKind, instrument, instrument_error, syntax_automaton,
+    AssertionTarget, EventKind, FrontEndConfig, FrontEndError, FrontEndWarning, HunkCode,
+    InstrumentedProgram, LineRange, SiteKind, WarningKind, instrument, instrument_error,
+    syntax_automaton,
 };
 
 fn programs() -> PathBuf {
@@ -139,7 +140,10 @@ fn only_and_exclude_restrict_the_alphabet() {
     assert_eq!(names(&p.alphabet), ["funcC", "end"]);
     assert_eq!(
         p.warnings,
-        ["--only nope: no event of the program has this name"]
+        [FrontEndWarning::new(
+            WarningKind::UnknownName,
+            "--only nope: no event of the program has this name".into()
+        )]
     );
     let text = std::fs::read_to_string(&p.path).unwrap();
     assert_eq!(text.matches("__mergelens_event(").count(), 2, "{text}"); // declaration + funcC
@@ -200,7 +204,7 @@ fn function_pointers_and_gotos_are_warned_about() {
     let (_dir, p) = run(&config(&["function_pointer.c"], EventKind::Functions));
     assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
     assert!(
-        p.warnings[0].ends_with(
+        p.warnings[0].message.ends_with(
             "function_pointer.c:15: call through the function pointer `handler` in `main`: its events are not known before CBMC runs"
         ),
         "{}",
@@ -216,8 +220,14 @@ fn function_pointers_and_gotos_are_warned_about() {
     let out = tempfile::tempdir().unwrap();
     let p = instrument(&FrontEndConfig::new(vec![source]), out.path()).unwrap();
     assert_eq!(p.warnings.len(), 2, "{:?}", p.warnings);
-    assert!(p.warnings[0].contains("jump.c:3: goto in `main`"));
-    assert!(p.warnings[1].contains("jump.c:6: call through the function pointer `*&f`"));
+    assert!(p.warnings[0].message.contains("jump.c:3: goto in `main`"));
+    assert!(
+        p.warnings[1]
+            .message
+            .contains("jump.c:6: call through the function pointer `*&f`")
+    );
+    let kinds: Vec<WarningKind> = p.warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(kinds, [WarningKind::Goto, WarningKind::FunctionPointer]);
     // f is only called through a pointer here, so the pre-check lets it happen anywhere.
     let d = syntax_automaton(&p, 3, 8);
     assert!(d.accepts_names(&["f", "end"]) && d.accepts_names(&["end"]));
@@ -640,18 +650,29 @@ fn non_local_jumps_and_a_recursive_entry_make_the_pre_check_give_up() {
         "void f(void) {}\nint main(void) {\n  static void *next[] = { &&one, &&two };\n  int i = 0;\n  goto *next[i];\none:\n  f();\ntwo:\n  return 0;\n}\n",
     )
     .unwrap();
-    for (source, warning) in [
-        (jumps, "jumps.c:3: longjmp in `f`"),
-        (computed, "computed.c: a computed goto"),
+    for (source, warning, kind) in [
+        (
+            jumps,
+            "jumps.c:3: longjmp in `f`",
+            WarningKind::NonLocalJump,
+        ),
+        (
+            computed,
+            "computed.c: a computed goto",
+            WarningKind::ComputedGoto,
+        ),
         (
             recursive,
             "recursive.c:5: `main` calls the entry function `main`",
+            WarningKind::EntryReused,
         ),
     ] {
         let out = tempfile::tempdir().unwrap();
         let p = instrument(&FrontEndConfig::new(vec![source]), out.path()).unwrap();
         assert!(
-            p.warnings.iter().any(|w| w.contains(warning)),
+            p.warnings
+                .iter()
+                .any(|w| w.message.contains(warning) && w.kind == kind),
             "{:?}",
             p.warnings
         );
@@ -1090,7 +1111,7 @@ fn pointers_named_like_functions_are_calls_through_pointers() {
     assert!(
         p.warnings
             .iter()
-            .any(|w| w.contains("call through the function pointer `f`")),
+            .any(|w| w.message.contains("call through the function pointer `f`")),
         "{:?}",
         p.warnings
     );

@@ -804,3 +804,59 @@ fn functions_defined_in_the_projects_headers_are_letters_and_cbmc_builtins_are_k
     let d = json::from_str(&String::from_utf8_lossy(&output.stdout), "learn output").unwrap();
     assert_eq!(words(&d), set(&["helper end", "helper f end"]));
 }
+
+/// A program the front end cannot see through in six places: one line counts the
+/// warnings by kind (a warning about the user's own option is shown in full), `--verbose`
+/// lists them, and the JSON carries each with its kind.
+#[test]
+fn many_front_end_warnings_are_one_line_unless_verbose() {
+    let file = program("many_warnings.c");
+    let quiet = learn_in(None, &[&file, "--no-cache", "--exclude", "nope"]);
+    let said = stderr(&quiet);
+    assert!(quiet.status.success(), "{said}");
+    assert!(
+        said.contains(
+            "mergelens: note: 6 front-end warnings (calls through function pointers: 4, goto: 2); --verbose lists them\n"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("mergelens: warning: --exclude nope: no event of the program has this name"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("call through the function pointer"),
+        "{said}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&quiet.stdout).unwrap();
+    let warnings = doc["learned"]["front_end_warnings"]
+        .as_array()
+        .expect("the warnings in the JSON");
+    let kinds: Vec<&str> = warnings
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "function-pointer").count(),
+        4
+    );
+    assert_eq!(kinds.iter().filter(|k| **k == "goto").count(), 2);
+    assert!(kinds.contains(&"unknown-name"), "{kinds:?}");
+    assert!(
+        warnings.iter().any(|w| w["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("many_warnings.c:16: call through the function pointer `first` in `main`: its events are not known before CBMC runs")),
+        "{warnings:?}"
+    );
+
+    let verbose = learn_in(None, &[&file, "--no-cache", "--verbose"]);
+    let said = stderr(&verbose);
+    assert!(verbose.status.success(), "{said}");
+    assert_eq!(said.matches("mergelens: warning: ").count(), 6, "{said}");
+    assert!(
+        said.contains("goto in `main`: events follow the jump to its label"),
+        "{said}"
+    );
+    assert!(!said.contains("front-end warnings ("), "{said}");
+}

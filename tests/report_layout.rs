@@ -138,13 +138,26 @@ fn real_sized_review() -> Value {
             )
         })
         .collect();
+    // The front end's warnings, as a review of cJSON has them: counted, then each.
+    let notes: Vec<String> = std::iter::once(
+        "main: 24 front-end warnings (calls through function pointers: 18, goto: 6), each below"
+            .to_string(),
+    )
+    .chain((0..24).map(|k| {
+        if k % 4 == 3 {
+            format!("all versions (main): cJSON.c:{}: goto in `parse_value`: events follow the jump to its label", 300 + k)
+        } else {
+            format!("all versions (main): cJSON.c:{}: call through the function pointer `hooks.allocate` in `cJSON_New_Item`: its events are not known before CBMC runs", 200 + k)
+        }
+    }))
+    .collect();
     json!({
         "format": "mergelens-review/1",
         "kind": "review",
         "revisions": {"base": "9c41d2e07a5b", "ours": "a17f3b0c2d9e", "theirs": "5e2d8c4b7a1f",
                       "merged": "d08e6f1a3b5c"},
         "verdict": "unexpected",
-        "bounds": {"unwind": 2, "max_word_length": 20},
+        "bounds": {"unwind": 2, "max_word_length": 20, "notes": notes},
         "inconclusive": inconclusive,
         "repository": "DaveGamble/cJSON",
         "entries": [{
@@ -265,6 +278,11 @@ fn a_real_sized_review_groups_its_stories_and_labels_its_inputs() {
     // Inputs by the line that read them.
     assert!(html.contains("<code>length = nondet_uint()</code> <span class=\"place\">cJSON.c:118 (parse_number)</span> = <span class=\"value\">2147483648</span>"), "{html}");
     assert!(!html.contains("nondet values ["), "raw tape values shown");
+    // The front end's 25 notes are behind one line.
+    assert!(
+        html.contains("<details class=\"notes\">\n<summary>25 notes on what was checked</summary>"),
+        "{html}"
+    );
 }
 
 #[test]

@@ -343,6 +343,10 @@ pub struct ProgramCli {
     /// pre-checks, no lazy learning, no cache.
     #[arg(long, hide = true)]
     pub baseline: bool,
+    /// List every front-end warning (calls through function pointers, `goto`, ...); by
+    /// default more than a few are counted in one line.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 impl ProgramCli {
@@ -380,6 +384,7 @@ impl ProgramCli {
             },
             concise: (!self.exact).then(|| std::time::Duration::from_secs_f64(self.concise_time)),
             baseline: self.baseline,
+            verbose: self.verbose,
         }
     }
 }
@@ -584,6 +589,10 @@ pub struct InitCli {
     /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
     #[arg(long, value_name = "PATH")]
     pub cbmc: Option<PathBuf>,
+    /// List every front-end warning of the first learning run; by default more than a few
+    /// are counted in one line.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 impl InitCli {
@@ -596,6 +605,7 @@ impl InitCli {
             no_learn: self.no_learn,
             cbmc: self.cbmc,
             files: self.files,
+            verbose: self.verbose,
         }
     }
 }

@@ -31,7 +31,9 @@ use serde::Serialize;
 use super::anytime::{self, Partial, Progress};
 use super::concise;
 use super::learn::add_stats;
-use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
+use super::program::{
+    ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
+};
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
@@ -154,6 +156,10 @@ struct ExplainedDoc<'a> {
     /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
     #[serde(skip_serializing_if = "Option::is_none")]
     concise: Option<&'a Concise>,
+    /// What the front end could not see through, each with its kind: the terminal counts
+    /// them unless `--verbose`.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    front_end_warnings: &'a [mergelens::cprog::FrontEndWarning],
 }
 
 #[derive(Serialize)]
@@ -194,9 +200,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let counters = Arc::new(CbmcCounters::new());
 
     let program = cprog::instrument_error(&config, &chosen.target, instrumented.path())?;
-    for warning in &program.warnings {
-        eprintln!("mergelens: warning: {warning}");
-    }
+    print_front_end_warnings(&program.warnings, args.program.verbose);
     let assertion = target_text(&program);
     let mut explained = if chosen.cannot_fail {
         // Target selection already ran CBMC at these bounds (with --auto-bounds, the
@@ -397,6 +401,7 @@ impl Explanation<'_> {
             shortest: self.examples.iter().map(word_text).collect(),
             guess_accuracy_p: stats.guess_accuracy,
             concise: self.concise,
+            front_end_warnings: &self.program.warnings,
         })
         .expect("plain data serialises");
         let mut text = serde_json::to_string(&value).expect("JSON values serialise");

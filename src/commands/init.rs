@@ -68,6 +68,8 @@ pub struct InitArgs {
     pub cbmc: Option<PathBuf>,
     /// `--files`: repository-relative globs of the C files to analyse.
     pub files: Vec<String>,
+    /// `--verbose`: every front-end warning, not their count.
+    pub verbose: bool,
 }
 
 /// A function that could be an entry.
@@ -635,9 +637,7 @@ fn first_learning(
     }
     let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
     let instrumented = cprog::instrument(&config, dir.path())?;
-    for w in &instrumented.warnings {
-        eprintln!("mergelens: warning: {w}");
-    }
+    super::program::print_front_end_warnings(&instrumented.warnings, args.verbose);
     println!(
         "alphabet of `{entry}` ({} letters): {}",
         instrumented.alphabet.len(),

@@ -28,7 +28,9 @@ use serde::Serialize;
 
 use super::anytime::{self, Partial, Progress};
 use super::concise;
-use super::program::{ProgramArgs, draw_svg, learn, load_answers, save_answers, write_stats};
+use super::program::{
+    ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
+};
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Marks, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
@@ -93,9 +95,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         .tempdir()
         .context("cannot create a temporary directory")?;
     let program = cprog::instrument(&args.program.front_end_config(), instrumented.path())?;
-    for warning in &program.warnings {
-        eprintln!("mergelens: warning: {warning}");
-    }
+    print_front_end_warnings(&program.warnings, args.program.verbose);
     let (tools, work_dir) = args.program.toolchain()?;
     let store = args
         .program
@@ -394,6 +394,7 @@ impl Conclusion {
             empty_reason: self.empty.as_ref().map(|(text, _)| text.as_str()),
             cut_loops: self.empty.as_ref().map(|(_, cut)| cut.as_slice()),
             concise: self.concise.as_ref(),
+            front_end_warnings: &program.warnings,
         })
         .expect("plain data serialises");
         let mut text = serde_json::to_string(&value).expect("JSON values serialise");
@@ -538,6 +539,10 @@ struct LearnedDoc<'a> {
     /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
     #[serde(skip_serializing_if = "Option::is_none")]
     concise: Option<&'a Concise>,
+    /// What the front end could not see through, each with its kind: the terminal counts
+    /// them unless `--verbose`.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    front_end_warnings: &'a [mergelens::cprog::FrontEndWarning],
 }
 
 /// The `--stats` document: the learner's statistics (summed over the runs of a bounds

@@ -16,7 +16,9 @@ use mergelens::automaton::{Dfa, Marks, svg};
 use mergelens::cbmc::cache_store::{AnswerStore, StoreMode};
 use mergelens::cbmc::learning::{LearnedRun, LearningError, learn_with_teacher};
 use mergelens::cbmc::{CbmcTeacher, LIBRARY_UNWIND, TeacherOptions, Toolchain};
-use mergelens::cprog::{EventKind, FrontEndConfig, InstrumentedProgram};
+use mergelens::cprog::{
+    EventKind, FrontEndConfig, FrontEndWarning, InstrumentedProgram, LISTED_WARNINGS, count_by_kind,
+};
 use mergelens::learn::{GuessPolicy, LearnError};
 
 /// `--query-timeout` unless given, in seconds: the one default of every command.
@@ -63,6 +65,8 @@ pub struct ProgramArgs {
     /// The paper's baseline, for benchmarks: one CBMC run per membership query, no
     /// pre-checks, no lazy learning, no store.
     pub baseline: bool,
+    /// `--verbose`: every front-end warning, not their count.
+    pub verbose: bool,
 }
 
 impl ProgramArgs {
@@ -133,6 +137,24 @@ impl ProgramArgs {
         };
         cache_dir(&self.cache)
             .map(|dir| AnswerStore::for_program(&dir, program, &mode, tools.version))
+    }
+}
+
+/// Prints the front end's warnings: one by one when there are few or with `--verbose`,
+/// else one line counting them by kind (a real library has dozens, the same on every run).
+/// A warning about the user's own options (`--only` naming no event) is always printed.
+pub(crate) fn print_front_end_warnings(warnings: &[FrontEndWarning], verbose: bool) {
+    let (options, program): (Vec<&FrontEndWarning>, Vec<&FrontEndWarning>) =
+        warnings.iter().partition(|w| w.kind.about_options());
+    for w in options {
+        eprintln!("mergelens: warning: {w}");
+    }
+    if verbose || program.len() <= LISTED_WARNINGS {
+        for w in program {
+            eprintln!("mergelens: warning: {w}");
+        }
+    } else if let Some(count) = count_by_kind(program) {
+        eprintln!("mergelens: note: {count}; --verbose lists them");
     }
 }
 

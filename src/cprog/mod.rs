@@ -55,6 +55,7 @@ pub mod product;
 mod program;
 mod syntax;
 mod three_valued;
+mod warning;
 
 use std::path::{Path, PathBuf};
 
@@ -68,6 +69,7 @@ pub use program::{
     UnknownEventKind,
 };
 pub use three_valued::{ThreeValued, explain_values, learn_values};
+pub use warning::{FrontEndWarning, LISTED_WARNINGS, WarningKind, count_by_kind};
 
 /// Everything the front end adds to a program, as text: the hook declarations, the
 /// `mergelens.h` header, the exit calls it hooks and the flags of every `gcc -E` run. A

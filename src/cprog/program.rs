@@ -11,6 +11,7 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use super::cfg::{ProgramModel, SiteKind};
+use super::warning::FrontEndWarning;
 use crate::automaton::{Alphabet, Letter};
 
 /// The letter that ends every word: the entry function returned.
@@ -243,7 +244,7 @@ pub struct InstrumentedProgram {
     pub functions: Vec<FunctionInfo>,
     /// What the front end could not see through (function pointers, `goto`, `setjmp`), and
     /// `only`/`exclude` names that match no event; `file:line: message` where there is a place.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<FrontEndWarning>,
     /// In error mode, every assertion of the analysed files; empty otherwise.
     pub assertions: Vec<AssertionSite>,
     /// The file-scope variables the analysed files and their own headers declare (not the

@@ -423,8 +423,18 @@ fn entry_blocks(page: &Page, detail: Detail) -> Vec<String> {
         b.max_word_length,
         text(&b.guarantee)
     );
+    if b.collapsed_notes() {
+        let _ = writeln!(
+            bounds,
+            "<details><summary>{} notes on what was checked</summary>\n",
+            b.notes.len()
+        );
+    }
     for note in &b.notes {
         let _ = writeln!(bounds, "- {}", text(note));
+    }
+    if b.collapsed_notes() {
+        bounds.push_str("\n</details>\n");
     }
     blocks.push(bounds);
     blocks

@@ -30,7 +30,9 @@ use crate::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use crate::cbmc::learning::LearningError;
 use crate::cbmc::{CutLoop, LearnBounds, TeacherOptions};
 use crate::config::{BoundsSetting, Settings};
-use crate::cprog::{self, FrontEndConfig, FrontEndError, FunctionOrigin, InstrumentedProgram};
+use crate::cprog::{
+    self, FrontEndConfig, FrontEndError, FrontEndWarning, FunctionOrigin, InstrumentedProgram,
+};
 use crate::document::{FunctionLocation, LearningStats, Version};
 use crate::learn::GuessPolicy;
 
@@ -243,34 +245,38 @@ fn union_alphabet(prepared: &[Prepared]) -> Alphabet {
 
 /// The front end's warnings of every version, each once with the versions that have it
 /// (`all versions` when every one does: a real library has dozens, the same in each),
-/// paths repository-relative.
+/// paths repository-relative; more than a few are led by their count by kind.
 fn front_end_notes(prepared: &[Prepared], entry: &str) -> Vec<String> {
-    let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
+    let mut warnings: Vec<(FrontEndWarning, Vec<String>)> = Vec::new();
     for p in prepared {
         for warning in &p.program.warnings {
-            let text = strip_root(warning, &p.root);
+            let text = strip_root(&warning.message, &p.root);
             let version = p.version.to_string();
             // The same warning moves with the lines around it: one, with the first
             // version's place.
-            let same = |w: &str| without_place(w) == without_place(&text);
+            let same = |w: &FrontEndWarning| without_place(&w.message) == without_place(&text);
             match warnings.iter_mut().find(|(w, _)| same(w)) {
                 Some((_, versions)) if !versions.contains(&version) => versions.push(version),
                 Some(_) => {}
-                None => warnings.push((text, vec![version])),
+                None => warnings.push((FrontEndWarning::new(warning.kind, text), vec![version])),
             }
         }
     }
-    warnings
-        .into_iter()
-        .map(|(text, versions)| {
-            let who = if versions.len() == prepared.len() && prepared.len() > 1 {
-                "all versions".to_string()
-            } else {
-                versions.join(", ")
-            };
-            format!("{who} ({entry}): {text}")
-        })
-        .collect()
+    let mut notes = Vec::new();
+    if warnings.len() > cprog::LISTED_WARNINGS
+        && let Some(count) = cprog::count_by_kind(warnings.iter().map(|(w, _)| w))
+    {
+        notes.push(format!("{entry}: {count}, each below"));
+    }
+    notes.extend(warnings.into_iter().map(|(warning, versions)| {
+        let who = if versions.len() == prepared.len() && prepared.len() > 1 {
+            "all versions".to_string()
+        } else {
+            versions.join(", ")
+        };
+        format!("{who} ({entry}): {warning}")
+    }));
+    notes
 }
 
 /// A warning without its leading `file:line: `.

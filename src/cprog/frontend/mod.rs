@@ -35,6 +35,7 @@ use super::program::{
     FunctionOrigin, InstrumentedProgram,
 };
 use super::syntax::{self, children};
+use super::warning::{FrontEndWarning, WarningKind};
 use crate::automaton::{Alphabet, Letter};
 use crate::fingerprint::Fingerprint;
 use assertions::choose_target;
@@ -83,9 +84,12 @@ pub(crate) fn run(
     let mut findings = find_sites(config, &units, &index, entry, target, computed_gotos)?;
     let taken = address_taken(&units, &index);
     if taken.contains(&entry) {
-        findings.warnings.push(format!(
-            "the entry function `{}` is used as a value: the pre-check accepts any word ending in `end`",
-            config.entry
+        findings.warnings.push(FrontEndWarning::new(
+            WarningKind::EntryReused,
+            format!(
+                "the entry function `{}` is used as a value: the pre-check accepts any word ending in `end`",
+                config.entry
+            ),
         ));
     }
 
@@ -213,8 +217,11 @@ fn find_sites(
     for file in computed_gotos {
         // The parser reads `goto *p;` as `*p;` (see `dialect`): the model misses the jump.
         findings.jumps = true;
-        findings.warnings.push(format!(
-            "{file}: a computed goto (`goto *`): the pre-check cannot follow it and accepts any word ending in `end`"
+        findings.warnings.push(FrontEndWarning::new(
+            WarningKind::ComputedGoto,
+            format!(
+                "{file}: a computed goto (`goto *`): the pre-check cannot follow it and accepts any word ending in `end`"
+            ),
         ));
     }
     for (d, def) in index.defs.iter().enumerate() {
@@ -498,8 +505,9 @@ fn choose_alphabet(
             .map(|n| ("--exclude", n)),
     );
     for (option, name) in unmatched {
-        findings.warnings.push(format!(
-            "{option} {name}: no event of the program has this name"
+        findings.warnings.push(FrontEndWarning::new(
+            WarningKind::UnknownName,
+            format!("{option} {name}: no event of the program has this name"),
         ));
     }
     let keep = |name: &str| {

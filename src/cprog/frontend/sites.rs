@@ -18,6 +18,7 @@ use crate::cprog::error::FrontEndError;
 use crate::cprog::preprocess::{FileOrigin, MARKER_FN};
 use crate::cprog::program::{AssertionSite, EventKind, FrontEndConfig};
 use crate::cprog::syntax::{self, children, flat_text, named_children, strip_parens, text};
+use crate::cprog::warning::{FrontEndWarning, WarningKind};
 
 /// An assertion call; its edits wait until the target is known.
 pub(super) struct FoundAssertion {
@@ -83,7 +84,7 @@ pub(super) struct Findings {
     pub(super) sites: Vec<Site>,
     /// Edits that do not depend on the alphabet, per unit.
     pub(super) edits: Vec<Vec<Edit>>,
-    pub(super) warnings: Vec<String>,
+    pub(super) warnings: Vec<FrontEndWarning>,
     /// `setjmp`/`longjmp` or threads: control may go anywhere.
     pub(super) jumps: bool,
     /// Error mode: the assertion calls, in source order.
@@ -147,11 +148,12 @@ impl SiteWalker<'_, '_> {
         });
     }
 
-    fn warn(&mut self, node: Node, message: String) {
+    fn warn(&mut self, node: Node, kind: WarningKind, message: String) {
         let (file, line, _) = self.unit.locate(node);
-        self.findings
-            .warnings
-            .push(format!("{file}:{line}: {message}"));
+        self.findings.warnings.push(FrontEndWarning::new(
+            kind,
+            format!("{file}:{line}: {message}"),
+        ));
     }
 
     fn edit(&mut self, edit: Edit) {
@@ -216,6 +218,7 @@ impl SiteWalker<'_, '_> {
             "function_definition" => {
                 self.warn(
                     node,
+                    WarningKind::NestedFunction,
                     format!(
                         "nested function in `{}`: the pre-check treats `{}` as any events",
                         self.function, self.function
@@ -246,6 +249,7 @@ impl SiteWalker<'_, '_> {
             }
             "goto_statement" => self.warn(
                 node,
+                WarningKind::Goto,
                 format!(
                     "goto in `{}`: events follow the jump to its label",
                     self.function
@@ -332,6 +336,7 @@ impl SiteWalker<'_, '_> {
         if pointer {
             self.warn(
                 node,
+                WarningKind::FunctionPointer,
                 format!(
                     "call through the function pointer `{}` in `{}`: its events are not known before CBMC runs",
                     flat_text(function, src),
@@ -352,6 +357,7 @@ impl SiteWalker<'_, '_> {
             self.findings.jumps = true;
             self.warn(
                 node,
+                WarningKind::NonLocalJump,
                 format!("{name} in `{}`: the pre-check cannot follow non-local jumps and accepts any word ending in `end`", self.function),
             );
         }
@@ -359,6 +365,7 @@ impl SiteWalker<'_, '_> {
             self.findings.jumps = true;
             self.warn(
                 node,
+                WarningKind::Thread,
                 format!("{name} in `{}`: the pre-check cannot interleave threads and accepts any word ending in `end`", self.function),
             );
         }
@@ -367,6 +374,7 @@ impl SiteWalker<'_, '_> {
                 if callee == self.entry {
                     self.warn(
                         node,
+                        WarningKind::EntryReused,
                         format!(
                             "`{}` calls the entry function `{name}`, whose every return emits `end`: the pre-check accepts any word ending in `end`",
                             self.function
@@ -392,6 +400,7 @@ impl SiteWalker<'_, '_> {
             }
             None if !self.index.is_declared(self.unit_index, name) && !cbmc_builtin(name) => self.warn(
                 node,
+                WarningKind::UndeclaredCall,
                 format!(
                     "call of `{name}` in `{}`, which is not declared as a function (a function pointer?): its events are not known before CBMC runs",
                     self.function

@@ -292,6 +292,16 @@ pub(crate) struct BoundsView {
     pub notes: Vec<String>,
 }
 
+/// Up to this many notes are listed; more are collapsed (a real program's review has dozens
+/// of front-end warnings among them).
+pub(crate) const LISTED_NOTES: usize = 5;
+
+impl BoundsView {
+    pub fn collapsed_notes(&self) -> bool {
+        self.notes.len() > LISTED_NOTES
+    }
+}
+
 /// A review or diff report.
 #[derive(Clone, Debug)]
 pub(crate) struct Page {
