@@ -27,7 +27,7 @@
 
 use crate::automaton::{Alphabet, Dfa, Letter, StateId, ops};
 
-use super::InstrumentedProgram;
+use super::program::InstrumentedProgram;
 use super::precheck;
 
 /// The "yes" and "no" languages; words in neither are "don't care".

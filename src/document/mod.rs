@@ -787,7 +787,7 @@ pub struct AutomatonDocument {
 }
 
 #[cfg(test)]
-mod concise_tests {
+mod tests {
     use super::*;
     use crate::automaton::Alphabet;
 

@@ -336,7 +336,7 @@ fn instance_fingerprint(
     sources: String,
     harness: Option<&str>,
     config: &FrontEndConfig,
-    target: Option<(&AssertionTarget, &[crate::cprog::AssertionSite])>,
+    target: Option<(&AssertionTarget, &[crate::cprog::program::AssertionSite])>,
 ) -> String {
     let mut fingerprint = sources;
     if let Some(text) = harness {
