@@ -171,10 +171,14 @@ fn a_complete_batch_decides_the_conjectures_without_cbmc() {
 /// A local function pointer named like a defined function hides it: `f()` is a call
 /// through the pointer, which may reach any function whose address is taken (`g`, taken by
 /// the initialiser). The pre-check admits `g end`, and the check of the pre-check in the
-/// prefetch run has nothing to report.
+/// prefetch run has nothing to report (learning takes that one run; `--exact` leaves out
+/// the concise automaton's unwinding check).
 #[test]
 fn a_local_pointer_named_like_a_function_is_a_call_through_the_pointer() {
-    let output = learn_in(None, &[&program("shadowed_pointer.c"), "--no-cache"]);
+    let output = learn_in(
+        None,
+        &[&program("shadowed_pointer.c"), "--no-cache", "--exact"],
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stderr(&output);
     assert!(

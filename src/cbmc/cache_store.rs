@@ -177,16 +177,28 @@ pub struct AcceptedConjecture {
     pub exactness: Exactness,
 }
 
+/// Whether the unwinding cut a loop on some execution within the word bound, at these
+/// bounds: one CBMC run with unwinding assertions, remembered so that a second run of the
+/// same program asks CBMC nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopCheck {
+    /// The CBMC unwinding value.
+    pub unwind: u32,
+    pub max_word_length: usize,
+    pub cut: bool,
+}
+
 /// The contents of a store.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stored {
     pub answers: Vec<StoredAnswer>,
     pub accepted: Vec<AcceptedConjecture>,
+    pub loop_checks: Vec<LoopCheck>,
 }
 
 impl Stored {
     pub fn is_empty(&self) -> bool {
-        self.answers.is_empty() && self.accepted.is_empty()
+        self.answers.is_empty() && self.accepted.is_empty() && self.loop_checks.is_empty()
     }
 
     /// Both stores' facts; for a word in both, the wider limits.
@@ -213,6 +225,11 @@ impl Stored {
         for accepted in other.accepted {
             if !self.accepted.contains(&accepted) {
                 self.accepted.push(accepted);
+            }
+        }
+        for check in other.loop_checks {
+            if !self.loop_checks.contains(&check) {
+                self.loop_checks.push(check);
             }
         }
     }
@@ -246,6 +263,8 @@ struct StoreFile {
     alphabet: Vec<String>,
     answers: Vec<StoredAnswer>,
     accepted: Vec<AcceptedConjecture>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    loop_checks: Vec<LoopCheck>,
 }
 
 /// The store file of one [`StoreKey`] in a cache directory.
@@ -337,6 +356,7 @@ impl AnswerStore {
         Ok(Stored {
             answers: file.answers,
             accepted: file.accepted,
+            loop_checks: file.loop_checks,
         })
     }
 
@@ -360,6 +380,7 @@ impl AnswerStore {
             alphabet: self.alphabet.clone(),
             answers: all.answers,
             accepted: all.accepted,
+            loop_checks: all.loop_checks,
         };
         let text = serde_json::to_vec(&file).expect("a store always serialises");
         let mut temp = tempfile::Builder::new()
@@ -474,6 +495,11 @@ mod tests {
         let first = Stored {
             answers: vec![answer(&[0, 1], Some(3), None), answer(&[1], None, Some(2))],
             accepted: vec![],
+            loop_checks: vec![LoopCheck {
+                unwind: 3,
+                max_word_length: 4,
+                cut: true,
+            }],
         };
         store.save(&first).unwrap();
         let second = Stored {
@@ -489,6 +515,7 @@ mod tests {
                     unchecked_words: 0,
                 },
             }],
+            loop_checks: vec![],
         };
         store.save(&second).unwrap();
         let back = store.load().unwrap();
@@ -496,6 +523,7 @@ mod tests {
         let fx = back.answers.iter().find(|a| a.word == [0, 1]).unwrap();
         assert_eq!(fx.yes_from, Some(2));
         assert_eq!(back.accepted.len(), 1);
+        assert_eq!(back.loop_checks, first.loop_checks);
         // Only the store file is left in the directory: the temporary one was renamed.
         let names: Vec<_> = std::fs::read_dir(dir.path().join("cache"))
             .unwrap()

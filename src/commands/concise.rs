@@ -21,7 +21,7 @@ const SAT_STATE_LIMIT: usize = 24;
 /// The concise automaton of `values`, next to `exact` (the exact automaton, minimal):
 /// `None`, with a warning, only when the construction fails, which would be a bug in the
 /// values (a word both "yes" and "no").
-pub fn find(values: &ThreeValued, exact: &Dfa, time: Duration) -> Option<Concise> {
+pub fn find(values: &ThreeValued, exact: &Dfa, time: Duration) -> Option<Found> {
     let started = Instant::now();
     let budget = Budget {
         time,
@@ -52,16 +52,27 @@ pub fn find(values: &ThreeValued, exact: &Dfa, time: Duration) -> Option<Concise
         rule: values.rule.clone(),
         automaton: ConciseAutomaton(dfa),
     };
-    eprintln!("mergelens: note: {}", describe(&concise, started.elapsed()));
-    Some(concise)
+    Some(Found {
+        concise,
+        took: started.elapsed(),
+    })
 }
 
-/// `concise automaton: 3 states instead of 9 (minimal, by SAT, 0.4 s)`.
-fn describe(concise: &Concise, took: Duration) -> String {
+/// A concise automaton and the time it took to find.
+pub struct Found {
+    pub concise: Concise,
+    pub took: Duration,
+}
+
+/// The end of a summary line: ` · concise automaton: 3 states (minimal, by SAT, 0.4 s)`;
+/// nothing without one.
+pub fn summary_part(found: Option<&Found>) -> String {
+    let Some(Found { concise, took }) = found else {
+        return String::new();
+    };
     format!(
-        "concise automaton: {} states instead of {} ({}, {:.1} s)",
+        " · concise automaton: {} states ({}, {:.1} s)",
         concise.automaton.0.num_states(),
-        concise.exact_states,
         match (concise.minimal, concise.method) {
             (true, ConciseMethod::Sat) => "minimal, by SAT",
             (true, ConciseMethod::Merge) => "minimal",

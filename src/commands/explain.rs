@@ -252,7 +252,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         assertion_id: chosen.assertion_id.as_deref(),
         examples: &examples,
         traces: &traces,
-        concise: concise.as_ref(),
+        concise: concise.as_ref().map(|f| &f.concise),
         cbmc_runs: counters.runs(),
     };
     write_output(args.output.as_deref(), &explanation.render(args)?)?;
@@ -274,7 +274,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     }
     let exact_up_to = explained.partial.as_ref().map(|p| p.exact_up_to);
     eprintln!(
-        "{}",
+        "{}{}",
         summary(
             &assertion,
             &explained.dfa,
@@ -282,7 +282,8 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             &stats,
             (counters.runs(), selection.runs()),
             exact_up_to,
-        )
+        ),
+        concise::summary_part(concise.as_ref())
     );
     if let Some(partial) = explained.partial {
         partial.finish()?;

@@ -32,7 +32,7 @@ use super::program::{
     ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
 };
 use super::{Outcome, write_output};
-use mergelens::automaton::{Dfa, Marks, dot, json, ops};
+use mergelens::automaton::{Dfa, Marks, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use mergelens::cbmc::cache_store::{Exactness, StoreMode};
 use mergelens::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherStats};
@@ -119,9 +119,16 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     .with_counters(Arc::clone(&counters));
     let loaded = load_answers(store.as_ref(), &mut teacher);
     let outcome = learn_with_progress(&mut teacher, &program, args, first);
-    let saved = save_answers(store.as_ref(), &teacher);
-    let (learned, partial) = settle(outcome, &teacher, &program, args)?;
+    let (learned, partial) = match settle(outcome, &teacher, &program, args) {
+        Ok(settled) => settled,
+        Err(error) => {
+            save_answers(store.as_ref(), &teacher);
+            return Err(error);
+        }
+    };
     let result = conclude(&mut teacher, &program, &learned, partial, args);
+    // After the conclusion, whose unwinding check is remembered too.
+    let saved = save_answers(store.as_ref(), &teacher);
     let teacher_stats = teacher.stats();
     super::program::object_bits_note(teacher.object_bits());
     drop(teacher);
@@ -167,7 +174,11 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             p.exact_up_to
         )
     });
-    eprintln!("{}{partial_note}", summary(&stats, counters.runs()));
+    eprintln!(
+        "{}{}{partial_note}",
+        summary(&stats, counters.runs()),
+        concise::summary_part(result.concise.as_ref())
+    );
     if let Some(partial) = result.partial {
         partial.finish()?;
     }
@@ -251,7 +262,7 @@ struct Conclusion {
     exactness: Option<Exactness>,
     /// For an empty language: why, and the loops the unwinding cut.
     empty: Option<(String, Vec<mergelens::cbmc::CutLoop>)>,
-    concise: Option<Concise>,
+    concise: Option<concise::Found>,
     marks: Marks,
 }
 
@@ -274,9 +285,13 @@ fn conclude(
         // may claim to agree with every execution.
         Some(time) if accepts_some && partial.is_none() => {
             // Every other word within the bound is impossible only when the automaton was
-            // checked on every word and the unwinding cut no loop.
-            let closed = exactness.as_ref().is_none_or(Exactness::is_complete)
-                && teacher.cut_loops().is_ok_and(|cut| cut.is_empty());
+            // checked on every word and the unwinding cut no loop. When the language is the
+            // pre-check's, "no" is the same either way and the unwinding check is skipped.
+            let allowed = teacher.precheck_automaton();
+            let same_as_precheck = analysis::equivalence_witness(&dfa, allowed).is_none();
+            let closed = !same_as_precheck
+                && exactness.as_ref().is_none_or(Exactness::is_complete)
+                && teacher.cuts_a_loop().is_ok_and(|cut| !cut);
             let values = cprog::learn_values(
                 &dfa,
                 teacher.precheck_automaton(),
@@ -288,7 +303,7 @@ fn conclude(
         _ => None,
     };
     Ok(Conclusion {
-        marks: Marks::analyse(concise::drawn(&dfa, concise.as_ref())),
+        marks: Marks::analyse(concise::drawn(&dfa, concise.as_ref().map(|f| &f.concise))),
         dfa,
         bounds,
         partial,
@@ -326,6 +341,10 @@ fn empty_reason(
 }
 
 impl Conclusion {
+    fn concise(&self) -> Option<&Concise> {
+        self.concise.as_ref().map(|f| &f.concise)
+    }
+
     /// The warnings and notes of a finished run: partial, exact only up to some length,
     /// bounds that did not converge.
     fn notes(&self, learned: &Learned) {
@@ -353,12 +372,12 @@ impl Conclusion {
         program: &InstrumentedProgram,
         learned: &Learned,
     ) -> anyhow::Result<String> {
-        let drawn = concise::drawn(&self.dfa, self.concise.as_ref());
+        let drawn = concise::drawn(&self.dfa, self.concise());
         Ok(match args.format {
             LearnFormat::Json => self.json(args, program, learned),
             LearnFormat::Dot => concise::label_dot(
                 dot::to_dot(drawn, &program.entry, &self.marks),
-                self.concise.as_ref(),
+                self.concise(),
             ),
             LearnFormat::Svg => draw_svg(drawn, &self.marks)?,
         })
@@ -393,7 +412,7 @@ impl Conclusion {
             doomed: &marks.doomed,
             empty_reason: self.empty.as_ref().map(|(text, _)| text.as_str()),
             cut_loops: self.empty.as_ref().map(|(_, cut)| cut.as_slice()),
-            concise: self.concise.as_ref(),
+            concise: self.concise(),
             front_end_warnings: &program.warnings,
         })
         .expect("plain data serialises");

@@ -27,8 +27,8 @@
 
 use crate::automaton::{Alphabet, Dfa, Letter, StateId, ops};
 
-use super::program::InstrumentedProgram;
 use super::precheck;
+use super::program::InstrumentedProgram;
 
 /// The "yes" and "no" languages; words in neither are "don't care".
 #[derive(Clone, Debug)]

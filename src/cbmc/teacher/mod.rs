@@ -74,7 +74,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use thiserror::Error;
 
-use super::cache_store::{AcceptedConjecture, Exactness, Stored, StoredAnswer};
+use super::cache_store::{AcceptedConjecture, Exactness, LoopCheck, Stored, StoredAnswer};
 use super::error::CbmcRunError;
 use super::language::is_explanation_word;
 use super::locate::Toolchain;
@@ -217,6 +217,8 @@ pub struct CbmcTeacher<'p> {
     syntax: Option<(Vec<u32>, Dfa)>,
     known: HashMap<Word, Known>,
     accepted: Vec<AcceptedConjecture>,
+    /// Whether the unwinding cut a loop, by bounds (the store's and this run's).
+    loop_checks: Vec<LoopCheck>,
     /// The exactness of the last conjecture accepted.
     exactness: Option<Exactness>,
     /// Every word the pre-check admits at the current bounds has a known answer.
@@ -253,6 +255,7 @@ impl<'p> CbmcTeacher<'p> {
             syntax: None,
             known: HashMap::new(),
             accepted: Vec::new(),
+            loop_checks: Vec::new(),
             exactness: None,
             complete: false,
             precheck_missed: None,
@@ -374,6 +377,11 @@ impl<'p> CbmcTeacher<'p> {
                 self.accepted.push(accepted);
             }
         }
+        for check in stored.loop_checks {
+            if !self.loop_checks.contains(&check) {
+                self.loop_checks.push(check);
+            }
+        }
     }
 
     /// Everything the teacher knows, for the store: confirmed answers only.
@@ -389,6 +397,7 @@ impl<'p> CbmcTeacher<'p> {
                 })
                 .collect(),
             accepted: self.accepted.clone(),
+            loop_checks: self.loop_checks.clone(),
         }
     }
 

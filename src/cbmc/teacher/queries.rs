@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::bounds::LearnBounds;
 use super::{CbmcTeacher, CbmcTeacherError};
 use crate::automaton::{Alphabet, Dfa, Letter, Word, analysis, ops};
-use crate::cbmc::cache_store::{AcceptedConjecture, Exactness, dfa_digest};
+use crate::cbmc::cache_store::{AcceptedConjecture, Exactness, LoopCheck, dfa_digest};
 use crate::cbmc::error::CbmcRunError;
 use crate::cbmc::language::{is_explanation_word, words_dfa};
 use crate::cbmc::program::{Bounds, Feedback, GotoProgram};
@@ -88,6 +88,28 @@ impl CbmcTeacher<'_> {
         let (bounds, _, timeout) = self.query_settings();
         let result = self.goto()?.cut_loops(bounds, timeout);
         result.map_err(|e| self.query_error("the unwinding check".to_string(), e))
+    }
+
+    /// Whether the unwinding cuts a loop at the current bounds ([`Self::cut_loops`] is
+    /// empty or not), remembered with the answers so that a run with a warm store asks CBMC
+    /// nothing.
+    pub fn cuts_a_loop(&mut self) -> Result<bool, CbmcTeacherError> {
+        let bounds = self.bounds;
+        let (unwind, max_word_length) = (bounds.cbmc().unwind, bounds.max_word_length);
+        let known = self
+            .loop_checks
+            .iter()
+            .find(|c| c.unwind == unwind && c.max_word_length == max_word_length);
+        if let Some(check) = known {
+            return Ok(check.cut);
+        }
+        let cut = !self.cut_loops()?.is_empty();
+        self.loop_checks.push(LoopCheck {
+            unwind,
+            max_word_length,
+            cut,
+        });
+        Ok(cut)
     }
 
     /// One CBMC run over `words` (or, in the baseline, one per word).
