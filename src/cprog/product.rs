@@ -226,6 +226,47 @@ pub enum ProductError {
     FrontEnd(#[from] FrontEndError),
 }
 
+/// How the product calls the version's entry: its parameter declarations and argument
+/// names, and the function called. Scalar arguments are shared as arguments; any other
+/// entry with parameters runs through its generated harness, which makes its arguments
+/// from shared inputs (none: an error naming the parameter).
+fn entry_call(
+    program: &InstrumentedProgram,
+) -> Result<(Vec<String>, Vec<String>, &str), ProductError> {
+    let entry = program
+        .functions
+        .iter()
+        .find(|f| f.name == program.entry && f.origin != FunctionOrigin::SystemHeader);
+    let parameters: Vec<String> = entry
+        .map(|f| {
+            f.parameters
+                .iter()
+                .filter(|p| p.trim() != "void")
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    let argument_names: Vec<String> = parameters
+        .iter()
+        .filter_map(|p| scalar_parameter(p))
+        .collect();
+    if argument_names.len() == parameters.len() {
+        return Ok((parameters, argument_names, &program.entry));
+    }
+    if program.cbmc_entry == program.entry {
+        let parameter = parameters
+            .iter()
+            .find(|p| scalar_parameter(p).is_none())
+            .cloned()
+            .unwrap_or_default();
+        return Err(ProductError::Parameter {
+            entry: program.entry.clone(),
+            parameter,
+        });
+    }
+    Ok((Vec::new(), Vec::new(), &program.cbmc_entry))
+}
+
 /// Rewrites `program` (instrumented with `record_returns`) as version `tag` of a product
 /// program, writing its units into `out_dir`.
 pub fn product_version(
@@ -246,48 +287,9 @@ pub fn product_version(
     let mut renamed = defined.clone();
     renamed.extend(program.globals.iter().cloned());
     renamed.extend(program.input_functions.iter().cloned());
-    let entry = program
-        .functions
-        .iter()
-        .find(|f| f.name == program.entry && f.origin != FunctionOrigin::SystemHeader);
-    let mut parameters: Vec<String> = entry
-        .map(|f| {
-            f.parameters
-                .iter()
-                .filter(|p| p.trim() != "void")
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut argument_names: Vec<String> = parameters
-        .iter()
-        .filter_map(|p| scalar_parameter(p))
-        .collect();
-    // Scalar arguments are shared as arguments; any other entry with parameters runs
-    // through its generated harness, which makes its arguments from shared inputs.
-    let harnessed = argument_names.len() < parameters.len();
-    if harnessed {
-        if program.cbmc_entry == program.entry {
-            let parameter = parameters
-                .iter()
-                .find(|p| scalar_parameter(p).is_none())
-                .cloned()
-                .unwrap_or_default();
-            return Err(ProductError::Parameter {
-                entry: program.entry.clone(),
-                parameter,
-            });
-        }
-        parameters.clear();
-        argument_names.clear();
-    }
+    let (parameters, argument_names, called) = entry_call(program)?;
     // A generated harness is in the text whether or not the product calls it.
     renamed.insert(program.cbmc_entry.clone());
-    let called = if harnessed {
-        &program.cbmc_entry
-    } else {
-        &program.entry
-    };
     let names = product_names(tag);
     let mut nondet: Vec<String> = Vec::new();
     let mut files = Vec::new();

@@ -61,23 +61,7 @@ pub(crate) fn run(
         let path = path.to_path_buf();
         move |source| FrontEndError::Io { path, source }
     };
-    if config.files.is_empty() {
-        return Err(FrontEndError::MissingEntry {
-            entry: config.entry.clone(),
-            defined: Vec::new(),
-        });
-    }
-    let header_dir = out_dir.join("include");
-    std::fs::create_dir_all(&header_dir).map_err(io(&header_dir))?;
-    let header = header_dir.join("mergelens.h");
-    std::fs::write(&header, HEADER).map_err(io(&header))?;
-    let flags = preprocess::compiler_flags(&config.include_dirs, &config.defines, &header_dir);
-    let analysed: Vec<PathBuf> = config
-        .files
-        .iter()
-        .map(|f| f.canonicalize().map_err(io(f)))
-        .collect::<Result<_, _>>()?;
-
+    let (header_dir, flags, analysed) = prepare(config, out_dir)?;
     let (units, computed_gotos) = read_units(config, &flags, &analysed, &header_dir)?;
     let index = build_index(&units);
     let entry = find_entry(&index, &config.entry)?;
@@ -165,6 +149,35 @@ pub(crate) fn run(
         model,
         error_mode: target.is_some(),
     })
+}
+
+/// Writes `mergelens.h` where the instrumented files include it from; the compiler flags
+/// and the analysed files' real paths.
+fn prepare(
+    config: &FrontEndConfig,
+    out_dir: &Path,
+) -> Result<(PathBuf, Vec<OsString>, Vec<PathBuf>), FrontEndError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| FrontEndError::Io { path, source }
+    };
+    if config.files.is_empty() {
+        return Err(FrontEndError::MissingEntry {
+            entry: config.entry.clone(),
+            defined: Vec::new(),
+        });
+    }
+    let header_dir = out_dir.join("include");
+    std::fs::create_dir_all(&header_dir).map_err(io(&header_dir))?;
+    let header = header_dir.join("mergelens.h");
+    std::fs::write(&header, HEADER).map_err(io(&header))?;
+    let flags = preprocess::compiler_flags(&config.include_dirs, &config.defines, &header_dir);
+    let analysed: Vec<PathBuf> = config
+        .files
+        .iter()
+        .map(|f| f.canonicalize().map_err(io(f)))
+        .collect::<Result<_, _>>()?;
+    Ok((header_dir, flags, analysed))
 }
 
 /// Preprocesses and parses every input file, the harness files last (their `main` is no
