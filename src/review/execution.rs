@@ -15,6 +15,7 @@
 //! ([`super::diff3::merge3`]). The result is cached under `.git/mergelens/executions/`,
 //! keyed by the four versions' fingerprints, the bounds and the CBMC version.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -24,12 +25,15 @@ use super::context::LearnContext;
 use super::diff3::{CallTree, LogItem, merge3, merge3_twice};
 use super::engine::{EntryAutomata, VersionInput, front_end_config};
 use super::error::ReviewError;
+use super::execution_cache::{
+    CACHE_FORMAT, CachedEnumeration, LIMIT, LimitHit, PartialEnumeration, Resume, cache_key,
+    load_partial, save, unfinished,
+};
 use crate::automaton::Alphabet;
 use crate::cbmc::product::{
-    Enumeration, Execution as RawExecution, Goal, Item, Layout, ProductProgram, ReadSite,
-    TAPE_LENGTH, harness,
+    Enumeration, Execution as RawExecution, Item, ProductProgram, ReadSite, TAPE_LENGTH,
 };
-use crate::cbmc::{CbmcCounters, CbmcRunError, LearnBounds};
+use crate::cbmc::{CbmcCounters, CbmcRunError};
 use crate::config::Settings;
 use crate::cprog::product::{
     INPUT_BYTES, ProductError, ProductVersion, input_label, product_version,
@@ -39,13 +43,6 @@ use crate::document::{
     Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, SelfCheck,
     Version,
 };
-use crate::fingerprint::Fingerprint;
-
-/// At most this many quadruples are enumerated per entry; past it the check is partial.
-pub(crate) const LIMIT: usize = 64;
-
-/// Version 3: executions carry where each input value was read.
-const CACHE_FORMAT: &str = "mergelens-executions/3";
 
 /// The check of one entry.
 #[derive(Clone, Debug)]
@@ -88,7 +85,6 @@ pub(crate) fn check_entry(
     ctx: &LearnContext,
     learned: &EntryAutomata,
 ) -> Result<CheckOutcome, ReviewError> {
-    let (alphabet, bounds) = (&learned.alphabet, learned.bounds);
     let started = Instant::now();
     let dir = tempfile::Builder::new()
         .prefix("mergelens-product-src-")
@@ -98,40 +94,19 @@ pub(crate) fn check_entry(
             source,
         })?;
     let trees = settings.events == EventKind::Functions;
-    // The four versions are read in parallel, as the learning reads them.
-    let prepared: Vec<Result<Prepared, ReviewError>> = ctx.pool.install(|| {
-        ORDER
-            .par_iter()
-            .map(|&(version, tag)| {
-                prepare(inputs, version, tag, entry, settings, trees, dir.path())
-            })
-            .collect()
-    });
-    let mut versions = Vec::new();
-    let mut copies = Vec::new();
-    let mut fingerprints = Vec::new();
-    for p in prepared {
-        match p? {
-            Prepared::Ready(product, copy, fingerprint) => {
-                versions.push(*product);
-                copies.extend(copy.map(|c| *c));
-                fingerprints.push(fingerprint);
-            }
-            Prepared::Skip(reason) => return Ok(CheckOutcome::Skipped(reason)),
-        }
-    }
-    // M needs its own self-check only where it is not O's program.
-    let mut pairs = vec![('o', 'p')];
-    if fingerprints[3] != fingerprints[0] {
-        pairs.push(('m', 'n'));
-    }
-    copies.retain(|c| pairs.iter().any(|&(_, copy)| copy == c.tag));
-    versions.extend(copies);
+    let (versions, pairs, mut fingerprints) =
+        match prepare_all(inputs, entry, settings, ctx, trees, dir.path())? {
+            Ok(prepared) => prepared,
+            Err(reason) => return Ok(CheckOutcome::Skipped(reason)),
+        };
     let mut notes = notes(entry, &versions, trees, settings);
-
+    // One branch that left the program as the base had it, and a merge that is the other
+    // branch's program: every execution is explained, with no CBMC run.
+    let f = &fingerprints;
+    let one_sided = (f[2] == f[0] && f[3] == f[1]) || (f[1] == f[0] && f[3] == f[2]);
     // The review's letters decide what counts towards the bound: part of the key.
-    fingerprints.push(alphabet.names().collect::<Vec<_>>().join(" "));
-    let key = cache_key(&fingerprints, bounds, ctx, trees);
+    fingerprints.push(learned.alphabet.names().collect::<Vec<_>>().join(" "));
+    let key = cache_key(&fingerprints, learned.bounds, ctx, trees);
     let cache_path = ctx
         .executions
         .as_ref()
@@ -143,10 +118,6 @@ pub(crate) fn check_entry(
         .filter(|c| c.format == CACHE_FORMAT);
     let counters = Arc::new(CbmcCounters::new());
     let from_cache = cached.is_some();
-    // One branch that left the program as the base had it, and a merge that is the other
-    // branch's program: every execution is explained, with no CBMC run.
-    let f = &fingerprints;
-    let one_sided = (f[2] == f[0] && f[3] == f[1]) || (f[1] == f[0] && f[3] == f[2]);
     let run = match cached {
         _ if one_sided => CachedEnumeration {
             format: CACHE_FORMAT.to_string(),
@@ -161,128 +132,224 @@ pub(crate) fn check_entry(
             c
         }
         None => {
-            // A check that ran out of memory or time under these limits before does again:
-            // the cost of finding out (minutes on real code) is not paid twice.
-            let limit_hit = cache_path.as_ref().map(|p| p.with_extension("limit.json"));
-            if let Some(reason) = limit_hit
-                .as_deref()
-                .and_then(|p| LimitHit::recalled(p, settings))
-            {
-                return Ok(CheckOutcome::Unfinished(reason));
-            }
-            let failed = |source: CbmcRunError| ReviewError::Product {
-                entry: entry.to_string(),
-                source: Box::new(source),
+            let fresh = FreshRun {
+                inputs,
+                entry,
+                settings,
+                ctx,
+                learned,
+                versions: &versions,
+                pairs: &pairs,
+                counters: &counters,
+                cache_path: cache_path.as_deref(),
             };
-            let mut product = match ProductProgram::compile(
-                &ctx.tools,
-                &versions,
-                pairs.clone(),
-                counters.clone(),
-            ) {
-                Ok(p) => p,
-                // A program the renaming cannot link (goto-cc rejects the product): the
-                // review goes on with the word-level verdict, saying why.
-                Err(e @ (CbmcRunError::Compile { .. } | CbmcRunError::GotoCc { .. })) => {
-                    return Ok(CheckOutcome::Skipped(format!(
-                        "goto-cc cannot link the four versions into one program: {e}"
-                    )));
-                }
-                Err(e) => return Err(failed(e)),
-            };
-            // Executions a stopped run found are kept beside the cache entry, under its key.
-            let partial = cache_path
-                .as_ref()
-                .map(|p| p.with_extension("partial.json"));
-            let resume = Resume {
-                start: partial.as_deref().map(load_partial).unwrap_or_default(),
-                path: partial.clone(),
-            };
-            if !resume.start.is_empty() {
-                notes.push(format!(
-                    "{entry}: the per-execution check resumed from the {} executions a stopped review had found",
-                    resume.start.len()
-                ));
+            match fresh.run(&mut notes)? {
+                Ok(run) => run,
+                Err(outcome) => return Ok(outcome),
             }
-            let mut run =
-                match run_product(&mut product, entry, &pairs, settings, ctx, learned, resume) {
-                    Ok(run) => run,
-                    Err(e) => match unfinished(&e, partial.is_some()) {
-                        Some(reason) => {
-                            // A stop (Ctrl-C, the budget) kills the run as a timeout would,
-                            // but says nothing of what the check needs.
-                            if let Some(path) = limit_hit
-                                .as_ref()
-                                .filter(|_| crate::stop::stop_reason().is_none())
-                            {
-                                LimitHit::remember(path, &e, &reason, settings);
-                            }
-                            return Ok(CheckOutcome::Unfinished(reason));
-                        }
-                        None => return Err(failed(e)),
-                    },
-                };
-            if let Some(p) = &partial {
-                let _ = std::fs::remove_file(p);
-            }
-            // Temporary checkouts mean nothing to a reader, nor in the cache.
-            if let Some(d) = run.self_check.as_mut().and_then(|s| s.divergence.as_mut()) {
-                *d = shown_place(d, inputs);
-            }
-            relative_sites(&mut run.enumeration.executions, inputs);
-            if let Some(path) = &cache_path
-                && let Err(err) = save(path, &run)
-            {
-                ctx.warn(&format!(
-                    "cannot write the per-execution cache {}: {err}",
-                    path.display()
-                ));
-            }
-            run
         }
     };
-    let enumeration = run.enumeration;
-    let self_check = run.self_check;
-    if self_check.as_ref().is_some_and(|s| !s.identical) {
-        // The review says why in its inconclusive list.
-        let check = ExecutionCheck {
-            complete: false,
-            cbmc_runs: counters.runs(),
-            from_cache,
-            wall_seconds: started.elapsed().as_secs_f64(),
-            self_check,
-            ..ExecutionCheck::default()
-        };
-        return Ok(CheckOutcome::Ran(EntryCheck {
-            executions: Vec::new(),
-            check,
-            notes,
-            disagreements: Vec::new(),
-        }));
-    }
-
     let mut check = ExecutionCheck {
-        quadruples: enumeration.executions.len() as u64,
-        complete: enumeration.complete,
+        quadruples: run.enumeration.executions.len() as u64,
+        complete: run.enumeration.complete,
         cbmc_runs: counters.runs(),
         from_cache,
-        self_check,
+        self_check: run.self_check,
         ..ExecutionCheck::default()
     };
+    let diverged = check.self_check.as_ref().is_some_and(|s| !s.identical);
+    let (executions, disagreements) = if diverged {
+        // The review says why in its inconclusive list.
+        check.quadruples = 0;
+        check.complete = false;
+        (Vec::new(), Vec::new())
+    } else {
+        judge(entry, &run.enumeration, learned, &mut check, &mut notes)?
+    };
+    check.wall_seconds = started.elapsed().as_secs_f64();
+    Ok(CheckOutcome::Ran(EntryCheck {
+        executions,
+        check,
+        notes,
+        disagreements,
+    }))
+}
+
+/// The four versions' product parts (read in parallel, as the learning reads them), the
+/// self-check's copies among them, the pairs the self-check compares, and each version's
+/// fingerprint; or why the check cannot run.
+#[allow(clippy::type_complexity)]
+fn prepare_all(
+    inputs: &[VersionInput],
+    entry: &str,
+    settings: &Settings,
+    ctx: &LearnContext,
+    trees: bool,
+    dir: &Path,
+) -> Result<Result<(Vec<ProductVersion>, Vec<(char, char)>, Vec<String>), String>, ReviewError> {
+    let prepared: Vec<Result<Prepared, ReviewError>> = ctx.pool.install(|| {
+        ORDER
+            .par_iter()
+            .map(|&(version, tag)| prepare(inputs, version, tag, entry, settings, trees, dir))
+            .collect()
+    });
+    let mut versions = Vec::new();
+    let mut copies = Vec::new();
+    let mut fingerprints = Vec::new();
+    for p in prepared {
+        match p? {
+            Prepared::Ready(product, copy, fingerprint) => {
+                versions.push(*product);
+                copies.extend(copy.map(|c| *c));
+                fingerprints.push(fingerprint);
+            }
+            Prepared::Skip(reason) => return Ok(Err(reason)),
+        }
+    }
+    // M needs its own self-check only where it is not O's program.
+    let mut pairs = vec![('o', 'p')];
+    if fingerprints[3] != fingerprints[0] {
+        pairs.push(('m', 'n'));
+    }
+    copies.retain(|c| pairs.iter().any(|&(_, copy)| copy == c.tag));
+    versions.extend(copies);
+    Ok(Ok((versions, pairs, fingerprints)))
+}
+
+/// A per-execution check that the cache does not have: compiled, run (resumed from what a
+/// stopped run found), and cached.
+struct FreshRun<'a> {
+    inputs: &'a [VersionInput],
+    entry: &'a str,
+    settings: &'a Settings,
+    ctx: &'a LearnContext,
+    learned: &'a EntryAutomata,
+    versions: &'a [ProductVersion],
+    pairs: &'a [(char, char)],
+    counters: &'a Arc<CbmcCounters>,
+    cache_path: Option<&'a Path>,
+}
+
+impl FreshRun<'_> {
+    /// The run, or the outcome that ends the check without one (a limit hit before or now,
+    /// a product goto-cc cannot link).
+    fn run(
+        &self,
+        notes: &mut Vec<String>,
+    ) -> Result<Result<CachedEnumeration, CheckOutcome>, ReviewError> {
+        let entry = self.entry;
+        // A check that ran out of memory or time under these limits before does again: the
+        // cost of finding out (minutes on real code) is not paid twice.
+        let limit_hit = self.cache_path.map(|p| p.with_extension("limit.json"));
+        if let Some(reason) = limit_hit
+            .as_deref()
+            .and_then(|p| LimitHit::recalled(p, self.settings))
+        {
+            return Ok(Err(CheckOutcome::Unfinished(reason)));
+        }
+        let failed = |source: CbmcRunError| ReviewError::Product {
+            entry: entry.to_string(),
+            source: Box::new(source),
+        };
+        let compiled = ProductProgram::compile(
+            &self.ctx.tools,
+            self.versions,
+            self.pairs.to_vec(),
+            self.counters.clone(),
+        );
+        let mut product = match compiled {
+            Ok(p) => p,
+            // A program the renaming cannot link (goto-cc rejects the product): the review
+            // goes on with the word-level verdict, saying why.
+            Err(e @ (CbmcRunError::Compile { .. } | CbmcRunError::GotoCc { .. })) => {
+                return Ok(Err(CheckOutcome::Skipped(format!(
+                    "goto-cc cannot link the four versions into one program: {e}"
+                ))));
+            }
+            Err(e) => return Err(failed(e)),
+        };
+        // Executions a stopped run found are kept beside the cache entry, under its key.
+        let partial = self.cache_path.map(|p| p.with_extension("partial.json"));
+        let resume = Resume {
+            start: partial.as_deref().map(load_partial).unwrap_or_default(),
+            path: partial.clone(),
+        };
+        if !resume.start.is_empty() {
+            notes.push(format!(
+                "{entry}: the per-execution check resumed from the {} executions a stopped review had found",
+                resume.start.len()
+            ));
+        }
+        let (settings, ctx, learned) = (self.settings, self.ctx, self.learned);
+        let mut run = match run_product(
+            &mut product,
+            entry,
+            self.pairs,
+            settings,
+            ctx,
+            learned,
+            resume,
+        ) {
+            Ok(run) => run,
+            Err(e) => {
+                let Some(reason) = unfinished(&e, partial.is_some()) else {
+                    return Err(failed(e));
+                };
+                // A stop (Ctrl-C, the budget) kills the run as a timeout would, but says
+                // nothing of what the check needs.
+                if let Some(path) = limit_hit
+                    .as_ref()
+                    .filter(|_| crate::stop::stop_reason().is_none())
+                {
+                    LimitHit::remember(path, &e, &reason, settings);
+                }
+                return Ok(Err(CheckOutcome::Unfinished(reason)));
+            }
+        };
+        if let Some(p) = &partial {
+            let _ = std::fs::remove_file(p);
+        }
+        // Temporary checkouts mean nothing to a reader, nor in the cache.
+        if let Some(d) = run.self_check.as_mut().and_then(|s| s.divergence.as_mut()) {
+            *d = shown_place(d, self.inputs);
+        }
+        relative_sites(&mut run.enumeration.executions, self.inputs);
+        if let Some(path) = self.cache_path
+            && let Err(err) = save(path, &run)
+        {
+            ctx.warn(&format!(
+                "cannot write the per-execution cache {}: {err}",
+                path.display()
+            ));
+        }
+        Ok(Ok(run))
+    }
+}
+
+/// Judges every execution by the three-way merge of its call trees: explained ones are
+/// counted, the others become stories (one per distinct behaviour); an execution a
+/// learned automaton lacks is a disagreement (at most three are named).
+fn judge(
+    entry: &str,
+    enumeration: &Enumeration,
+    learned: &EntryAutomata,
+    check: &mut ExecutionCheck,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<Execution>, Vec<String>), ReviewError> {
     let mut executions: Vec<Execution> = Vec::new();
     let mut disagreements = Vec::new();
+    let end = cprog::END_LETTER;
     for raw in &enumeration.executions {
         let trees: Vec<CallTree> = raw
             .logs
             .iter()
-            .map(|log| tree(entry, log, &enumeration.letters, alphabet))
+            .map(|log| tree(entry, log, &enumeration.letters, &learned.alphabet))
             .collect::<Result<_, _>>()
             .map_err(|source| ReviewError::Product {
                 entry: entry.to_string(),
                 source: Box::new(source),
             })?;
         let [o, a, b, m] = [&trees[0], &trees[1], &trees[2], &trees[3]];
-        let end = cprog::END_LETTER;
         for ((version, _), t) in ORDER.iter().zip(&trees) {
             let word = t.word(end);
             let lacks = learned
@@ -344,13 +411,7 @@ pub(crate) fn check_entry(
             executions.push(story);
         }
     }
-    check.wall_seconds = started.elapsed().as_secs_f64();
-    Ok(CheckOutcome::Ran(EntryCheck {
-        executions,
-        check,
-        notes,
-        disagreements,
-    }))
+    Ok((executions, disagreements))
 }
 
 /// What a reader must know about what the check of these versions covers.
@@ -631,157 +692,6 @@ fn tree(
     Ok(CallTree::from_log(entry, &items, |n| {
         alphabet.letter(n).is_some()
     }))
-}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct CachedEnumeration {
-    format: String,
-    /// Absent when no CBMC run was needed.
-    self_check: Option<SelfCheck>,
-    enumeration: Enumeration,
-}
-
-/// Executions found by a run that stopped before its enumeration ended.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct PartialEnumeration {
-    format: String,
-    executions: Vec<RawExecution>,
-}
-
-/// Where a per-execution check starts and keeps what it finds against a stop.
-struct Resume {
-    start: Vec<RawExecution>,
-    path: Option<std::path::PathBuf>,
-}
-
-fn load_partial(path: &std::path::Path) -> Vec<RawExecution> {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<PartialEnumeration>(&t).ok())
-        .filter(|p| p.format == CACHE_FORMAT)
-        .map(|p| p.executions)
-        .unwrap_or_default()
-}
-
-/// A per-execution check that ran past the memory limit or the query timeout, remembered
-/// beside its cache entry with the limits it ran under.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct LimitHit {
-    format: String,
-    reason: String,
-    /// Set for a run out of memory: the limit in bytes.
-    memory_limit: Option<u64>,
-    /// Set for a run out of time: the query timeout in milliseconds.
-    timeout_ms: Option<u64>,
-}
-
-impl LimitHit {
-    fn remember(path: &std::path::Path, error: &CbmcRunError, reason: &str, settings: &Settings) {
-        let hit = LimitHit {
-            format: CACHE_FORMAT.to_string(),
-            reason: reason.to_string(),
-            memory_limit: matches!(error, CbmcRunError::OutOfMemory { .. })
-                .then_some(settings.memory_limit)
-                .flatten(),
-            timeout_ms: matches!(error, CbmcRunError::Timeout { .. })
-                .then(|| settings.query_timeout.map(|t| t.as_millis() as u64))
-                .flatten(),
-        };
-        if hit.memory_limit.is_some() || hit.timeout_ms.is_some() {
-            let _ = save(path, &hit);
-        }
-    }
-
-    /// The reason again, when the limits now are no larger than those the check ran out of.
-    fn recalled(path: &std::path::Path, settings: &Settings) -> Option<String> {
-        let text = std::fs::read_to_string(path).ok()?;
-        let hit: LimitHit = serde_json::from_str(&text).ok()?;
-        let memory = hit
-            .memory_limit
-            .zip(settings.memory_limit)
-            .is_some_and(|(then, now)| now <= then);
-        let time = hit
-            .timeout_ms
-            .zip(settings.query_timeout)
-            .is_some_and(|(then, now)| now.as_millis() as u64 <= then);
-        (hit.format == CACHE_FORMAT && (memory || time)).then(|| {
-            format!(
-                "{} (remembered from an earlier review under the same limits; raise the limit to try again)",
-                hit.reason
-            )
-        })
-    }
-}
-
-/// Why a per-execution check ended without an answer that is no error of the review: a
-/// stop request (the executions found so far are kept), or a CBMC run past its timeout or
-/// memory limit. The entry is then `inconclusive`.
-fn unfinished(error: &CbmcRunError, kept: bool) -> Option<String> {
-    if let Some(reason) = crate::stop::stop_reason() {
-        return Some(if kept {
-            format!(
-                "the run was stopped ({reason}); the executions found so far are kept and the next review resumes from them"
-            )
-        } else {
-            format!("the run was stopped ({reason})")
-        });
-    }
-    matches!(
-        error,
-        CbmcRunError::Timeout { .. } | CbmcRunError::OutOfMemory { .. }
-    )
-    .then(|| error.to_string())
-}
-
-fn save(path: &std::path::Path, e: &impl serde::Serialize) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let text = serde_json::to_string(e).map_err(std::io::Error::other)?;
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(text.as_bytes())?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// What an enumeration depends on: mergelens's query semantics (the version and digest the
-/// answer store is keyed by too), the four instrumented versions, the bounds, the harness
-/// (its encoding and tape), the limit and the CBMC version.
-fn cache_key(
-    fingerprints: &[String],
-    bounds: LearnBounds,
-    ctx: &LearnContext,
-    trees: bool,
-) -> String {
-    let mut h = Fingerprint::new();
-    h.field(CACHE_FORMAT);
-    h.field(&crate::cbmc::cache_store::semantics_digest());
-    for f in fingerprints {
-        h.field(f);
-    }
-    h.field(&format!(
-        "unwind={};max-word-length={};limit={LIMIT};trees={trees}",
-        bounds.unwind, bounds.max_word_length
-    ));
-    let layout = Layout {
-        tags: &['o', 'a', 'b', 'm'],
-        maps: &[],
-        counted: &[],
-        arguments: 0,
-        max_word_length: bounds.max_word_length,
-        inputs: &["key".to_string()],
-    };
-    h.field(&harness(
-        &layout,
-        &Goal::NewQuadruple {
-            blocked: &[],
-            pairs: &[('o', 'p')],
-        },
-    ));
-    h.field(&harness(&layout, &Goal::Divergence(&[('o', 'p')])));
-    let v = ctx.tools.version;
-    h.field(&format!("{}.{}.{}", v.major, v.minor, v.patch));
-    h.hex()
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ mod diff3;
 mod engine;
 mod error;
 mod execution;
+mod execution_cache;
 pub mod fig12;
 mod learn;
 mod source;
