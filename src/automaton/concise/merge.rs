@@ -3,10 +3,10 @@
 //! Pearlmutter and Price, *Results of the Abbadingo One DFA learning competition and a new
 //! evidence-driven state merging algorithm*, ICGI 1998).
 //!
-//! Both classic algorithms start from the prefix tree of the sample; here the start is an
-//! automaton already consistent with the sample (the minimal DFA of yes, or of the
-//! complement of no), so every step keeps a consistent automaton and the result is never
-//! larger than the start. The *red* states are settled; the *blue* ones are the successors
+//! Both classic algorithms start from the prefix tree of the sample; here the start is any
+//! automaton already consistent with the sample (the prefix tree of yes, [`prefix_tree`],
+//! the minimal DFA of yes, or that of the complement of no), so every step keeps a
+//! consistent automaton and the result is never larger than the start. The *red* states are settled; the *blue* ones are the successors
 //! of red states that are not red. A step tries to merge a blue state into a red one (with
 //! the determinising fold: the successors of merged states on the same letter are merged
 //! too) and keeps the merge when [`Sample::consistent`] accepts the result. A blue state
@@ -18,11 +18,45 @@
 use std::time::Instant;
 
 use super::sample::Sample;
-use crate::automaton::dfa::{Alphabet, Dfa, NO_STATE, StateId};
+use crate::automaton::dfa::{Alphabet, Dfa, Letter, NO_STATE, StateId};
 use crate::automaton::ops::minimize;
 
 /// Up to this many states, every (red, blue) pair is scored before a merge is chosen.
 const EXHAUSTIVE_LIMIT: usize = 64;
+
+/// The largest prefix tree merged from: a few thousand states merge in well under a second.
+pub(crate) const PREFIX_TREE_LIMIT: usize = 5000;
+
+/// The prefix tree of a finite language given by a trimmed automaton (as [`minimize`]
+/// leaves it): one state per prefix of its words, breadth first. `None` when the language
+/// is infinite or has more than `limit` prefixes.
+///
+/// Starting from the tree matters: every automaton that accepts the yes words, restricted
+/// to the edges their runs take, is a quotient of it, so the optimum is within reach of
+/// merging; a minimal DFA has already merged prefixes that the optimum may keep apart.
+pub(crate) fn prefix_tree(d: &Dfa, limit: usize) -> Option<Dfa> {
+    let mut tree = Dfa::with_states(d.alphabet().clone(), 1);
+    tree.set_accepting(0, d.is_accepting(d.initial()));
+    let mut queue = vec![(d.initial(), 0)];
+    let mut next = 0;
+    while next < queue.len() {
+        let (q, t) = queue[next];
+        next += 1;
+        for (a, &to) in d.row(q).iter().enumerate() {
+            if to == NO_STATE {
+                continue;
+            }
+            // A cycle makes the tree grow past any limit, so this also ends infinite ones.
+            if tree.num_states() >= limit {
+                return None;
+            }
+            let child = tree.add_state(d.is_accepting(to));
+            tree.set_transition(t, a as Letter, child);
+            queue.push((to, child));
+        }
+    }
+    Some(tree)
+}
 
 /// A consistent automaton no larger than `start`, which must be consistent with `sample`
 /// and over its alphabet; merging stops early, with what it has, at `deadline`.
