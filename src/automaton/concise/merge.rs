@@ -17,7 +17,7 @@
 
 use std::time::Instant;
 
-use super::sample::Sample;
+use super::sample::{Hypothesis, Sample};
 use crate::automaton::dfa::{Alphabet, Dfa, Letter, NO_STATE, StateId};
 use crate::automaton::ops::minimize;
 
@@ -69,10 +69,11 @@ pub(crate) fn merge(start: &Dfa, sample: &Sample, deadline: Instant) -> Dfa {
         if blue.is_empty() {
             break;
         }
-        match step(&q, &red, &blue, sample, exhaustive, deadline) {
+        match step(&mut q, &red, &blue, sample, exhaustive, deadline) {
             Step::Promote(b) => red.push(b),
-            Step::Merge(merged) => {
-                q = merged;
+            Step::Merge(r, b) => {
+                q.merge(r, b);
+                q.log.clear();
                 // A fold may merge two red states with each other: keep each class once.
                 let mut roots: Vec<StateId> = Vec::with_capacity(red.len());
                 for r in red {
@@ -91,38 +92,40 @@ pub(crate) fn merge(start: &Dfa, sample: &Sample, deadline: Instant) -> Dfa {
 
 enum Step {
     Promote(StateId),
-    Merge(Quotient),
+    /// Merge this blue state into this red one.
+    Merge(StateId, StateId),
     OutOfTime,
 }
 
 /// The next step of the blue-fringe loop: the best consistent merge, or the first blue
-/// state that merges with no red state.
+/// state that merges with no red state. Every merge tried is undone before returning.
 fn step(
-    q: &Quotient,
+    q: &mut Quotient,
     red: &[StateId],
     blue: &[StateId],
     sample: &Sample,
     exhaustive: bool,
     deadline: Instant,
 ) -> Step {
-    let mut best: Option<(usize, Quotient)> = None;
+    let mut best: Option<(usize, StateId, StateId)> = None;
     for &b in blue {
         let mut mergeable = false;
         for &r in red {
             if Instant::now() >= deadline {
                 return Step::OutOfTime;
             }
-            let mut candidate = q.clone();
-            let score = candidate.merge(r, b);
-            if !sample.consistent(&candidate.to_dfa(sample.alphabet())) {
+            let score = q.merge(r, b);
+            let consistent = sample.consistent(&*q);
+            q.undo();
+            if !consistent {
                 continue;
             }
             if !exhaustive {
-                return Step::Merge(candidate);
+                return Step::Merge(r, b);
             }
             mergeable = true;
-            if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                best = Some((score, candidate));
+            if best.is_none_or(|(s, _, _)| score > s) {
+                best = Some((score, r, b));
             }
         }
         if !mergeable {
@@ -130,13 +133,21 @@ fn step(
         }
     }
     match best {
-        Some((_, merged)) => Step::Merge(merged),
+        Some((_, r, b)) => Step::Merge(r, b),
         None => Step::OutOfTime,
     }
 }
 
+/// One change to a [`Quotient`], for undoing a merge that was only tried.
+enum Change {
+    Parent(StateId),
+    Next(usize, StateId),
+    Accepting(StateId, bool),
+}
+
 /// A partition of a DFA's states (union-find), with the merged transitions of each class.
-#[derive(Clone)]
+/// Trying a merge logs its changes, so that rejecting it costs what the merge did rather
+/// than a copy of the whole table.
 struct Quotient {
     k: usize,
     initial: StateId,
@@ -144,6 +155,7 @@ struct Quotient {
     /// The row of a class's root is the class's row; a target is any member of its class.
     next: Vec<StateId>,
     accepting: Vec<bool>,
+    log: Vec<Change>,
 }
 
 impl Quotient {
@@ -154,6 +166,7 @@ impl Quotient {
             parent: d.states().collect(),
             next: d.table().to_vec(),
             accepting: d.acceptance().to_vec(),
+            log: Vec::new(),
         }
     }
 
@@ -176,9 +189,13 @@ impl Quotient {
             if x == y {
                 continue;
             }
+            self.log.push(Change::Parent(y));
             self.parent[y as usize] = x;
             merged += 1;
-            self.accepting[x as usize] |= self.accepting[y as usize];
+            if !self.accepting[x as usize] && self.accepting[y as usize] {
+                self.log.push(Change::Accepting(x, false));
+                self.accepting[x as usize] = true;
+            }
             let (xs, ys) = (x as usize * k, y as usize * k);
             for a in 0..k {
                 let ty = self.next[ys + a];
@@ -186,12 +203,26 @@ impl Quotient {
                     continue;
                 }
                 match self.next[xs + a] {
-                    NO_STATE => self.next[xs + a] = ty,
+                    NO_STATE => {
+                        self.log.push(Change::Next(xs + a, NO_STATE));
+                        self.next[xs + a] = ty;
+                    }
                     tx => pending.push((tx, ty)),
                 }
             }
         }
         merged
+    }
+
+    /// Undoes every change since the log was last cleared.
+    fn undo(&mut self) {
+        while let Some(change) = self.log.pop() {
+            match change {
+                Change::Parent(y) => self.parent[y as usize] = y,
+                Change::Next(cell, old) => self.next[cell] = old,
+                Change::Accepting(x, old) => self.accepting[x as usize] = old,
+            }
+        }
     }
 
     /// The classes one edge away from a red class that are not red, in breadth-first order.
@@ -237,6 +268,23 @@ impl Quotient {
         }
         let accepting = order.iter().map(|&c| self.accepting[c as usize]).collect();
         Dfa::from_parts(alphabet.clone(), 0, accepting, delta)
+    }
+}
+
+/// The quotient runs as the automaton [`Quotient::to_dfa`] would build, class by class,
+/// so a merge is checked without building it.
+impl Hypothesis for Quotient {
+    fn start(&self) -> StateId {
+        self.find(self.initial)
+    }
+
+    fn step(&self, state: StateId, letter: Letter) -> Option<StateId> {
+        let to = self.next[state as usize * self.k + letter as usize];
+        (to != NO_STATE).then(|| self.find(to))
+    }
+
+    fn accepts(&self, state: StateId) -> bool {
+        self.accepting[state as usize]
     }
 }
 
@@ -296,9 +344,12 @@ mod tests {
             &[2, 4],
         );
         let mut q = Quotient::new(&d);
+        let before = q.to_dfa(d.alphabet());
         assert_eq!(q.merge(1, 3), 2);
         let m = q.to_dfa(d.alphabet());
         assert_eq!(m.num_states(), 3);
         assert!(m.accepts_names(&["b", "a"]) && m.accepts_names(&["a", "a"]));
+        q.undo();
+        assert_eq!(q.to_dfa(d.alphabet()), before);
     }
 }
