@@ -8,17 +8,20 @@
 //!
 //! How it works, in four steps:
 //!
-//! 1. The three-valued product of yes and no ([`sample`]): every pair of states labelled
+//! 1. The three-valued product of yes and no (module `sample`): every pair of states labelled
 //!    yes, no or don't care, pruned to the pairs from which a labelled one is reachable.
-//! 2. A heuristic upper bound ([`merge`]): blue-fringe state merging (RPNI, Oncina and
+//! 2. A heuristic upper bound (module `merge`): blue-fringe state merging (RPNI, Oncina and
 //!    García 1992; EDSM, Lang, Pearlmutter and Price 1998) from the prefix tree of yes (when
-//!    yes is finite and has at most [`merge::PREFIX_TREE_LIMIT`] prefixes), from the minimal
+//!    yes is finite and has at most 5,000 prefixes), from the minimal
 //!    DFA of yes and from that of the complement of no, each merge kept only while the
 //!    automaton stays consistent. The smallest result, of `h` states, is never larger than
 //!    the minimal DFA of yes or of the complement of no. It gets at most half the time.
-//! 3. The exact minimum ([`sat`]): Neider's SAT encoding of a separating DFA with `n`
-//!    states (ATVA 2012), with breadth-first symmetry breaking, for `n = 1, 2, ...` up to
-//!    `h`; the first satisfiable `n` is the minimum. The [`Budget`] bounds the time and the
+//! 3. The exact minimum (module `sat`): Neider's SAT encoding of a separating DFA with `n`
+//!    states (*Computing minimal separating DFAs and regular invariants using SAT and SMT
+//!    solvers*, ATVA 2012), with the breadth-first symmetry breaking of Ulyantsev,
+//!    Zakirzyanov and Shalyto (LATA 2015), for `n = 1, 2, ...` up to `h`; the first
+//!    satisfiable `n` is the minimum. The solver is the `batsat` crate, a
+//!    pure-Rust port of MiniSat 2.2 whose `stop` callback enforces the deadline. The [`Budget`] bounds the time and the
 //!    largest `n` tried; past it, the heuristic's automaton is the answer, marked not
 //!    minimal unless every smaller size was refuted.
 //! 4. The answer is checked against `yes` and `no` themselves with [`ops`] and
