@@ -129,11 +129,12 @@ fn random30(len: usize, no_len: usize) -> (Dfa, Dfa) {
 
 fn row(input: &str, yes: &Dfa, no: &Dfa, method: &str, seconds: f64, s: &Separation) {
     println!(
-        "| {input:<22} | {:>7} | {:>5} | {:>6} | {method:<12} | {seconds:>7.4} | {:>6} | {:>7} | {:<6} |",
+        "| {input:<26} | {:>7} | {:>3} | {:>3} | {method:<11} | {seconds:>7.4} | {:>6} | {:>5} | {:<7} | {:<6} |",
         yes.alphabet().len(),
         yes.num_states(),
         no.num_states(),
         s.dfa.num_states(),
+        s.lower_bound,
         s.minimal,
         s.method.as_str(),
     );
@@ -142,10 +143,10 @@ fn row(input: &str, yes: &Dfa, no: &Dfa, method: &str, seconds: f64, s: &Separat
 pub fn run() {
     println!();
     println!(
-        "| input                  | letters |   yes |     no | search       | seconds | states | minimal | method |"
+        "| input                      | letters | yes |  no | search      | seconds | states | bound | minimal | method |"
     );
     println!(
-        "|------------------------|--------:|------:|-------:|--------------|--------:|-------:|---------|--------|"
+        "|----------------------------|--------:|----:|----:|-------------|--------:|-------:|------:|---------|--------|"
     );
     type Case = (&'static str, Box<dyn Fn() -> (Dfa, Dfa)>);
     let cases: Vec<Case> = vec![
