@@ -109,6 +109,23 @@ fn run_automaton(command: AutomatonCommand) -> anyhow::Result<Outcome> {
             commands::learn_target::run(&args.into_args())?;
             return Ok(Outcome::Success);
         }
+        C::Separate {
+            yes,
+            no,
+            minimal,
+            max_length,
+            time_budget,
+            output,
+        } => {
+            let separate = commands::automaton::Separate {
+                yes,
+                no,
+                minimal,
+                max_length,
+                time_budget: time_budget.map(std::time::Duration::from_secs_f64),
+            };
+            return commands::automaton::separate(&separate, output.as_deref());
+        }
     };
     let options = commands::automaton::Options {
         output: out.output,

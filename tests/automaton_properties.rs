@@ -189,6 +189,20 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(160))]
 
     #[test]
+    fn bound_length_keeps_exactly_the_short_words(d in arb_dfa(), n in 0usize..=5) {
+        let b = ops::bound_length(&d, n);
+        prop_assert_eq!(&ops::minimize(&b), &b);
+        prop_assert!(ops::is_finite(&b));
+        for w in all_words(d.alphabet().len(), MAX_LEN) {
+            prop_assert_eq!(b.accepts(&w), d.accepts(&w) && w.len() <= n, "word {:?}", w);
+        }
+        // A finite language of an automaton of at most 6 states has no word of 6 letters.
+        if ops::is_finite(&d) {
+            prop_assert_eq!(ops::bound_length(&d, MAX_LEN), ops::minimize(&d));
+        }
+    }
+
+    #[test]
     fn complement_flips_every_word(d in arb_dfa()) {
         let c = ops::complement(&d);
         prop_assert_eq!(c.alphabet(), d.alphabet());

@@ -245,3 +245,91 @@ fn automaton_learn_learns_the_target_and_prints_statistics() {
         stderr(&capped)
     );
 }
+
+/// `f^k end` for `k <= 3`, and every word over {f, end}.
+const CHAIN: &str = r#"{"format":"mergelens-dfa/1","alphabet":["f","end"],"states":6,"initial":0,"accepting":[5],"transitions":[{"from":0,"letter":"f","to":1},{"from":1,"letter":"f","to":2},{"from":2,"letter":"f","to":3},{"from":0,"letter":"end","to":5},{"from":1,"letter":"end","to":5},{"from":2,"letter":"end","to":5},{"from":3,"letter":"end","to":5}]}"#;
+const EVERYTHING: &str = r#"{"format":"mergelens-dfa/1","alphabet":["f","end"],"states":1,"initial":0,"accepting":[0],"transitions":[{"from":0,"letter":"f","to":0},{"from":0,"letter":"end","to":0}]}"#;
+
+#[test]
+fn separate_finds_the_concise_loop_and_says_how() {
+    let dir = tempfile::tempdir().unwrap();
+    let (yes, all, no) = (
+        dir.path().join("yes.json"),
+        dir.path().join("all.json"),
+        dir.path().join("no.json"),
+    );
+    std::fs::write(&yes, CHAIN).unwrap();
+    std::fs::write(&all, EVERYTHING).unwrap();
+    let out = mergelens(&[
+        "automaton",
+        "difference",
+        path(&all),
+        path(&yes),
+        "-o",
+        path(&no),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // Words longer than 4 letters are free: f* end, 2 states instead of 5.
+    let concise = dir.path().join("concise.json");
+    let out = mergelens(&[
+        "automaton",
+        "separate",
+        path(&yes),
+        path(&no),
+        "--max-length",
+        "4",
+        "-o",
+        path(&concise),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&concise).unwrap()).unwrap();
+    assert_eq!(doc["format"], "mergelens-dfa/1");
+    assert_eq!(
+        (&doc["states"], &doc["minimal"], &doc["method"]),
+        (&2.into(), &true.into(), &"sat".into())
+    );
+    assert_eq!(
+        (&doc["exact_states"], &doc["states_saved"]),
+        (&5.into(), &3.into())
+    );
+    let words = mergelens(&["automaton", "words", path(&concise), "--max-length", "3"]);
+    assert_eq!(stdout(&words), "end\nf end\nf f end\n");
+
+    // Without the bound, f^4 end is a no word: nothing is saved.
+    let out = mergelens(&["automaton", "separate", path(&yes), path(&no)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        (&doc["states"], &doc["states_saved"]),
+        (&5.into(), &0.into())
+    );
+}
+
+#[test]
+fn separate_refuses_overlapping_or_unboundable_inputs_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (yes, all) = (dir.path().join("yes.json"), dir.path().join("all.json"));
+    std::fs::write(&yes, CHAIN).unwrap();
+    std::fs::write(&all, EVERYTHING).unwrap();
+    let out = mergelens(&["automaton", "separate", path(&yes), path(&all)]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("yes.json and") && err.contains("[end] is in both languages"),
+        "{err}"
+    );
+    let huge = mergelens(&[
+        "automaton",
+        "separate",
+        path(&yes),
+        path(&all),
+        "--max-length",
+        "100000000",
+    ]);
+    let err = stderr(&huge);
+    assert_eq!(huge.status.code(), Some(2), "{err}");
+    assert!(err.contains("all.json has words of every length"), "{err}");
+}

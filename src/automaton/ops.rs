@@ -225,6 +225,11 @@ pub fn bound_length(d: &Dfa, max_length: usize) -> Dfa {
     minimize(&Dfa::from_parts(m.alphabet().clone(), 0, accepting, delta))
 }
 
+/// Whether `L(d)` is finite.
+pub fn is_finite(d: &Dfa) -> bool {
+    longest_word(&minimize(d)).is_some()
+}
+
 /// The length of the longest word of a trimmed automaton (every state useful, as
 /// [`minimize`] leaves it), `None` when it has a cycle and so words of every length.
 fn longest_word(d: &Dfa) -> Option<usize> {
@@ -698,6 +703,7 @@ mod tests {
         let finite = bound_length(&d, 5);
         assert_eq!(bound_length(&finite, 5), finite);
         assert_eq!(bound_length(&finite, 9), finite);
+        assert!(!is_finite(&d) && is_finite(&b) && is_finite(&Dfa::new(d.alphabet().clone())));
         let eps = dfa(&["a"], 1, &[(0, "a", 0)], &[0]);
         assert_eq!(bound_length(&eps, 0).num_transitions(), 0);
         assert!(bound_length(&eps, 0).accepts_names::<&str>(&[]));

@@ -181,6 +181,27 @@ pub enum AutomatonCommand {
     },
     /// Learn TARGET with L* from a simulated teacher; print the learner's statistics.
     Learn(Box<LearnTargetCli>),
+    /// The smallest automaton that accepts every word of YES and rejects every word of NO
+    /// (the other words are free): exact by a SAT solver within the time budget, else by
+    /// state merging. The mergelens-dfa/1 result also says `minimal`, `method` (sat or
+    /// merge), `lower_bound`, `exact_states` (YES minimised) and `states_saved`.
+    Separate {
+        yes: PathBuf,
+        no: PathBuf,
+        /// Insist on the proved minimum: no size limit, a budget of an hour unless
+        /// --time-budget says otherwise, and exit 4 when the minimum is not proved in time.
+        #[arg(long)]
+        minimal: bool,
+        /// Only the words of YES and NO with at most N letters count.
+        #[arg(long, value_name = "N")]
+        max_length: Option<usize>,
+        /// Seconds for the whole search; 0 for no limit (default 5, 3600 with --minimal).
+        #[arg(long, value_name = "S", value_parser = seconds)]
+        time_budget: Option<f64>,
+        /// Write the result to FILE instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
 }
 
 /// How `--cex` names the counterexample strategies.

@@ -2,11 +2,15 @@
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use anyhow::Context;
 use mergelens::automaton::analysis::{self, Side};
+use mergelens::automaton::concise::{self, Budget};
 use mergelens::automaton::ops::{self, BoolOp};
 use mergelens::automaton::{Dfa, Marks, dot, json, svg};
 
+use super::review::UsageError;
 use super::{Outcome, write_output};
 
 /// The most words `words` prints unless told otherwise.
@@ -132,6 +136,82 @@ pub fn run(operation: &Operation, options: &Options) -> anyhow::Result<Outcome> 
         }
     }
     Ok(Outcome::Success)
+}
+
+/// `automaton separate`: the inputs and flags.
+#[derive(Clone, Debug)]
+pub struct Separate {
+    pub yes: PathBuf,
+    pub no: PathBuf,
+    /// Fail unless the result is proved minimal; no size limit, a long default budget.
+    pub minimal: bool,
+    /// Only words of at most this many letters count.
+    pub max_length: Option<usize>,
+    /// The whole search's time; `Some(0)` for no limit, `None` for the default.
+    pub time_budget: Option<Duration>,
+}
+
+/// The concise automaton of two `mergelens-dfa/1` files, written as one with the facts of
+/// the search added.
+pub fn separate(args: &Separate, output: Option<&Path>) -> anyhow::Result<Outcome> {
+    let (mut yes, mut no) = (json::read(&args.yes)?, json::read(&args.no)?);
+    if let Some(n) = args.max_length {
+        yes = bounded(&yes, n, &args.yes)?;
+        no = bounded(&no, n, &args.no)?;
+    }
+    let default = if args.minimal {
+        Budget::exact()
+    } else {
+        Budget::default()
+    };
+    let time = match args.time_budget {
+        Some(t) if t.is_zero() => Duration::MAX,
+        Some(t) => t,
+        None => default.time,
+    };
+    let budget = Budget { time, ..default };
+    let s = concise::separate(&yes, &no, budget)
+        .with_context(|| format!("{} and {}", args.yes.display(), args.no.display()))?;
+    let exact = ops::minimize(&yes).num_states();
+    let states = s.dfa.num_states();
+    if args.minimal && !s.minimal {
+        let within = if time == Duration::MAX {
+            "(the SAT encoding grew too large)".to_string()
+        } else {
+            format!("within {} s", time.as_secs_f64())
+        };
+        anyhow::bail!(
+            "the minimum was not proved {within}: the best automaton found has {states} states and none has fewer than {}; give --time-budget more seconds, or drop --minimal to accept it",
+            s.lower_bound
+        );
+    }
+    let mut value = json::to_value(&s.dfa);
+    if let Some(map) = value.as_object_mut() {
+        map.insert("minimal".into(), s.minimal.into());
+        map.insert("method".into(), s.method.as_str().into());
+        map.insert("lower_bound".into(), s.lower_bound.into());
+        map.insert("exact_states".into(), exact.into());
+        map.insert("states_saved".into(), exact.saturating_sub(states).into());
+    }
+    write_output(output, &format!("{value}\n"))?;
+    Ok(Outcome::Success)
+}
+
+/// The words of `d` of at most `n` letters, refusing a bound that would unroll a cyclic
+/// automaton into more table cells than mergelens allocates for one.
+fn bounded(d: &Dfa, n: usize, path: &Path) -> anyhow::Result<Dfa> {
+    let m = ops::minimize(d);
+    let cells = (m.num_states() as u128)
+        .saturating_mul(n as u128 + 1)
+        .saturating_mul(m.alphabet().len().max(1) as u128);
+    if !ops::is_finite(&m) && cells > u128::from(mergelens::limits::MAX_CELLS) {
+        anyhow::bail!(UsageError(format!(
+            "--max-length {n}: {} has words of every length, and keeping those up to {n} letters would take {cells} table cells, more than the {} mergelens allocates; give a smaller bound",
+            path.display(),
+            mergelens::limits::MAX_CELLS
+        )));
+    }
+    Ok(ops::bound_length(&m, n))
 }
 
 fn write_dfa(output: Option<&Path>, dfa: &Dfa) -> anyhow::Result<()> {

@@ -3,10 +3,10 @@
 //! Pearlmutter and Price, *Results of the Abbadingo One DFA learning competition and a new
 //! evidence-driven state merging algorithm*, ICGI 1998).
 //!
-//! Both classic algorithms start from the prefix tree of the sample; here the start is an
-//! automaton already consistent with the sample (the minimal DFA of yes, or of the
-//! complement of no), so every step keeps a consistent automaton and the result is never
-//! larger than the start. The *red* states are settled; the *blue* ones are the successors
+//! Both classic algorithms start from the prefix tree of the sample; here the start is any
+//! automaton already consistent with the sample (the prefix tree of yes, [`prefix_tree`],
+//! the minimal DFA of yes, or that of the complement of no), so every step keeps a
+//! consistent automaton and the result is never larger than the start. The *red* states are settled; the *blue* ones are the successors
 //! of red states that are not red. A step tries to merge a blue state into a red one (with
 //! the determinising fold: the successors of merged states on the same letter are merged
 //! too) and keeps the merge when [`Sample::consistent`] accepts the result. A blue state
@@ -17,12 +17,46 @@
 
 use std::time::Instant;
 
-use super::sample::Sample;
-use crate::automaton::dfa::{Alphabet, Dfa, NO_STATE, StateId};
+use super::sample::{Hypothesis, Sample};
+use crate::automaton::dfa::{Alphabet, Dfa, Letter, NO_STATE, StateId};
 use crate::automaton::ops::minimize;
 
 /// Up to this many states, every (red, blue) pair is scored before a merge is chosen.
 const EXHAUSTIVE_LIMIT: usize = 64;
+
+/// The largest prefix tree merged from: a few thousand states merge in well under a second.
+pub(crate) const PREFIX_TREE_LIMIT: usize = 5000;
+
+/// The prefix tree of a finite language given by a trimmed automaton (as [`minimize`]
+/// leaves it): one state per prefix of its words, breadth first. `None` when the language
+/// is infinite or has more than `limit` prefixes.
+///
+/// Starting from the tree matters: every automaton that accepts the yes words, restricted
+/// to the edges their runs take, is a quotient of it, so the optimum is within reach of
+/// merging; a minimal DFA has already merged prefixes that the optimum may keep apart.
+pub(crate) fn prefix_tree(d: &Dfa, limit: usize) -> Option<Dfa> {
+    let mut tree = Dfa::with_states(d.alphabet().clone(), 1);
+    tree.set_accepting(0, d.is_accepting(d.initial()));
+    let mut queue = vec![(d.initial(), 0)];
+    let mut next = 0;
+    while next < queue.len() {
+        let (q, t) = queue[next];
+        next += 1;
+        for (a, &to) in d.row(q).iter().enumerate() {
+            if to == NO_STATE {
+                continue;
+            }
+            // A cycle makes the tree grow past any limit, so this also ends infinite ones.
+            if tree.num_states() >= limit {
+                return None;
+            }
+            let child = tree.add_state(d.is_accepting(to));
+            tree.set_transition(t, a as Letter, child);
+            queue.push((to, child));
+        }
+    }
+    Some(tree)
+}
 
 /// A consistent automaton no larger than `start`, which must be consistent with `sample`
 /// and over its alphabet; merging stops early, with what it has, at `deadline`.
@@ -35,10 +69,11 @@ pub(crate) fn merge(start: &Dfa, sample: &Sample, deadline: Instant) -> Dfa {
         if blue.is_empty() {
             break;
         }
-        match step(&q, &red, &blue, sample, exhaustive, deadline) {
+        match step(&mut q, &red, &blue, sample, exhaustive, deadline) {
             Step::Promote(b) => red.push(b),
-            Step::Merge(merged) => {
-                q = merged;
+            Step::Merge(r, b) => {
+                q.merge(r, b);
+                q.log.clear();
                 // A fold may merge two red states with each other: keep each class once.
                 let mut roots: Vec<StateId> = Vec::with_capacity(red.len());
                 for r in red {
@@ -57,38 +92,40 @@ pub(crate) fn merge(start: &Dfa, sample: &Sample, deadline: Instant) -> Dfa {
 
 enum Step {
     Promote(StateId),
-    Merge(Quotient),
+    /// Merge this blue state into this red one.
+    Merge(StateId, StateId),
     OutOfTime,
 }
 
 /// The next step of the blue-fringe loop: the best consistent merge, or the first blue
-/// state that merges with no red state.
+/// state that merges with no red state. Every merge tried is undone before returning.
 fn step(
-    q: &Quotient,
+    q: &mut Quotient,
     red: &[StateId],
     blue: &[StateId],
     sample: &Sample,
     exhaustive: bool,
     deadline: Instant,
 ) -> Step {
-    let mut best: Option<(usize, Quotient)> = None;
+    let mut best: Option<(usize, StateId, StateId)> = None;
     for &b in blue {
         let mut mergeable = false;
         for &r in red {
             if Instant::now() >= deadline {
                 return Step::OutOfTime;
             }
-            let mut candidate = q.clone();
-            let score = candidate.merge(r, b);
-            if !sample.consistent(&candidate.to_dfa(sample.alphabet())) {
+            let score = q.merge(r, b);
+            let consistent = sample.consistent(&*q);
+            q.undo();
+            if !consistent {
                 continue;
             }
             if !exhaustive {
-                return Step::Merge(candidate);
+                return Step::Merge(r, b);
             }
             mergeable = true;
-            if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                best = Some((score, candidate));
+            if best.is_none_or(|(s, _, _)| score > s) {
+                best = Some((score, r, b));
             }
         }
         if !mergeable {
@@ -96,13 +133,21 @@ fn step(
         }
     }
     match best {
-        Some((_, merged)) => Step::Merge(merged),
+        Some((_, r, b)) => Step::Merge(r, b),
         None => Step::OutOfTime,
     }
 }
 
+/// One change to a [`Quotient`], for undoing a merge that was only tried.
+enum Change {
+    Parent(StateId),
+    Next(usize, StateId),
+    Accepting(StateId, bool),
+}
+
 /// A partition of a DFA's states (union-find), with the merged transitions of each class.
-#[derive(Clone)]
+/// Trying a merge logs its changes, so that rejecting it costs what the merge did rather
+/// than a copy of the whole table.
 struct Quotient {
     k: usize,
     initial: StateId,
@@ -110,6 +155,7 @@ struct Quotient {
     /// The row of a class's root is the class's row; a target is any member of its class.
     next: Vec<StateId>,
     accepting: Vec<bool>,
+    log: Vec<Change>,
 }
 
 impl Quotient {
@@ -120,6 +166,7 @@ impl Quotient {
             parent: d.states().collect(),
             next: d.table().to_vec(),
             accepting: d.acceptance().to_vec(),
+            log: Vec::new(),
         }
     }
 
@@ -142,9 +189,13 @@ impl Quotient {
             if x == y {
                 continue;
             }
+            self.log.push(Change::Parent(y));
             self.parent[y as usize] = x;
             merged += 1;
-            self.accepting[x as usize] |= self.accepting[y as usize];
+            if !self.accepting[x as usize] && self.accepting[y as usize] {
+                self.log.push(Change::Accepting(x, false));
+                self.accepting[x as usize] = true;
+            }
             let (xs, ys) = (x as usize * k, y as usize * k);
             for a in 0..k {
                 let ty = self.next[ys + a];
@@ -152,12 +203,26 @@ impl Quotient {
                     continue;
                 }
                 match self.next[xs + a] {
-                    NO_STATE => self.next[xs + a] = ty,
+                    NO_STATE => {
+                        self.log.push(Change::Next(xs + a, NO_STATE));
+                        self.next[xs + a] = ty;
+                    }
                     tx => pending.push((tx, ty)),
                 }
             }
         }
         merged
+    }
+
+    /// Undoes every change since the log was last cleared.
+    fn undo(&mut self) {
+        while let Some(change) = self.log.pop() {
+            match change {
+                Change::Parent(y) => self.parent[y as usize] = y,
+                Change::Next(cell, old) => self.next[cell] = old,
+                Change::Accepting(x, old) => self.accepting[x as usize] = old,
+            }
+        }
     }
 
     /// The classes one edge away from a red class that are not red, in breadth-first order.
@@ -203,6 +268,23 @@ impl Quotient {
         }
         let accepting = order.iter().map(|&c| self.accepting[c as usize]).collect();
         Dfa::from_parts(alphabet.clone(), 0, accepting, delta)
+    }
+}
+
+/// The quotient runs as the automaton [`Quotient::to_dfa`] would build, class by class,
+/// so a merge is checked without building it.
+impl Hypothesis for Quotient {
+    fn start(&self) -> StateId {
+        self.find(self.initial)
+    }
+
+    fn step(&self, state: StateId, letter: Letter) -> Option<StateId> {
+        let to = self.next[state as usize * self.k + letter as usize];
+        (to != NO_STATE).then(|| self.find(to))
+    }
+
+    fn accepts(&self, state: StateId) -> bool {
+        self.accepting[state as usize]
     }
 }
 
@@ -262,9 +344,12 @@ mod tests {
             &[2, 4],
         );
         let mut q = Quotient::new(&d);
+        let before = q.to_dfa(d.alphabet());
         assert_eq!(q.merge(1, 3), 2);
         let m = q.to_dfa(d.alphabet());
         assert_eq!(m.num_states(), 3);
         assert!(m.accepts_names(&["b", "a"]) && m.accepts_names(&["a", "a"]));
+        q.undo();
+        assert_eq!(q.to_dfa(d.alphabet()), before);
     }
 }

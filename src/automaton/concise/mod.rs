@@ -8,15 +8,20 @@
 //!
 //! How it works, in four steps:
 //!
-//! 1. The three-valued product of yes and no ([`sample`]): every pair of states labelled
+//! 1. The three-valued product of yes and no (module `sample`): every pair of states labelled
 //!    yes, no or don't care, pruned to the pairs from which a labelled one is reachable.
-//! 2. A heuristic upper bound ([`merge`]): blue-fringe state merging (RPNI, Oncina and
-//!    García 1992; EDSM, Lang, Pearlmutter and Price 1998) from the minimal DFA of yes and
-//!    from that of the complement of no, each merge kept only while the automaton stays
-//!    consistent. The smaller result, of `h` states, is never larger than either start.
-//! 3. The exact minimum ([`sat`]): Neider's SAT encoding of a separating DFA with `n`
-//!    states (ATVA 2012), with breadth-first symmetry breaking, for `n = 1, 2, ...` up to
-//!    `h`; the first satisfiable `n` is the minimum. The [`Budget`] bounds the time and the
+//! 2. A heuristic upper bound (module `merge`): blue-fringe state merging (RPNI, Oncina and
+//!    García 1992; EDSM, Lang, Pearlmutter and Price 1998) from the prefix tree of yes (when
+//!    yes is finite and has at most 5,000 prefixes), from the minimal
+//!    DFA of yes and from that of the complement of no, each merge kept only while the
+//!    automaton stays consistent. The smallest result, of `h` states, is never larger than
+//!    the minimal DFA of yes or of the complement of no. It gets at most half the time.
+//! 3. The exact minimum (module `sat`): Neider's SAT encoding of a separating DFA with `n`
+//!    states (*Computing minimal separating DFAs and regular invariants using SAT and SMT
+//!    solvers*, ATVA 2012), with the breadth-first symmetry breaking of Ulyantsev,
+//!    Zakirzyanov and Shalyto (LATA 2015), for `n = 1, 2, ...` up to `h`; the first
+//!    satisfiable `n` is the minimum. The solver is the `batsat` crate, a
+//!    pure-Rust port of MiniSat 2.2 whose `stop` callback enforces the deadline. The [`Budget`] bounds the time and the
 //!    largest `n` tried; past it, the heuristic's automaton is the answer, marked not
 //!    minimal unless every smaller size was refuted.
 //! 4. The answer is checked against `yes` and `no` themselves with [`ops`] and
@@ -135,6 +140,9 @@ pub struct Separation {
     pub dfa: Dfa,
     /// Whether no consistent DFA has fewer states.
     pub minimal: bool,
+    /// No consistent DFA has fewer states than this: the solver refuted every smaller size.
+    /// Equal to the automaton's size when it is minimal; 1 when nothing was refuted.
+    pub lower_bound: usize,
     pub method: Method,
 }
 
@@ -170,20 +178,20 @@ pub fn separate(yes: &Dfa, no: &Dfa, budget: Budget) -> Result<Separation, Conci
     let sample = Sample::build(yes, no).map_err(|word| ConciseError::Overlap {
         word: names(&yes.alphabet().union(no.alphabet()), &word),
     })?;
-    let heuristic = heuristic(yes, no, &sample, deadline);
+    // State merging gets at most half of the time, so that the solver always has some.
+    let heuristic = heuristic(yes, no, &sample, deadline_after(budget.time / 2));
     let h = heuristic.num_states();
     let mut refuted = 0;
     for n in 1..=h.min(budget.max_states) {
         match sat::solve(&sample, n, deadline) {
-            sat::Outcome::Found(dfa) => {
-                return checked(yes, no, dfa, true, Method::Sat);
-            }
+            sat::Outcome::Found(dfa) => return checked(yes, no, dfa, n - 1, Method::Sat),
             sat::Outcome::Refuted => refuted = n,
             sat::Outcome::OutOfBudget => break,
         }
     }
+    // The heuristic's automaton is a witness for `h`: refuting `h` would be a bug.
     debug_assert!(refuted < h, "the heuristic's automaton has {h} states");
-    checked(yes, no, heuristic, refuted + 1 >= h, Method::Merge)
+    checked(yes, no, heuristic, refuted, Method::Merge)
 }
 
 /// `now + time`, or the farthest instant this platform can represent.
@@ -196,26 +204,32 @@ fn deadline_after(time: Duration) -> Instant {
         .unwrap_or(now)
 }
 
-/// The smaller of the merges from the minimal DFA of yes and from that of the complement of
-/// no; both starts are consistent, so both results are.
+/// The smallest of the merges from three consistent starts: the prefix tree of yes (when
+/// yes is finite and not too large: the classic start of RPNI, from which every consistent
+/// automaton is a quotient), the minimal DFA of yes, and that of the complement of no (which
+/// bound the result's size).
 fn heuristic(yes: &Dfa, no: &Dfa, sample: &Sample, deadline: Instant) -> Dfa {
     let alphabet = sample.alphabet();
-    let from_yes = merge::merge(&minimize(&yes.extend_alphabet(alphabet)), sample, deadline);
+    let yes = minimize(&yes.extend_alphabet(alphabet));
     let co_no = minimize(&complement(&no.extend_alphabet(alphabet)));
-    let from_no = merge::merge(&co_no, sample, deadline);
-    if from_no.num_states() < from_yes.num_states() {
-        from_no
-    } else {
-        from_yes
+    let mut best = merge::merge(&yes, sample, deadline);
+    let tree = merge::prefix_tree(&yes, merge::PREFIX_TREE_LIMIT);
+    for start in tree.iter().chain([&co_no]) {
+        let merged = merge::merge(start, sample, deadline);
+        if merged.num_states() < best.num_states() {
+            best = merged;
+        }
     }
+    best
 }
 
-/// The separation, after checking its automaton against `yes` and `no` themselves.
+/// The separation, after checking its automaton against `yes` and `no` themselves;
+/// `refuted` is the largest size the solver proved too small (0 for none).
 fn checked(
     yes: &Dfa,
     no: &Dfa,
     dfa: Dfa,
-    proved: bool,
+    refuted: usize,
     method: Method,
 ) -> Result<Separation, ConciseError> {
     if let Some(word) = inclusion_witness(yes, &dfa) {
@@ -233,10 +247,14 @@ fn checked(
             accepts_no: true,
         });
     }
-    let minimal = proved || dfa.num_states() == 1;
+    // Refuting the answer's own size would contradict it (a bug, which debug builds
+    // assert against): then only the trivial bound is claimed.
+    let states = dfa.num_states();
+    let lower_bound = if refuted < states { refuted + 1 } else { 1 };
     Ok(Separation {
         dfa,
-        minimal,
+        minimal: lower_bound == states,
+        lower_bound,
         method,
     })
 }
@@ -293,13 +311,16 @@ mod tests {
         };
         let s = separate(&yes, &no, capped).unwrap();
         assert_eq!((s.method, s.minimal), (Method::Merge, true));
-        assert_eq!(s.dfa.num_states(), 2);
+        assert_eq!((s.dfa.num_states(), s.lower_bound), (2, 2));
         let none = Budget {
             time: Duration::from_secs(60),
             max_states: 0,
         };
         let s = separate(&yes, &no, none).unwrap();
-        assert_eq!((s.method, s.minimal), (Method::Merge, false));
+        assert_eq!(
+            (s.method, s.minimal, s.lower_bound),
+            (Method::Merge, false, 1)
+        );
     }
 
     #[test]

@@ -19,6 +19,29 @@ pub(crate) enum Label {
     DontCare,
 }
 
+/// A candidate automaton as [`Sample::consistent`] runs it, letters being those of the
+/// sample's alphabet: a [`Dfa`], or a quotient being tried during state merging.
+pub(crate) trait Hypothesis {
+    fn start(&self) -> StateId;
+    /// The successor, `None` for the implicit rejecting sink.
+    fn step(&self, state: StateId, letter: Letter) -> Option<StateId>;
+    fn accepts(&self, state: StateId) -> bool;
+}
+
+impl Hypothesis for Dfa {
+    fn start(&self) -> StateId {
+        self.initial()
+    }
+
+    fn step(&self, state: StateId, letter: Letter) -> Option<StateId> {
+        self.next(state, letter)
+    }
+
+    fn accepts(&self, state: StateId) -> bool {
+        self.is_accepting(state)
+    }
+}
+
 /// The pruned, labelled product of yes and no over the union of their alphabets.
 pub(crate) struct Sample {
     alphabet: Alphabet,
@@ -72,8 +95,7 @@ impl Sample {
     }
 
     /// Whether `d` (over [`Self::alphabet`]) accepts every yes word and rejects every no word.
-    pub(crate) fn consistent(&self, d: &Dfa) -> bool {
-        debug_assert!(d.alphabet() == &self.alphabet);
+    pub(crate) fn consistent(&self, d: &impl Hypothesis) -> bool {
         if self.label.is_empty() {
             return true;
         }
@@ -81,16 +103,16 @@ impl Sample {
         // is never pushed: from it every word is rejected, which only a yes-live state
         // minds, and that is answered on the spot.
         let mut seen = PairMap::with_capacity(self.len());
-        let mut queue = vec![(d.initial(), 0 as StateId)];
-        seen.get_or_insert(pair_key(d.initial(), 0), 0);
+        let mut queue = vec![(d.start(), 0 as StateId)];
+        seen.get_or_insert(pair_key(d.start(), 0), 0);
         while let Some((h, q)) = queue.pop() {
             match self.label(q) {
-                Label::Yes if !d.is_accepting(h) => return false,
-                Label::No if d.is_accepting(h) => return false,
+                Label::Yes if !d.accepts(h) => return false,
+                Label::No if d.accepts(h) => return false,
                 _ => {}
             }
             for &(a, to) in self.edges(q) {
-                match d.next(h, a) {
+                match d.step(h, a) {
                     None if self.yes_live(to) => return false,
                     Some(h2) if seen.get_or_insert(pair_key(h2, to), 0).1 => {
                         queue.push((h2, to));

@@ -90,9 +90,10 @@ fn estimate_clauses(sample: &Sample, n: usize, letters: usize) -> usize {
     let edges: usize = (0..sample.len() as u32)
         .map(|q| sample.edges(q).len())
         .sum();
-    let runs = edges.saturating_mul(n * n + n);
-    let function = n * letters * n * n;
-    let symmetry = 4 * n * n * letters + n * n * n;
+    let square = n.saturating_mul(n);
+    let runs = edges.saturating_mul(square.saturating_add(n));
+    let function = square.saturating_mul(n).saturating_mul(letters);
+    let symmetry = square.saturating_mul(letters.saturating_mul(4).saturating_add(n));
     runs.saturating_add(function).saturating_add(symmetry)
 }
 
