@@ -718,7 +718,9 @@ pub struct RunFacts {
 pub enum ConciseMethod {
     /// The exact minimum, by a SAT encoding (no consistent DFA has fewer states).
     Sat,
-    /// State merging (RPNI / EDSM style), checked consistent; not proved minimal.
+    /// State merging (RPNI / EDSM style, blue-fringe), checked consistent, when the SAT
+    /// search ran out of its time; minimal only when the solver had refuted every smaller
+    /// size (`minimal` says).
     Merge,
 }
 
