@@ -405,3 +405,22 @@ fn a_syntax_error_is_reported_before_any_cbmc_run() {
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(stderr(&output).contains("`nowhere`"), "{}", stderr(&output));
 }
+
+#[test]
+fn a_harness_file_defines_the_entry_of_the_assertion_search_too() {
+    // Without --assertion or --line, one CBMC run lists the failing assertions: it must
+    // compile the harness that defines the entry, as learning does.
+    let output = explain(&[
+        "tests/programs/explain_lib.c",
+        "--harness",
+        "tests/programs/explain_lib_harness.c",
+        "--entry",
+        "harness",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        value["explained"]["shortest"],
+        serde_json::json!(["step log_value assert"])
+    );
+}

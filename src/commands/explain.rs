@@ -607,10 +607,18 @@ fn choose_target(
     work_dir: &Path,
     counters: &CbmcCounters,
 ) -> anyhow::Result<Chosen> {
+    // The harness files are part of the program CBMC runs (they may define the entry).
+    let files: Vec<PathBuf> = args
+        .program
+        .files
+        .iter()
+        .chain(&args.program.harness)
+        .cloned()
+        .collect();
     let properties = |query| {
         program_properties(
             tools,
-            &args.program.files,
+            &files,
             &args.program.include_dirs,
             &args.program.defines,
             &args.program.entry,
