@@ -143,7 +143,7 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         eprintln!("mergelens: warning: {warning}");
     }
     let mut report = report?;
-    if let Some(reason) = mergelens::stop::stop_reason() {
+    if let Some(reason) = mergelens::stop::stop_reason().filter(|_| report.stopped) {
         eprintln!(
             "mergelens: warning: the review stopped early ({reason}): the report holds what was learned, and the verdict is inconclusive"
         );

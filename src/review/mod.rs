@@ -64,6 +64,9 @@ pub struct ReviewReport {
     pub lost: bool,
     /// Some entry has an execution both branches changed in the same place differently.
     pub overlapping: bool,
+    /// The review was stopped (`--time-budget`, Ctrl-C) before it finished: its verdict is
+    /// `inconclusive`. A stop that came after the last check leaves a finished review.
+    pub stopped: bool,
 }
 
 impl ReviewReport {
@@ -377,6 +380,7 @@ pub fn review_merge(
         unexpected: tally.unexpected,
         lost: tally.lost,
         overlapping: tally.overlapping,
+        stopped: tally.stopped,
     })
 }
 
@@ -590,9 +594,12 @@ fn check_executions(
     tally: &mut Tally,
 ) -> Result<(Vec<Execution>, Option<ExecutionCheck>), ReviewError> {
     let entry = &learned.entry;
-    // A stopped run checks nothing more: its automata are partial anyway.
+    // A stopped run checks nothing more, and its word-level findings are no verdict: the
+    // check that would have judged them did not run.
     let outcome = match crate::stop::stop_reason() {
-        Some(reason) => execution::CheckOutcome::Skipped(format!("the run was stopped: {reason}")),
+        Some(reason) => {
+            execution::CheckOutcome::Unfinished(format!("the run was stopped ({reason})"))
+        }
         None => execution::check_entry(inputs, entry, settings, ctx, learned)?,
     };
     Ok(match outcome {
@@ -618,6 +625,7 @@ fn check_executions(
             (check.executions, Some(check.check))
         }
         execution::CheckOutcome::Unfinished(reason) => {
+            tally.stopped |= crate::stop::stop_reason().is_some();
             tally.inconclusive.push(format!(
                 "entry `{entry}`: the per-execution check did not finish: {reason}"
             ));
