@@ -71,6 +71,8 @@ pub(crate) struct Figure {
     pub legend: String,
     /// The SVG, with ids made unique in the page; `None` when too large (see `words`).
     pub svg: Option<String>,
+    /// The drawing is too wide to sit beside another: it takes the whole width of its row.
+    pub wide: bool,
     pub dfa: Dfa,
     pub empty: bool,
     pub words: Vec<WordView>,
