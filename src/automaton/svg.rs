@@ -32,7 +32,7 @@ pub const MAX_DRAWN_EDGES: usize = 600;
 
 /// The size of every text of a drawing, in CSS pixels at natural size: the body text of the
 /// reports (`templates/_style.html`), so that labels read like the text beside them.
-pub const FONT_PX: f64 = 15.0;
+pub(crate) const FONT_PX: f64 = 15.0;
 
 /// An edge label whose letters, listed on one line, are longer than this is written one
 /// letter per line: a label's width widens its whole rank in a layered layout.
@@ -55,7 +55,7 @@ const CONNECTOR_HALO: f64 = 10.0;
 
 /// Which way the states of a drawing follow one another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Direction {
+pub(crate) enum Direction {
     LeftToRight,
     TopToBottom,
 }
@@ -69,13 +69,12 @@ impl Direction {
     }
 }
 
-/// An SVG drawing and its natural size in CSS pixels (its `width` and `height`).
+/// An SVG drawing and its natural width in CSS pixels (its `width` attribute).
 #[derive(Clone, Debug)]
-pub struct Drawing {
-    pub svg: String,
-    pub width: f64,
-    pub height: f64,
-    pub direction: Direction,
+pub(crate) struct Drawing {
+    /// The `<svg>` element alone, without an XML declaration: ready to go into a page.
+    pub(crate) svg: String,
+    pub(crate) width: f64,
 }
 
 /// Whether [`to_svg`] will draw this automaton.
@@ -84,10 +83,15 @@ pub fn drawable(dfa: &Dfa) -> bool {
         && drawn_edges(dfa, &Marks::default()).len() <= MAX_DRAWN_EDGES
 }
 
-/// Draws `dfa` left to right, or returns `None` when it is too large to draw (see
-/// [`drawable`]).
+/// Draws `dfa` left to right as an SVG file (with its XML declaration), or returns `None`
+/// when it is too large to draw (see [`drawable`]).
 pub fn to_svg(dfa: &Dfa, marks: &Marks) -> Option<String> {
-    draw(dfa, marks, Direction::LeftToRight).map(|d| d.svg)
+    draw(dfa, marks, Direction::LeftToRight).map(|d| {
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n{}",
+            d.svg
+        )
+    })
 }
 
 /// Draws `dfa` for a column `column_px` wide, at natural size: left to right, the usual way
@@ -98,7 +102,7 @@ pub fn to_svg(dfa: &Dfa, marks: &Marks) -> Option<String> {
 /// A layout costs time (seconds for a hundred states), so left to right is not laid out when
 /// an estimate of its width already exceeds the column and top to bottom fits. A wrong
 /// estimate costs only that preference: a drawing that fits is still chosen.
-pub fn draw_to_fit(dfa: &Dfa, marks: &Marks, column_px: f64) -> Option<Drawing> {
+pub(crate) fn draw_to_fit(dfa: &Dfa, marks: &Marks, column_px: f64) -> Option<Drawing> {
     if !drawable(dfa) {
         return None;
     }
@@ -171,7 +175,7 @@ fn label_size(text: &str) -> Point {
 }
 
 /// Draws `dfa` in `direction`, or returns `None` when it is too large to draw.
-pub fn draw(dfa: &Dfa, marks: &Marks, direction: Direction) -> Option<Drawing> {
+pub(crate) fn draw(dfa: &Dfa, marks: &Marks, direction: Direction) -> Option<Drawing> {
     if !drawable(dfa) {
         return None;
     }
@@ -208,13 +212,8 @@ pub fn draw(dfa: &Dfa, marks: &Marks, direction: Direction) -> Option<Drawing> {
         font_px: FONT_PX,
     });
     graph.do_it(false, false, false, &mut canvas);
-    let (svg, width, height) = canvas.finish();
-    Some(Drawing {
-        svg,
-        width,
-        height,
-        direction,
-    })
+    let (svg, width) = canvas.finish();
+    Some(Drawing { svg, width })
 }
 
 fn state_element(dfa: &Dfa, marks: &Marks, q: u32, orientation: Orientation) -> Element {
@@ -307,7 +306,10 @@ mod tests {
     #[test]
     fn draws_states_edges_and_escapes_letters() {
         let svg = to_svg(&three_states(), &Marks::analyse(&three_states())).unwrap();
-        assert!(svg.starts_with("<svg"), "{svg}");
+        assert!(
+            svg.starts_with("<?xml") && svg.contains("\n<svg width="),
+            "{svg}"
+        );
         assert!(svg.contains("f&lt;x&gt;"));
         assert!(!svg.contains("f<x>"));
         assert_eq!(svg.matches("data-state=").count(), 3);
@@ -351,19 +353,27 @@ mod tests {
         }
     }
 
+    /// The `width` and `height` attributes of a drawing.
+    fn size(drawing: &Drawing) -> (f64, f64) {
+        let head = &drawing.svg[..drawing.svg.find('>').unwrap()];
+        let attribute = |name: &str| -> f64 {
+            let at = head.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            head[at..at + head[at..].find('"').unwrap()]
+                .parse()
+                .unwrap()
+        };
+        (attribute("width"), attribute("height"))
+    }
+
     #[test]
     fn the_natural_size_is_the_drawing_s_own() {
         let drawing = draw(&three_states(), &Marks::default(), Direction::LeftToRight).unwrap();
-        let head = &drawing.svg[..drawing.svg.find('>').unwrap()];
-        assert!(
-            head.contains(&format!("width=\"{}\"", drawing.width))
-                && head.contains(&format!("height=\"{}\"", drawing.height)),
-            "{head}"
-        );
+        let (width, height) = size(&drawing);
+        assert_eq!(width, drawing.width);
         // Three states and a start node side by side: wider than tall, and far from the
         // hundreds of pixels of blank space layout-rs's own writer adds under long labels.
-        assert!(drawing.width > drawing.height, "{head}");
-        assert!(drawing.height < 150.0, "{head}");
+        assert!(width > height, "{width} × {height}");
+        assert!(height < 150.0, "{width} × {height}");
     }
 
     #[test]
@@ -374,16 +384,16 @@ mod tests {
             dfa.set_transition(q, q, q + 1);
         }
         dfa.set_accepting(12, true);
-        let wide = draw_to_fit(&dfa, &Marks::default(), 800.0).unwrap();
-        assert_eq!(wide.direction, Direction::TopToBottom);
-        assert!(wide.width <= 800.0, "{}", wide.width);
         let across = draw(&dfa, &Marks::default(), Direction::LeftToRight).unwrap();
         assert!(across.width > 800.0, "{}", across.width);
+        let fitted = draw_to_fit(&dfa, &Marks::default(), 800.0).unwrap();
+        let (width, height) = size(&fitted);
+        assert!(width <= 800.0 && height > width, "{width} × {height}");
         // The estimate that spares laying it out left to right is below the width it
         // estimates, here where every state is one rank further than the one before.
         assert!(least_width_across(&dfa, &Marks::default()) <= across.width);
         let roomy = draw_to_fit(&dfa, &Marks::default(), 1e6).unwrap();
-        assert_eq!(roomy.direction, Direction::LeftToRight);
+        assert_eq!(roomy.svg, across.svg);
     }
 
     #[test]

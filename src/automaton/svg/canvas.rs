@@ -54,8 +54,8 @@ impl Canvas {
         }
     }
 
-    /// The SVG element, and its width and height in pixels.
-    pub(super) fn finish(self) -> (String, f64, f64) {
+    /// The SVG element, and its width in pixels.
+    pub(super) fn finish(self) -> (String, f64) {
         let (x, y) = (self.low.x - MARGIN, self.low.y - MARGIN);
         let width = round(self.high.x - self.low.x + 2.0 * MARGIN);
         let height = round(self.high.y - self.low.y + 2.0 * MARGIN);
@@ -82,7 +82,7 @@ impl Canvas {
         svg.push_str(&self.content);
         svg.push_str(&self.labels);
         svg.push_str("</svg>\n");
-        (svg, width, height)
+        (svg, width)
     }
 
     fn grow(&mut self, low: Point, high: Point) {
