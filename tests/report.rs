@@ -418,6 +418,13 @@ fn explain_markdown() {
     insta::assert_snapshot!(markdown("explain.json"));
 }
 
+/// A learned automaton with a concise one: both sizes, how it was found, both transition
+/// lists.
+#[test]
+fn learn_concise_markdown() {
+    insta::assert_snapshot!(markdown("learn_concise.json"));
+}
+
 /// A chain automaton with `states` states over `letters` long letter names, plus `end`.
 fn chain(states: usize, letters: usize, tag: &str) -> Value {
     let names: Vec<String> = (0..letters)

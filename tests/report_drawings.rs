@@ -41,18 +41,19 @@ fn tokens_automaton() -> Document {
     report::parse(&base.to_string(), "base.json").unwrap()
 }
 
-/// Writes into `<body data-shown>`, as JSON, what the reader sees of every drawing: the
-/// body text's size; for each drawing shown, the smallest rendered size of its edge labels
-/// (the computed font size times the drawing's scale on screen, and the height of one line
-/// of its box), its width on screen and its natural width; and how wide the page is against
-/// the window.
-const MEASURE: &str = r#"<script>
-(function () {
+/// `measureDrawings()`: what the reader sees of every drawing, as a JSON object: the body
+/// text's size; for each drawing, whether it is shown and, when it is, the smallest rendered
+/// size of its edge labels (the computed font size times the drawing's scale on screen, and
+/// the height of one line of its box), its width on screen and its natural width; and how
+/// wide the page is against the window.
+const MEASURE_FUNCTION: &str = r#"
+function measureDrawings() {
   var drawings = [];
   document.querySelectorAll("svg.graph").forEach(function (svg) {
     var box = svg.getBoundingClientRect();
     var figure = svg.closest("figure");
-    var seen = { id: figure ? figure.id : "", shown: box.width > 0 };
+    // Not shown: inside a closed <details> (Chromium lays such content out all the same).
+    var seen = { id: figure ? figure.id : "", shown: svg.checkVisibility() && box.width > 0 };
     if (seen.shown) {
       var scale = svg.getScreenCTM().a;
       var sizes = [], lines = [];
@@ -69,18 +70,26 @@ const MEASURE: &str = r#"<script>
     drawings.push(seen);
   });
   var root = document.documentElement;
-  document.body.setAttribute("data-shown", JSON.stringify({
+  return {
     body: parseFloat(getComputedStyle(document.body).fontSize),
     page: root.scrollWidth,
     window: root.clientWidth,
     drawings: drawings
-  }));
-})();
-</script>"#;
+  };
+}
+"#;
+
+/// The page's drawings as first shown, in `<body data-shown>`.
+fn measure_script() -> String {
+    format!(
+        "<script>{MEASURE_FUNCTION}document.body.setAttribute(\"data-shown\", \
+         JSON.stringify(measureDrawings()));</script>"
+    )
+}
 
 /// What `document`'s page shows in a window `width` pixels wide.
 fn shown(document: &Document, name: &str, width: u32) -> Value {
-    let page = html(document).replace("</body>", &format!("{MEASURE}</body>"));
+    let page = html(document).replace("</body>", &format!("{}</body>", measure_script()));
     let dom = dom_of_page(&page, name, &[format!("--window-size={width},1000")]);
     let json = attribute(&dom, "data-shown").expect("the measuring script ran");
     serde_json::from_str(&json).unwrap()
@@ -222,5 +231,101 @@ fn drawings_zoom_and_pan_in_headless_chromium() {
     assert!(
         fit[0] <= fit[2] + 0.5 && fit[0] < home[0],
         "fit shrinks the drawing into its box: {seen:?}"
+    );
+}
+
+/// The drawings shown, by figure id.
+fn shown_ids(shown: &Value) -> Vec<String> {
+    shown["drawings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["shown"] == true)
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The `<figure ... id="id">...</figure>` of a page.
+fn figure_with_id<'a>(page: &'a str, id: &str) -> &'a str {
+    let at = page
+        .find(&format!("id=\"{id}\" data-figure"))
+        .unwrap_or_else(|| panic!("no figure {id}"));
+    &page[at..at + page[at..].find("</figure>").unwrap()]
+}
+
+/// `learn_concise.json` is `mergelens learn` of the tokenizer's loop as `for (;;)`, cut at
+/// `--unwind 5 --max-word-length 14`: the exact automaton counts the iterations in 15
+/// states, the concise one (5 states, minimal by SAT) is the loop.
+#[test]
+fn the_concise_automaton_is_drawn_first_and_the_exact_one_is_a_click_away() {
+    let document = document("learn_concise.json");
+    let page = html(&document);
+    for text in [
+        "Concise automaton: agrees with every execution within the bounds; beyond them it \
+         generalises.",
+        "<strong>5 states instead of 15</strong> · minimal: no automaton with fewer states does \
+         the same, as a SAT solver proved.",
+        "yes: the words of executions; no: words the control flow cannot produce",
+        "<summary>The exact automaton: 15 states, right on every word within the bounds</summary>",
+    ] {
+        assert!(page.contains(text), "{text:?} missing:\n{page}");
+    }
+    let concise = figure_with_id(&page, "concise");
+    let exact = figure_with_id(&page, "automaton");
+    assert_eq!(concise.matches("data-state=").count(), 5);
+    assert_eq!(exact.matches("data-state=").count(), 15);
+    assert!(page.find("id=\"concise\"") < page.find("<details class=\"exact\""));
+
+    // In the browser: the concise drawing shown and legible, the exact one hidden until its
+    // summary is clicked, then shown and legible.
+    let driver = format!(
+        "<script>{MEASURE_FUNCTION}
+document.body.setAttribute(\"data-before\", JSON.stringify(measureDrawings()));
+document.querySelector(\"details.exact > summary\").click();
+document.body.setAttribute(\"data-after\", JSON.stringify(measureDrawings()));
+</script>"
+    );
+    let dom = dom_of_page(
+        &page.replace("</body>", &format!("{driver}</body>")),
+        "report-concise.html",
+        &["--window-size=1280,1000".to_string()],
+    );
+    let before: Value = serde_json::from_str(&attribute(&dom, "data-before").unwrap()).unwrap();
+    let after: Value = serde_json::from_str(&attribute(&dom, "data-after").unwrap()).unwrap();
+    assert_eq!(shown_ids(&before), ["concise"], "{before}");
+    assert_legible(&before, "concise automaton");
+    assert_eq!(shown_ids(&after), ["concise", "automaton"], "{after}");
+    assert_legible(&after, "exact automaton opened");
+}
+
+/// A concise automaton found by state merging says it is not proved minimal; one that saves
+/// no state says so; without one, the page is as it always was.
+#[test]
+fn the_concise_automaton_says_how_it_was_found() {
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("learn_concise.json")).unwrap())
+            .unwrap();
+    let concise = &mut value["learned"]["concise"];
+    concise["method"] = "merge".into();
+    concise["minimal"] = false.into();
+    concise["exact_states"] = 5.into();
+    concise["states_saved"] = 0.into();
+    let page = html(&report::parse(&value.to_string(), "merged.json").unwrap());
+    assert!(
+        page.contains(
+            "<strong>5 states, as many as the exact automaton</strong> · found by state \
+             merging: small, not proved minimal."
+        ),
+        "{page}"
+    );
+
+    value["learned"].as_object_mut().unwrap().remove("concise");
+    let page = html(&report::parse(&value.to_string(), "exact.json").unwrap());
+    assert!(!page.contains("Concise automaton"), "{page}");
+    assert!(!page.contains("id=\"concise\""), "{page}");
+    assert!(!page.contains("<details class=\"exact\""), "{page}");
+    assert!(
+        figure_with_id(&page, "automaton")
+            .contains("<span class=\"caption\">Learned automaton</span>")
     );
 }

@@ -41,8 +41,8 @@ const ONE_LINE_LABEL_CHARS: usize = 24;
 /// layout-rs reserves one "em" per character and per line of a text, the em being the font
 /// size in the text's style, whereas a character of [`FONT_PX`] text is about 0.6 of
 /// [`FONT_PX`] wide. Each kind of text is therefore handed to layout-rs with an em of its own
-/// that makes the space it reserves fit the text drawn, and [`canvas`] tells the kinds apart
-/// by that em.
+/// that makes the space it reserves fit the text drawn, and [`canvas`] tells state names and
+/// the start label apart by their ems.
 const EDGE_EM: usize = 10;
 const STATE_EM: usize = 12;
 const START_EM: usize = 9;
@@ -207,7 +207,7 @@ pub(crate) fn draw(dfa: &Dfa, marks: &Marks, direction: Direction) -> Option<Dra
         graph.add_edge(arrow, nodes[edge.from as usize], nodes[edge.to as usize]);
     }
     let mut canvas = Canvas::new(TextStyle {
-        edge_em: EDGE_EM,
+        state_em: STATE_EM,
         start_em: START_EM,
         font_px: FONT_PX,
     });
@@ -394,6 +394,28 @@ mod tests {
         assert!(least_width_across(&dfa, &Marks::default()) <= across.width);
         let roomy = draw_to_fit(&dfa, &Marks::default(), 1e6).unwrap();
         assert_eq!(roomy.svg, across.svg);
+    }
+
+    /// layout-rs moves labels of long edges onto other nodes of the edge, with a style of
+    /// its own: they must still be drawn as edge labels, one per edge.
+    #[test]
+    fn every_edge_has_one_label_even_when_layout_rs_moves_it() {
+        let names = ["step", "report_error", "close_stream", "end"];
+        let mut dfa = Dfa::with_states(Alphabet::from_names(names), 7);
+        for q in 0..4 {
+            dfa.set_transition(q, 0, q + 1);
+            // From every step straight to the end: edges that skip ranks.
+            dfa.set_transition(q, 1, 5);
+            dfa.set_transition(q, 2, 5);
+        }
+        dfa.set_transition(5, 3, 6);
+        dfa.set_accepting(6, true);
+        for direction in [Direction::LeftToRight, Direction::TopToBottom] {
+            let svg = draw(&dfa, &Marks::default(), direction).unwrap().svg;
+            let edges = drawn_edges(&dfa, &Marks::default()).len();
+            assert_eq!(svg.matches("class=\"edge-label\"").count(), edges, "{svg}");
+            assert_eq!(svg.matches("class=\"state-name\"").count(), 7, "{svg}");
+        }
     }
 
     #[test]

@@ -23,9 +23,10 @@ const CHAR_EMS: f64 = 0.65;
 
 /// How the texts of a drawing are told apart and set.
 pub(super) struct TextStyle {
-    /// The em layout-rs was given for edge labels, and for the start node's label; any
-    /// other em is a state's name.
-    pub(super) edge_em: usize,
+    /// The em layout-rs was given for state names, and for the start node's label; any
+    /// other text is an edge label (whose em is the edge's, or layout-rs's own when it has
+    /// moved the label onto another of the edge's nodes to spread a busy rank).
+    pub(super) state_em: usize,
     pub(super) start_em: usize,
     /// The size every text is set in, in pixels.
     pub(super) font_px: f64,
@@ -209,7 +210,8 @@ impl RenderBackend for Canvas {
             lines.len() as f64 * line_px / 2.0,
         );
         self.grow(xy.sub(half), xy.add(half));
-        let edge_label = look.font_size == self.style.edge_em;
+        let edge_label =
+            look.font_size != self.style.state_em && look.font_size != self.style.start_em;
         let mut out = String::new();
         let (class, paint) = if edge_label {
             // The edge runs through the middle of its label: a white box under the letters
