@@ -174,7 +174,8 @@ fn drawings_zoom_and_pan_in_headless_chromium() {
   var svg = box.querySelector("svg");
   var tools = box.nextElementSibling;
   function state() {
-    return [svg.getBoundingClientRect().width, box.scrollLeft, box.clientWidth].join(" ");
+    var hint = tools.classList.contains("overflowing") ? 1 : 0;
+    return [svg.getBoundingClientRect().width, box.scrollLeft, box.clientWidth, hint].join(" ");
   }
   var seen = [state()];
   for (var i = 0; i < 3; i++) tools.querySelector("[data-zoom=in]").click();
@@ -201,19 +202,22 @@ fn drawings_zoom_and_pan_in_headless_chromium() {
         &["--window-size=1280,1000".to_string()],
     );
     let seen = attribute(&dom, "data-seen").expect("the driver ran");
-    let seen: Vec<[f64; 3]> = seen
+    // Per step: the drawing's width on screen, the box's scroll, the box's width, and
+    // whether the tools say the drawing is wider than its box (1) or not (0).
+    let seen: Vec<[f64; 4]> = seen
         .split('|')
         .map(|s| {
             let v: Vec<f64> = s.split(' ').map(|x| x.parse().unwrap()).collect();
-            [v[0], v[1], v[2]]
+            [v[0], v[1], v[2], v[3]]
         })
         .collect();
     let [home, zoomed, wheeled, dragged, reset, fit] = seen[..] else {
         panic!("{seen:?}")
     };
     assert!(
-        home[0] > home[2] && home[1] == 0.0,
-        "at natural size, wider than its box, shown from its left edge: {seen:?}"
+        home[0] > home[2] && home[1] == 0.0 && home[3] == 1.0,
+        "at natural size, wider than its box (and saying so), shown from its left edge: \
+         {seen:?}"
     );
     assert!(zoomed[0] > home[0] * 1.9, "+ zooms in: {seen:?}");
     assert!(
@@ -229,7 +233,7 @@ fn drawings_zoom_and_pan_in_headless_chromium() {
         "1:1 is the natural size: {seen:?}"
     );
     assert!(
-        fit[0] <= fit[2] + 0.5 && fit[0] < home[0],
+        fit[0] <= fit[2] + 0.5 && fit[0] < home[0] && fit[3] == 0.0,
         "fit shrinks the drawing into its box: {seen:?}"
     );
 }
