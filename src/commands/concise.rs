@@ -88,8 +88,7 @@ pub fn drawn<'a>(exact: &'a Dfa, concise: Option<&'a Concise>) -> &'a Dfa {
 }
 
 /// What a concise automaton is, for every drawing of one.
-pub const CAPTION: &str =
-    "agrees with every execution within the bounds; beyond them it generalises";
+pub const CAPTION: &str = mergelens::document::CONCISE_MEANING;
 
 /// A DOT drawing of a concise automaton says so in its label.
 pub fn label_dot(mut dot: String, concise: Option<&Concise>) -> String {

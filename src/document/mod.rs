@@ -712,6 +712,10 @@ pub struct RunFacts {
     pub concise: Option<Concise>,
 }
 
+/// What a concise automaton is, in the words of every drawing of one.
+pub const CONCISE_MEANING: &str =
+    "agrees with every execution within the bounds; beyond them it generalises";
+
 /// How a concise automaton was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

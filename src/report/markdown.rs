@@ -182,6 +182,16 @@ pub(crate) fn automaton_page(page: &AutomatonPage, options: &Options, limit: usi
         head.push('\n');
     }
     let mut body = String::new();
+    if let Some(c) = &page.concise {
+        let _ = writeln!(
+            body,
+            "**{}** {} ({}). {}\n",
+            text(&c.meaning),
+            text(&c.size),
+            text(&c.how),
+            text(&c.rule)
+        );
+    }
     let _ = writeln!(body, "### {}\n", text(&page.shortest_title));
     if page.shortest.is_empty() {
         body.push_str("None: the automaton accepts no word.\n\n");
@@ -216,6 +226,11 @@ pub(crate) fn automaton_page(page: &AutomatonPage, options: &Options, limit: usi
         body.push('\n');
     }
     let mut lists = String::new();
+    if let Some(c) = &page.concise {
+        lists.push_str("<details><summary>Concise automaton: transition list</summary>\n\n");
+        lists.push_str(&fence(&transition_list(&c.figure.caption, &c.figure.dfa)));
+        lists.push_str("</details>\n\n");
+    }
     lists.push_str("<details><summary>Transition list</summary>\n\n");
     lists.push_str(&fence(&transition_list(
         &page.figure.caption,

@@ -76,15 +76,21 @@ pub fn console_messages(stderr: &str) -> Vec<&str> {
 /// as `name`), after checking that its script ran to the end with no error or console
 /// message.
 pub fn dom_in_chromium(document: &Document, name: &str) -> String {
+    let html = report::render(document, Format::Html, &Options::default()).unwrap();
+    dom_of_page(&html, name, &[])
+}
+
+/// The DOM of the page `html` as headless Chromium leaves it, run with the `extra` flags
+/// (kept under target/ as `name`), after checking that the page's script ran to the end with
+/// no error or console message.
+pub fn dom_of_page(html: &str, name: &str, extra: &[String]) -> String {
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
     std::fs::create_dir_all(&target).unwrap();
     let page = target.join(name);
-    std::fs::write(
-        &page,
-        report::render(document, Format::Html, &Options::default()).unwrap(),
-    )
-    .unwrap();
-    let dumped = chromium(&page, &["--dump-dom".to_string()]);
+    std::fs::write(&page, html).unwrap();
+    let mut flags = vec!["--dump-dom".to_string()];
+    flags.extend_from_slice(extra);
+    let dumped = chromium(&page, &flags);
     let dom = String::from_utf8(dumped.stdout).unwrap();
     let stderr = String::from_utf8_lossy(&dumped.stderr);
     assert!(dumped.status.success(), "chromium failed: {stderr}");
@@ -98,4 +104,18 @@ pub fn dom_in_chromium(document: &Document, name: &str) -> String {
     );
     assert_eq!(console_messages(&stderr), Vec::<&str>::new());
     dom
+}
+
+/// The value of the attribute `name` of the first element that has it in `dom` (as
+/// `--dump-dom` writes it, entities decoded).
+pub fn attribute(dom: &str, name: &str) -> Option<String> {
+    let start = dom.find(&format!(" {name}=\""))? + name.len() + 3;
+    let value = &dom[start..start + dom[start..].find('"')?];
+    Some(
+        value
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&"),
+    )
 }

@@ -1,17 +1,22 @@
 //! The automaton page ([`automaton_page`]): one learned automaton (what a program can do) or
 //! one explained assertion (how it can fail), with its analyses: the letters every word
-//! contains, the doomed states, the shortest words and their traces. Apart from the review
-//! and diff pages because it compares nothing.
+//! contains, the doomed states, the shortest words and their traces. When the document
+//! carries a concise automaton (`learned.concise` / `explained.concise`), that one is drawn
+//! first and the exact one is a click away. Apart from the review and diff pages because it
+//! compares nothing.
 
 use std::collections::BTreeMap;
 
 use super::parts::{Labels, Links, figure};
 use super::{
-    AutomatonPage, Banner, Count, Draw, TraceView, WordView, bounds_view, count_text, counted,
-    default_tool, safe_local_href, stats_table,
+    AutomatonPage, Banner, ConciseView, Count, Draw, Figure, TraceView, WordView, bounds_view,
+    count_text, counted, default_tool, safe_local_href, stats_table,
 };
-use crate::automaton::{Marks, analysis, ops};
-use crate::document::{AutomatonDocument, AutomatonKind, Version};
+use crate::automaton::{Dfa, Marks, analysis, ops};
+use crate::document::{
+    AutomatonDocument, AutomatonKind, AutomatonMeta, CONCISE_MEANING, Concise, ConciseMethod,
+    Version,
+};
 use crate::report::compute;
 
 /// Shortest words listed on an automaton page.
@@ -26,73 +31,205 @@ pub(crate) fn automaton_page(doc: &AutomatonDocument, draw: Draw) -> AutomatonPa
         .bounds
         .as_ref()
         .map_or(2 * dfa.num_states(), |b| b.max_word_length as usize);
-    let links = Links::none();
-    let plain = |w: &[String]| links.word(w, Version::Base);
-    let analysed = Marks::analyse(&dfa);
-    let marks = if explain {
+    let concise = concise_of(meta);
+    // The analyses listed are those of the automaton drawn first, whose thick edges and
+    // filled states they name.
+    let drawn_first = concise.map_or(&dfa, |c| &c.automaton.0);
+    let analysed = Marks::analyse(drawn_first);
+    let shortest = shortest_words(meta, &dfa, bound);
+    let figure = figure(
+        exact_labels(explain, concise.is_some()),
+        &dfa,
+        &drawn_marks(&Marks::analyse(&dfa), explain),
+        bound,
+        draw,
+        plain_word,
+    );
+    AutomatonPage {
+        title: meta.title.clone().unwrap_or_else(|| {
+            if explain {
+                "How the assertion can fail".to_string()
+            } else {
+                "Learned behaviour".to_string()
+            }
+        }),
+        banner: banner(meta, explain, &dfa, bound, &shortest),
+        facts: facts(meta, &dfa),
+        dominating: analysed
+            .dominating
+            .iter()
+            .map(|&a| drawn_first.alphabet().name(a).to_string())
+            .collect(),
+        doomed: if explain {
+            analysed.doomed.iter().map(u32::to_string).collect()
+        } else {
+            Vec::new()
+        },
+        shortest_title: if explain {
+            "Shortest failing executions".to_string()
+        } else {
+            "Shortest accepted words".to_string()
+        },
+        concise: concise.map(|c| concise_view(c, explain, &analysed, bound, draw)),
+        figure,
+        shortest,
+        traces: traces(meta),
+        stats: meta.stats.as_ref().and_then(|s| {
+            stats_table(&BTreeMap::from([(Version::Base, s.clone())])).map(|mut t| {
+                t.rows[0].version = "learning".to_string();
+                t
+            })
+        }),
+        bounds: meta.bounds.as_ref().map(|b| bounds_view(b, false)),
+        explain,
+        tool: default_tool(),
+    }
+}
+
+/// A word of the page: no version, no links to definitions.
+fn plain_word(word: &[String]) -> WordView {
+    Links::none().word(word, Version::Base)
+}
+
+/// The concise automaton of the run, if the document has one.
+fn concise_of(meta: &AutomatonMeta) -> Option<&Concise> {
+    [&meta.explained, &meta.learned]
+        .into_iter()
+        .flatten()
+        .find_map(|facts| facts.concise.as_ref())
+}
+
+/// The marks a drawing shows: for behaviour nearly every state is doomed, which says
+/// nothing, so only the dominating letters.
+fn drawn_marks(analysed: &Marks, explain: bool) -> Marks {
+    if explain {
         analysed.clone()
     } else {
-        // For behaviour nearly every state is doomed, which says nothing.
         Marks {
             dominating: analysed.dominating.clone(),
             ..Marks::default()
         }
-    };
-    let empty = analysis::is_empty(&dfa);
-    let legend = if explain {
+    }
+}
+
+fn legend(explain: bool) -> &'static str {
+    if explain {
         "Double circles: the assertion has failed. Filled states: doomed (from here every \
          continuation fails). Thick edges: letters every failing execution contains."
     } else {
         "Double circles: accepting states. Thick edges: letters every accepted word contains."
+    }
+}
+
+/// The exact automaton's figure: as it always was, or named exact beside a concise one.
+fn exact_labels(explain: bool, beside_concise: bool) -> Labels {
+    let caption = match (explain, beside_concise) {
+        (true, false) => "Failing executions",
+        (false, false) => "Learned automaton",
+        (true, true) => "Exact automaton of the failing executions",
+        (false, true) => "Exact automaton",
     };
-    let figure = figure(
+    Labels {
+        id: "automaton".to_string(),
+        caption: caption.to_string(),
+        legend: legend(explain).to_string(),
+    }
+}
+
+fn concise_view(
+    concise: &Concise,
+    explain: bool,
+    analysed: &Marks,
+    bound: usize,
+    draw: Draw,
+) -> ConciseView {
+    let dfa = &concise.automaton.0;
+    let states = dfa.num_states();
+    let how = match (concise.minimal, concise.method) {
+        (true, ConciseMethod::Sat) => {
+            "minimal: no automaton with fewer states does the same, as a SAT solver proved"
+        }
+        (true, ConciseMethod::Merge) => {
+            "minimal: no automaton with fewer states does the same (it has one state)"
+        }
+        (false, _) => "found by state merging: small, not proved minimal",
+    };
+    let size = if concise.states_saved == 0 {
+        format!("{states} states, as many as the exact automaton")
+    } else {
+        format!("{states} states instead of {}", concise.exact_states)
+    };
+    let figure: Figure = figure(
         Labels {
-            id: "automaton".to_string(),
-            caption: if explain {
-                "Failing executions".to_string()
-            } else {
-                "Learned automaton".to_string()
-            },
-            legend: legend.to_string(),
+            id: "concise".to_string(),
+            caption: "Concise automaton".to_string(),
+            legend: legend(explain).to_string(),
         },
-        &dfa,
-        &marks,
+        dfa,
+        &drawn_marks(analysed, explain),
         bound,
         draw,
-        plain,
+        plain_word,
     );
-    let trace_of = |w: &[String]| meta.traces.get(&w.join(" "));
-    let shortest: Vec<WordView> = compute::example_words(&dfa, bound, SHORTEST_WORDS)
+    ConciseView {
+        meaning: format!("Concise automaton: {CONCISE_MEANING}."),
+        size,
+        how: how.to_string(),
+        rule: concise.rule.clone(),
+        figure,
+    }
+}
+
+/// The shortest accepted words, each linked to its stored trace when there is one.
+fn shortest_words(meta: &AutomatonMeta, dfa: &Dfa, bound: usize) -> Vec<WordView> {
+    compute::example_words(dfa, bound, SHORTEST_WORDS)
         .iter()
         .map(|w| {
-            let names = compute::names(&dfa, w);
-            let mut view = plain(&names);
-            view.trace = trace_of(&names).filter(|h| safe_local_href(h)).cloned();
+            let names = compute::names(dfa, w);
+            let mut view = plain_word(&names);
+            view.trace = meta
+                .traces
+                .get(&names.join(" "))
+                .filter(|h| safe_local_href(h))
+                .cloned();
             view
         })
-        .collect();
-    let traces = meta
-        .traces
+        .collect()
+}
+
+fn traces(meta: &AutomatonMeta) -> Vec<TraceView> {
+    meta.traces
         .iter()
         .map(|(word, path)| {
             let names: Vec<String> = word.split_whitespace().map(str::to_string).collect();
             TraceView {
-                word: plain(&names),
+                word: plain_word(&names),
                 href: safe_local_href(path).then(|| path.clone()),
                 path: path.clone(),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// What the automaton says, in one headline: partial, the assertion cannot or can fail, or
+/// the behaviour learned; with the exact automaton's size.
+fn banner(
+    meta: &AutomatonMeta,
+    explain: bool,
+    dfa: &Dfa,
+    bound: usize,
+    shortest: &[WordView],
+) -> Banner {
+    let empty = analysis::is_empty(dfa);
     let count = meta
         .bounds
         .as_ref()
-        .map(|b| count_text(analysis::count_up_to(&dfa, bound), b.max_word_length));
-    let partial = meta.partial();
-    let banner = match (explain, empty) {
-        _ if partial => Banner {
-            kind: "info",
-            headline: "Partial: learning stopped before it finished".to_string(),
-            detail: format!(
+        .map(|b| count_text(analysis::count_up_to(dfa, bound), b.max_word_length));
+    let (kind, headline, detail) = match (explain, empty) {
+        _ if meta.partial() => (
+            "info",
+            "Partial: learning stopped before it finished",
+            format!(
                 "This is the last conjecture, right up to {} letters only; {}",
                 meta.explained
                     .iter()
@@ -105,44 +242,46 @@ pub(crate) fn automaton_page(doc: &AutomatonDocument, draw: Draw) -> AutomatonPa
                     "longer words may be missing or wrong."
                 }
             ),
-            counts: Vec::new(),
-        },
-        (true, true) => Banner {
-            kind: "clean",
-            headline: "The assertion cannot fail".to_string(),
-            detail: "No execution within the bounds violates it.".to_string(),
-            counts: Vec::new(),
-        },
-        (true, false) => Banner {
-            kind: "unexpected",
-            headline: "The assertion can fail".to_string(),
-            detail: format!(
+        ),
+        (true, true) => (
+            "clean",
+            "The assertion cannot fail",
+            "No execution within the bounds violates it.".to_string(),
+        ),
+        (true, false) => (
+            "unexpected",
+            "The assertion can fail",
+            format!(
                 "The shortest failing execution makes {} calls{}.",
                 shortest.first().map_or(0, |w| w.letters.len()),
                 count
                     .as_ref()
                     .map_or(String::new(), |c| format!("; {c} fail"))
             ),
-            counts: Vec::new(),
-        },
-        (false, _) => Banner {
-            kind: "info",
-            headline: "Learned behaviour".to_string(),
-            detail: match &count {
+        ),
+        (false, _) => (
+            "info",
+            "Learned behaviour",
+            match &count {
                 Some(c) => format!("The program makes {c}."),
                 None => "The call sequences the program can make.".to_string(),
             },
-            counts: Vec::new(),
-        },
+        ),
     };
-    let banner = Banner {
+    Banner {
+        kind,
+        headline: headline.to_string(),
+        detail,
         counts: vec![
             counted(dfa.num_states(), "state", "states"),
             counted(dfa.num_transitions(), "transition", "transitions"),
             counted(dfa.alphabet().len(), "letter", "letters"),
         ],
-        ..banner
-    };
+    }
+}
+
+/// The program, entry and assertion the document names, and the alphabet.
+fn facts(meta: &AutomatonMeta, dfa: &Dfa) -> Vec<Count> {
     let mut facts = Vec::new();
     for (label, value) in [
         ("program", &meta.program),
@@ -160,43 +299,5 @@ pub(crate) fn automaton_page(doc: &AutomatonDocument, draw: Draw) -> AutomatonPa
         label: "alphabet".to_string(),
         value: dfa.alphabet().names().collect::<Vec<_>>().join(" "),
     });
-    let stats = meta.stats.as_ref().and_then(|s| {
-        stats_table(&BTreeMap::from([(Version::Base, s.clone())])).map(|mut t| {
-            t.rows[0].version = "learning".to_string();
-            t
-        })
-    });
-    AutomatonPage {
-        title: meta.title.clone().unwrap_or_else(|| {
-            if explain {
-                "How the assertion can fail".to_string()
-            } else {
-                "Learned behaviour".to_string()
-            }
-        }),
-        banner,
-        facts,
-        dominating: analysed
-            .dominating
-            .iter()
-            .map(|&a| dfa.alphabet().name(a).to_string())
-            .collect(),
-        doomed: if explain {
-            analysed.doomed.iter().map(u32::to_string).collect()
-        } else {
-            Vec::new()
-        },
-        shortest_title: if explain {
-            "Shortest failing executions".to_string()
-        } else {
-            "Shortest accepted words".to_string()
-        },
-        figure,
-        shortest,
-        traces,
-        stats,
-        bounds: meta.bounds.as_ref().map(|b| bounds_view(b, false)),
-        explain,
-        tool: default_tool(),
-    }
+    facts
 }

@@ -15,154 +15,31 @@ use super::{
     display_rev, names_list, revision_view, stats_table, words_total,
 };
 use crate::automaton::{Marks, ops};
-use crate::document::{DiffDocument, Version};
+use crate::document::{DiffDocument, DiffEntry, Version};
 use crate::report::compute::{self, Language};
 
 /// The diff (release tags) report's view.
 pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
-    let bound = doc.bounds.max_word_length;
-    let n = bound as usize;
+    let n = doc.bounds.max_word_length as usize;
     let mut entries = Vec::new();
     let (mut added_total, mut removed_total) = (Some(0u128), Some(0u128));
     let mut changed = Vec::new();
     for (e, entry) in doc.entries.iter().enumerate() {
-        let id = format!("e{e}");
-        let old = ops::minimize(&entry.automata.old.0);
-        let new = ops::minimize(&entry.automata.new.0);
         let (added, removed) = compute::added_removed(entry, n, EXAMPLES);
-        let symdiff = Language::new(
-            entry.symdiff.as_ref(),
-            || ops::symmetric_difference(&old, &new),
-            n,
-            EXAMPLES,
-        );
-        let alphabet = entry_alphabet(&entry.alphabet, &[&old, &new]);
-        let columns = [Version::Old, Version::New];
-        let links = Links::new(
-            &id,
-            &alphabet,
-            &columns,
-            &entry.functions,
-            &entry.source_changes,
-        );
-        let side = |w: &[String]| {
-            let v = if new.accepts_names(w) {
-                Version::New
-            } else {
-                Version::Old
-            };
-            links.word(w, v)
-        };
         if !added.is_empty() || !removed.is_empty() {
             changed.push(entry.entry.clone());
         }
         added_total = add_count(added_total, &added);
         removed_total = add_count(removed_total, &removed);
-        let findings = vec![
-            finding(&id, &ADDED, &added, bound, draw, |w| {
-                links.word(w, Version::New)
-            }),
-            finding(&id, &REMOVED, &removed, bound, draw, |w| {
-                links.word(w, Version::Old)
-            }),
-        ];
-        let comparisons = vec![finding(&id, &SYMDIFF, &symdiff, bound, draw, side)];
-        let mut relevant = BTreeSet::from([entry.entry.clone()]);
-        relevant.extend(compute::useful_letters(&symdiff.dfa));
-        let shown: Vec<Vec<String>> = added
-            .examples
-            .iter()
-            .chain(&removed.examples)
-            .cloned()
-            .collect();
-        let versions = [
-            ("Old", Version::Old, &doc.versions.old, &old),
-            ("New", Version::New, &doc.versions.new, &new),
-        ]
-        .into_iter()
-        .map(|(role, version, rev, dfa)| {
-            let marks = Marks {
-                highlighted: compute::runs_through(dfa, &shown),
-                ..Marks::default()
-            };
-            figure(
-                Labels {
-                    id: format!("{id}-{version}"),
-                    caption: version_caption(role, Some(rev)),
-                    legend: "Red: the runs of the added and removed examples it makes.".to_string(),
-                },
-                dfa,
-                &marks,
-                n,
-                draw,
-                |w| links.word(w, version),
-            )
-        })
-        .collect();
-        let (changes, other_changes) = split_changes(&id, &entry.source_changes, &relevant);
-        entries.push(EntryView {
-            id,
-            name: entry.entry.clone(),
-            findings,
-            comparisons,
-            versions,
-            columns: columns.iter().map(|c| c.to_string()).collect(),
-            functions: links.rows,
-            changes,
-            other_changes,
-            stats: stats_table(&entry.stats),
-            execution_summary: None,
-            stories: Vec::new(),
-        });
+        entries.push(entry_view(
+            doc,
+            format!("e{e}"),
+            entry,
+            [added, removed],
+            draw,
+        ));
     }
     let (old, new) = (&doc.versions.old, &doc.versions.new);
-    let banner = if changed.is_empty() && !doc.inconclusive.is_empty() {
-        Banner {
-            kind: "inconclusive",
-            headline: "Inconclusive".to_string(),
-            detail: format!(
-                "No difference up to {bound} calls, but the check fell short of the bounds: {}",
-                doc.inconclusive.join("; ")
-            ),
-            counts: Vec::new(),
-        }
-    } else if changed.is_empty() {
-        Banner {
-            kind: "clean",
-            headline: "Same behaviour".to_string(),
-            detail: format!(
-                "Up to {bound} calls, {} makes exactly the call sequences {} made.",
-                display_rev(new),
-                display_rev(old)
-            ),
-            counts: Vec::new(),
-        }
-    } else {
-        Banner {
-            kind: "changed",
-            headline: "Behaviour changed".to_string(),
-            detail: format!(
-                "{} differs from {} in {}.",
-                display_rev(new),
-                display_rev(old),
-                names_list(&changed)
-            ),
-            counts: Vec::new(),
-        }
-    };
-    let mut banner = Banner {
-        counts: vec![
-            counted(doc.entries.len(), "entry", "entries"),
-            words_total(added_total, "added", bound),
-            words_total(removed_total, "removed", bound),
-        ],
-        ..banner
-    };
-    lead_banner(
-        &mut banner,
-        doc.entries.iter().map(|e| &e.coverage),
-        doc.bounds.unwind,
-    );
     Page {
         kind: "diff",
         title: format!(
@@ -171,7 +48,7 @@ pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
             display_rev(new)
         ),
         repository: doc.repository.clone(),
-        banner,
+        banner: banner(doc, &changed, added_total, removed_total),
         revisions: vec![revision_view("old", old), revision_view("new", new)],
         conflicts: Vec::new(),
         warnings: Vec::new(),
@@ -179,4 +56,153 @@ pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
         bounds: bounds_view(&doc.bounds, true),
         tool: doc.tool.clone().unwrap_or_else(default_tool),
     }
+}
+
+/// One entry: what it added and removed, both revisions' figures and the source changes,
+/// the relevant ones first.
+fn entry_view(
+    doc: &DiffDocument,
+    id: String,
+    entry: &DiffEntry,
+    [added, removed]: [Language; 2],
+    draw: Draw,
+) -> EntryView {
+    let bound = doc.bounds.max_word_length;
+    let n = bound as usize;
+    let old = ops::minimize(&entry.automata.old.0);
+    let new = ops::minimize(&entry.automata.new.0);
+    let symdiff = Language::new(
+        entry.symdiff.as_ref(),
+        || ops::symmetric_difference(&old, &new),
+        n,
+        EXAMPLES,
+    );
+    let alphabet = entry_alphabet(&entry.alphabet, &[&old, &new]);
+    let columns = [Version::Old, Version::New];
+    let links = Links::new(
+        &id,
+        &alphabet,
+        &columns,
+        &entry.functions,
+        &entry.source_changes,
+    );
+    // A word of the symmetric difference links to the revision that makes it.
+    let side = |w: &[String]| {
+        let v = if new.accepts_names(w) {
+            Version::New
+        } else {
+            Version::Old
+        };
+        links.word(w, v)
+    };
+    let findings = vec![
+        finding(&id, &ADDED, &added, bound, draw, |w| {
+            links.word(w, Version::New)
+        }),
+        finding(&id, &REMOVED, &removed, bound, draw, |w| {
+            links.word(w, Version::Old)
+        }),
+    ];
+    let comparisons = vec![finding(&id, &SYMDIFF, &symdiff, bound, draw, side)];
+    let mut relevant = BTreeSet::from([entry.entry.clone()]);
+    relevant.extend(compute::useful_letters(&symdiff.dfa));
+    let shown: Vec<Vec<String>> = added
+        .examples
+        .iter()
+        .chain(&removed.examples)
+        .cloned()
+        .collect();
+    let revisions = [
+        ("Old", Version::Old, &doc.versions.old, &old),
+        ("New", Version::New, &doc.versions.new, &new),
+    ];
+    let versions = revisions
+        .into_iter()
+        .map(|(role, version, rev, dfa)| {
+            let marks = Marks {
+                highlighted: compute::runs_through(dfa, &shown),
+                ..Marks::default()
+            };
+            let labels = Labels {
+                id: format!("{id}-{version}"),
+                caption: version_caption(role, Some(rev)),
+                legend: "Red: the runs of the added and removed examples it makes.".to_string(),
+            };
+            figure(labels, dfa, &marks, n, draw, |w| links.word(w, version))
+        })
+        .collect();
+    let (changes, other_changes) = split_changes(&id, &entry.source_changes, &relevant);
+    EntryView {
+        id,
+        name: entry.entry.clone(),
+        findings,
+        comparisons,
+        versions,
+        columns: columns.iter().map(|c| c.to_string()).collect(),
+        functions: links.rows,
+        changes,
+        other_changes,
+        stats: stats_table(&entry.stats),
+        execution_summary: None,
+        stories: Vec::new(),
+    }
+}
+
+/// The verdict of a diff: inconclusive, the same behaviour, or which entries changed; with
+/// the words added and removed in all.
+fn banner(
+    doc: &DiffDocument,
+    changed: &[String],
+    added_total: Option<u128>,
+    removed_total: Option<u128>,
+) -> Banner {
+    let bound = doc.bounds.max_word_length;
+    let (old, new) = (&doc.versions.old, &doc.versions.new);
+    let (kind, headline, detail) = if changed.is_empty() && !doc.inconclusive.is_empty() {
+        (
+            "inconclusive",
+            "Inconclusive",
+            format!(
+                "No difference up to {bound} calls, but the check fell short of the bounds: {}",
+                doc.inconclusive.join("; ")
+            ),
+        )
+    } else if changed.is_empty() {
+        (
+            "clean",
+            "Same behaviour",
+            format!(
+                "Up to {bound} calls, {} makes exactly the call sequences {} made.",
+                display_rev(new),
+                display_rev(old)
+            ),
+        )
+    } else {
+        (
+            "changed",
+            "Behaviour changed",
+            format!(
+                "{} differs from {} in {}.",
+                display_rev(new),
+                display_rev(old),
+                names_list(changed)
+            ),
+        )
+    };
+    let mut banner = Banner {
+        kind,
+        headline: headline.to_string(),
+        detail,
+        counts: vec![
+            counted(doc.entries.len(), "entry", "entries"),
+            words_total(added_total, "added", bound),
+            words_total(removed_total, "removed", bound),
+        ],
+    };
+    lead_banner(
+        &mut banner,
+        doc.entries.iter().map(|e| &e.coverage),
+        doc.bounds.unwind,
+    );
+    banner
 }

@@ -71,6 +71,8 @@ pub(crate) struct Figure {
     pub legend: String,
     /// The SVG, with ids made unique in the page; `None` when too large (see `words`).
     pub svg: Option<String>,
+    /// The drawing is too wide to sit beside another: it takes the whole width of its row.
+    pub wide: bool,
     pub dfa: Dfa,
     pub empty: bool,
     pub words: Vec<WordView>,
@@ -419,7 +421,10 @@ pub(crate) struct AutomatonPage {
     pub title: String,
     pub banner: Banner,
     pub facts: Vec<Count>,
+    /// The exact automaton: drawn first, or one click away behind a concise one.
     pub figure: Figure,
+    /// The concise automaton of `learn` or `explain`, drawn first when there is one.
+    pub concise: Option<ConciseView>,
     pub dominating: Vec<String>,
     pub doomed: Vec<String>,
     pub shortest_title: String,
@@ -429,6 +434,21 @@ pub(crate) struct AutomatonPage {
     pub bounds: Option<BoundsView>,
     pub explain: bool,
     pub tool: String,
+}
+
+/// The concise automaton of an automaton page, and what it is.
+#[derive(Clone, Debug)]
+pub(crate) struct ConciseView {
+    /// "Concise automaton: agrees with every execution within the bounds; beyond them it
+    /// generalises."
+    pub meaning: String,
+    /// "4 states instead of 7".
+    pub size: String,
+    /// Minimal (and how that is known) or found by state merging.
+    pub how: String,
+    /// What "yes", "no" and "don't care" meant for the run.
+    pub rule: String,
+    pub figure: Figure,
 }
 
 fn default_tool() -> String {

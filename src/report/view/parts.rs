@@ -154,6 +154,14 @@ pub(super) struct Labels {
     pub(super) legend: String,
 }
 
+/// The width a drawing may have without scrolling sideways, in CSS pixels: the column of a
+/// page on a screen wide enough for it (`main` is at most 1320 pixels wide; less its padding
+/// and a finding's and a figure's borders and padding, 1187 are left).
+const COLUMN_PX: f64 = 1180.0;
+/// A drawing at most this wide fits beside another one (two versions side by side, or a
+/// finding's example words beside its drawing); a wider one takes its row to itself.
+const HALF_COLUMN_PX: f64 = 560.0;
+
 /// The drawing of `dfa`, or its first words when it is too large to draw.
 pub(super) fn figure(
     labels: Labels,
@@ -164,12 +172,18 @@ pub(super) fn figure(
     word: impl Fn(&[String]) -> WordView,
 ) -> Figure {
     let empty = analysis::is_empty(dfa);
+    let mut wide = false;
     let (svg, words, note) = if empty {
         (None, Vec::new(), "It accepts no word.".to_string())
     } else if draw == Draw::No {
         (None, Vec::new(), String::new())
-    } else if let Some(svg) = svg::to_svg(dfa, marks) {
-        (Some(embed_svg(&svg, &labels.id)), Vec::new(), String::new())
+    } else if let Some(drawing) = svg::draw_to_fit(dfa, marks, COLUMN_PX) {
+        wide = drawing.width > HALF_COLUMN_PX;
+        (
+            Some(embed_svg(&drawing.svg, &labels.id)),
+            Vec::new(),
+            String::new(),
+        )
     } else {
         let words: Vec<WordView> = compute::example_words(dfa, bound, FALLBACK_WORDS)
             .iter()
@@ -191,6 +205,7 @@ pub(super) fn figure(
         caption: labels.caption,
         legend: labels.legend,
         svg,
+        wide,
         dfa: dfa.clone(),
         empty,
         words,
