@@ -47,6 +47,10 @@ fn walk(dir: &Path) -> Vec<String> {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one end-to-end scenario (the review, each output, the repository untouched) read top to bottom"
+)]
 fn the_merge_of_fig12_overlaps_and_the_repository_stays_as_it_was() {
     let repo = fig12();
     // A dirty work tree is fine: only committed content is read, and the report says so.
