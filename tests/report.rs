@@ -7,7 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::chromium::{chromium, console_messages, dom_in_chromium};
+use common::chromium::{chromium, console_messages, dom_in_chromium, dom_of_page};
 use mergelens::report::{self, Document, Format, MARKDOWN_LIMIT, Options, ReportError};
 use serde_json::{Value, json};
 
@@ -52,24 +52,9 @@ fn figures(dom: &str) -> Vec<&str> {
 #[test]
 fn the_review_page_runs_in_headless_chromium() {
     // Kept under target/ with the screenshot, for a person to look at.
+    let dom = dom_of_page(&html("review.json"), "report-review.html", &[]);
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-    std::fs::create_dir_all(&target).unwrap();
     let page = target.join("report-review.html");
-    std::fs::write(&page, html("review.json")).unwrap();
-
-    let dumped = chromium(&page, &["--dump-dom".to_string()]);
-    let dom = String::from_utf8(dumped.stdout).unwrap();
-    let stderr = String::from_utf8_lossy(&dumped.stderr);
-    assert!(dumped.status.success(), "chromium failed: {stderr}");
-    assert!(
-        dom.contains("data-ok=\"1\""),
-        "the script did not finish:\n{dom}"
-    );
-    assert!(
-        !dom.contains("data-errors=\""),
-        "script errors recorded:\n{dom}"
-    );
-    assert_eq!(console_messages(&stderr), Vec::<&str>::new());
 
     // Unexpected, lost, the three comparisons, and the five versions (O, A, B, M, E).
     let figures = figures(&dom);

@@ -84,7 +84,7 @@ pub fn explain_values(
     // Paths from the entry's start to its return (target edges are ordinary code there),
     // each followed by `assert`; their prefixes, each followed by `assert`.
     let paths = precheck::build(&program.model, alphabet, assert, unwind);
-    let prefixes = then_end(&prefix_closure_without(&paths, assert), assert);
+    let prefixes = precheck::concat_end(&prefix_closure_without(&paths, assert), assert);
     let to_failure = precheck::error_mode::build_error(&program.model, alphabet, assert, unwind);
     let reached = ops::union(&prefixes, &to_failure);
     let misshapen = ops::complement(&precheck::shape(alphabet, assert));
@@ -122,17 +122,6 @@ fn prefix_closure_without(d: &Dfa, letter: Letter) -> Dfa {
     for q in out.states().collect::<Vec<_>>() {
         out.set_accepting(q, useful[q as usize]);
         out.remove_transition(q, letter);
-    }
-    out
-}
-
-/// `L(d) · end`.
-fn then_end(d: &Dfa, end: Letter) -> Dfa {
-    let mut out = d.clone();
-    let accept = out.add_state(true);
-    for q in d.accepting_states() {
-        out.set_accepting(q, false);
-        out.set_transition(q, end, accept);
     }
     out
 }
@@ -190,7 +179,7 @@ mod tests {
     fn prefixes_stop_before_the_letter() {
         let alphabet = Alphabet::from_names(["a", "b", "assert"]);
         let paths = chain(&alphabet, &[&["a", "b", "assert"]]);
-        let p = then_end(&prefix_closure_without(&paths, 2), 2);
+        let p = precheck::concat_end(&prefix_closure_without(&paths, 2), 2);
         for word in [&["assert"][..], &["a", "assert"], &["a", "b", "assert"]] {
             assert!(p.accepts_names(word), "{word:?}");
         }

@@ -384,7 +384,7 @@ fn has_cycle(d: &Dfa) -> bool {
 }
 
 /// `L(d) · end`.
-fn concat_end(d: &Dfa, end: Letter) -> Dfa {
+pub(crate) fn concat_end(d: &Dfa, end: Letter) -> Dfa {
     let mut out = d.clone();
     let accept = out.add_state(true);
     for q in d.accepting_states() {
