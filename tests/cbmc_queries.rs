@@ -28,22 +28,8 @@ fn word(alphabet: &Alphabet, names: &str) -> Word {
 
 /// The automaton accepting exactly `words`.
 fn finite(alphabet: &Alphabet, words: &[&str]) -> Dfa {
-    let mut d = Dfa::new(alphabet.clone());
-    for w in words {
-        let mut q = d.initial();
-        for a in word(alphabet, w) {
-            q = match d.next(q, a) {
-                Some(to) => to,
-                None => {
-                    let to = d.add_state(false);
-                    d.set_transition(q, a, to);
-                    to
-                }
-            };
-        }
-        d.set_accepting(q, true);
-    }
-    d
+    let words: Vec<_> = words.iter().map(|w| word(alphabet, w)).collect();
+    mergelens::automaton::ops::from_words(alphabet, &words)
 }
 
 const BOUNDS: Bounds = Bounds {

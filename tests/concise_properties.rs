@@ -13,26 +13,6 @@ use proptest::prelude::*;
 
 const LETTERS: [&str; 3] = ["a", "b", "end"];
 
-/// The automaton accepting exactly `words`: their prefix tree.
-fn from_words(alphabet: &Alphabet, words: &[Word]) -> Dfa {
-    let mut d = Dfa::with_states(alphabet.clone(), 1);
-    for word in words {
-        let mut q = d.initial();
-        for &a in word {
-            q = match d.next(q, a) {
-                Some(to) => to,
-                None => {
-                    let to = d.add_state(false);
-                    d.set_transition(q, a, to);
-                    to
-                }
-            };
-        }
-        d.set_accepting(q, true);
-    }
-    d
-}
-
 /// A sample: the alphabet, the yes words and the no words (disjoint).
 fn arb_sample() -> impl Strategy<Value = (Alphabet, Vec<Word>, Vec<Word>)> {
     (2usize..=3).prop_flat_map(|k| {
@@ -143,7 +123,7 @@ proptest! {
 
     #[test]
     fn samples_are_separated_minimally((alphabet, yes_words, no_words) in arb_sample()) {
-        let (yes, no) = (from_words(&alphabet, &yes_words), from_words(&alphabet, &no_words));
+        let (yes, no) = (ops::from_words(&alphabet, &yes_words), ops::from_words(&alphabet, &no_words));
         let s = separate(&yes, &no, Budget::default()).unwrap();
         check_answer(&yes, &no, &s.dfa)?;
         check_bound(&s)?;
@@ -166,7 +146,7 @@ proptest! {
 
     #[test]
     fn the_merge_heuristic_alone_is_consistent((alphabet, yes_words, no_words) in arb_sample()) {
-        let (yes, no) = (from_words(&alphabet, &yes_words), from_words(&alphabet, &no_words));
+        let (yes, no) = (ops::from_words(&alphabet, &yes_words), ops::from_words(&alphabet, &no_words));
         let budget = Budget { time: std::time::Duration::from_secs(5), max_states: 0 };
         let s = separate(&yes, &no, budget).unwrap();
         prop_assert_eq!(s.method, Method::Merge);
@@ -203,8 +183,8 @@ proptest! {
 #[test]
 fn overlapping_inputs_are_refused() {
     let alphabet = Alphabet::from_names(["a", "b"]);
-    let yes = from_words(&alphabet, &[vec![0], vec![0, 1]]);
-    let no = from_words(&alphabet, &[vec![1], vec![0, 1]]);
+    let yes = ops::from_words(&alphabet, &[vec![0], vec![0, 1]]);
+    let no = ops::from_words(&alphabet, &[vec![1], vec![0, 1]]);
     let err = separate(&yes, &no, Budget::default()).unwrap_err();
     assert!(err.to_string().contains("[a b] is in both"), "{err}");
 }

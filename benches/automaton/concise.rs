@@ -13,24 +13,9 @@ use mergelens::automaton::{Alphabet, Dfa, Letter, StateId, Word, ops};
 
 use super::{Rng, time};
 
-/// The automaton accepting exactly `words`: their prefix tree.
+/// The automaton accepting exactly `words`, minimal.
 fn from_words(alphabet: &Alphabet, words: &[Word]) -> Dfa {
-    let mut d = Dfa::with_states(alphabet.clone(), 1);
-    for word in words {
-        let mut q = d.initial();
-        for &a in word {
-            q = match d.next(q, a) {
-                Some(to) => to,
-                None => {
-                    let to = d.add_state(false);
-                    d.set_transition(q, a, to);
-                    to
-                }
-            };
-        }
-        d.set_accepting(q, true);
-    }
-    ops::minimize(&d)
+    ops::minimize(&ops::from_words(alphabet, words))
 }
 
 /// Every word over the alphabet of `yes` of at most `max_length` letters that `yes` rejects.

@@ -27,7 +27,7 @@
 
 use std::borrow::Cow;
 
-use super::dfa::{Dfa, Letter, NO_STATE, StateId};
+use super::dfa::{Alphabet, Dfa, Letter, NO_STATE, StateId, Word};
 use super::pairs::{PairMap, letter_map, pair_key, step};
 
 /// The language of words over `d`'s alphabet that `d` rejects.
@@ -141,6 +141,30 @@ pub fn difference(a: &Dfa, b: &Dfa) -> Dfa {
 /// The minimal automaton of the words exactly one of `a` and `b` accepts.
 pub fn symmetric_difference(a: &Dfa, b: &Dfa) -> Dfa {
     minimize(&product(a, b, BoolOp::SymmetricDifference))
+}
+
+/// The automaton accepting exactly `words`: their prefix tree (not minimised). A word
+/// with a letter outside `alphabet` is skipped.
+pub fn from_words(alphabet: &Alphabet, words: &[Word]) -> Dfa {
+    let mut d = Dfa::new(alphabet.clone());
+    for word in words {
+        if word.iter().any(|&a| a as usize >= alphabet.len()) {
+            continue;
+        }
+        let mut q = d.initial();
+        for &a in word {
+            q = match d.next(q, a) {
+                Some(to) => to,
+                None => {
+                    let to = d.add_state(false);
+                    d.set_transition(q, a, to);
+                    to
+                }
+            };
+        }
+        d.set_accepting(q, true);
+    }
+    d
 }
 
 /// The same language with only the useful states: reachable from the initial state and able

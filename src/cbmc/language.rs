@@ -4,7 +4,7 @@
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 
-use crate::automaton::{Alphabet, Dfa, Letter, StateId, Word};
+use crate::automaton::{Dfa, Letter, StateId, Word};
 
 /// Whether `word` has the shape of a program-explanation word: `end` last and nowhere else.
 /// Words of another shape are in no program's language (the paper's pre-checks, Sec. 4.1).
@@ -86,30 +86,6 @@ pub(crate) fn complete(d: &Dfa, prefix: &[Letter], end: Letter, max_len: usize) 
     None
 }
 
-/// The automaton accepting exactly `words` (a trie); letters outside `alphabet` are
-/// skipped with their words.
-pub(crate) fn words_dfa(alphabet: &Alphabet, words: &[Word]) -> Dfa {
-    let mut d = Dfa::new(alphabet.clone());
-    for word in words {
-        if word.iter().any(|&a| a as usize >= alphabet.len()) {
-            continue;
-        }
-        let mut q = d.initial();
-        for &a in word {
-            q = match d.next(q, a) {
-                Some(to) => to,
-                None => {
-                    let to = d.add_state(false);
-                    d.set_transition(q, a, to);
-                    to
-                }
-            };
-        }
-        d.set_accepting(q, true);
-    }
-    d
-}
-
 /// The first `limit` words `d` accepts of length at most `max_len`, in length-lexicographic
 /// order. Unlike enumerating them all, the cost is proportional to `limit`, not to the
 /// language.
@@ -169,6 +145,7 @@ fn collect(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::automaton::Alphabet;
 
     #[test]
     fn shapes_of_explanation_words() {
@@ -196,7 +173,10 @@ mod tests {
     #[test]
     fn completes_exit_prefixes_shortest_first() {
         let alphabet = Alphabet::from_names(["f", "g", "end"]);
-        let d = words_dfa(&alphabet, &[vec![0, 1, 1, 2], vec![0, 0, 2], vec![1, 2]]);
+        let d = crate::automaton::ops::from_words(
+            &alphabet,
+            &[vec![0, 1, 1, 2], vec![0, 0, 2], vec![1, 2]],
+        );
         assert_eq!(complete(&d, &[0], 2, 9), Some(vec![0, 0, 2]));
         assert_eq!(complete(&d, &[0, 1], 2, 9), Some(vec![0, 1, 1, 2]));
         assert_eq!(complete(&d, &[0, 1], 2, 3), None);
@@ -208,7 +188,7 @@ mod tests {
     fn finite_sets_and_their_first_words() {
         let alphabet = Alphabet::from_names(["f", "g", "end"]);
         let words = [vec![0, 1, 2], vec![1, 2], vec![0, 0, 0, 2], vec![7, 2]];
-        let d = words_dfa(&alphabet, &words);
+        let d = crate::automaton::ops::from_words(&alphabet, &words);
         assert!(d.accepts(&[1, 2]) && d.accepts(&[0, 1, 2]) && !d.accepts(&[0, 2]));
         assert_eq!(
             first_words(&d, 9, 9),

@@ -12,9 +12,7 @@ use tempfile::TempDir;
 use super::error::CbmcRunError;
 use super::harness::{self, Table};
 use super::json::{self, Report, Status};
-use super::language::{
-    complete, first_words, is_explanation_word, misshapen_accepted_word, words_dfa,
-};
+use super::language::{complete, first_words, is_explanation_word, misshapen_accepted_word};
 use super::locate::Toolchain;
 use super::run::{self, CbmcCounters, Outcome};
 use crate::automaton::{Dfa, Letter, Word, ops};
@@ -311,7 +309,10 @@ impl GotoProgram {
         loop {
             // The known words as a minimal automaton rather than a list: the harness
             // tracks its state at every event, and CBMC's cost grows with table sizes.
-            let unknown = ops::difference(hypothesis, &words_dfa(alphabet, &known));
+            let unknown = ops::difference(
+                hypothesis,
+                &crate::automaton::ops::from_words(alphabet, &known),
+            );
             // The words ride along on the first run only.
             let batch = if answers.is_none() { &asked[..] } else { &[] };
             let source = harness::conjecture(

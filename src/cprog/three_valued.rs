@@ -131,23 +131,8 @@ mod tests {
     use super::*;
 
     fn chain(alphabet: &Alphabet, words: &[&[&str]]) -> Dfa {
-        let mut d = Dfa::new(alphabet.clone());
-        for word in words {
-            let mut q = d.initial();
-            for name in *word {
-                let a = alphabet.letter(name).unwrap();
-                q = match d.next(q, a) {
-                    Some(r) => r,
-                    None => {
-                        let r = d.add_state(false);
-                        d.set_transition(q, a, r);
-                        r
-                    }
-                };
-            }
-            d.set_accepting(q, true);
-        }
-        d
+        let words: Vec<_> = words.iter().map(|w| alphabet.word(w).unwrap()).collect();
+        ops::from_words(alphabet, &words)
     }
 
     #[test]

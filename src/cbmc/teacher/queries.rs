@@ -14,7 +14,7 @@ use super::{CbmcTeacher, CbmcTeacherError};
 use crate::automaton::{Alphabet, Dfa, Letter, Word, analysis, ops};
 use crate::cbmc::cache_store::{AcceptedConjecture, Exactness, LoopCheck, dfa_digest};
 use crate::cbmc::error::CbmcRunError;
-use crate::cbmc::language::{is_explanation_word, words_dfa};
+use crate::cbmc::language::is_explanation_word;
 use crate::cbmc::program::{Bounds, Feedback, GotoProgram};
 use crate::cbmc::reach::{CutLoop, Reach};
 use crate::learn::{Answer, Equivalence, Teacher, TeacherError, unpack};
@@ -229,7 +229,10 @@ impl CbmcTeacher<'_> {
     /// `--exact-limit` words; returns the first that no execution has.
     fn exactness_pass(&mut self, hypothesis: &Dfa) -> Result<Option<Word>, CbmcTeacherError> {
         let max_len = self.bounds.max_word_length;
-        let known = words_dfa(&self.program.alphabet, &self.known_accepted(hypothesis));
+        let known = crate::automaton::ops::from_words(
+            &self.program.alphabet,
+            &self.known_accepted(hypothesis),
+        );
         let unknown = ops::difference(hypothesis, &known);
         let counts = analysis::count_by_length(&unknown, max_len);
         let limit = u128::from(self.options.exact_limit);
@@ -531,7 +534,8 @@ mod tests {
                 .collect()
         };
         // A wrong pre-check: it admits `funcA end`, not the real `funcA funcB end`.
-        teacher.allowed = words_dfa(&program.alphabet, &[word("funcA end")]);
+        teacher.allowed =
+            crate::automaton::ops::from_words(&program.alphabet, &[word("funcA end")]);
         teacher.prefetch().unwrap();
         assert_eq!(teacher.precheck_missed(), Some(&word("funcA funcB end")));
         let note = teacher.precheck_note().unwrap();
