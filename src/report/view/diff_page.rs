@@ -53,9 +53,36 @@ pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
         conflicts: Vec::new(),
         warnings: Vec::new(),
         entries,
-        bounds: bounds_view(&doc.bounds, true),
+        bounds: {
+            let mut bounds = bounds_view(&doc.bounds, true);
+            // Past the banner's first few, the reasons are read with the notes.
+            let listed = doc.inconclusive.iter().skip(SUMMARISED_REASONS);
+            bounds.notes.splice(0..0, listed.cloned());
+            bounds
+        },
         tool: doc.tool.clone().unwrap_or_else(default_tool),
     }
+}
+
+/// The banner names this many reasons an inconclusive diff gives; the others lead the notes.
+const SUMMARISED_REASONS: usize = 3;
+
+/// "theirs' change at a.c:3 is never reached; ...; and 32 more (in the notes below)": a
+/// banner of a few lines however many hunks a real diff leaves unreached.
+fn shortfall_summary(reasons: &[String]) -> String {
+    let mut text = reasons
+        .iter()
+        .take(SUMMARISED_REASONS)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
+    if reasons.len() > SUMMARISED_REASONS {
+        text.push_str(&format!(
+            "; and {} more (in the notes below)",
+            reasons.len() - SUMMARISED_REASONS
+        ));
+    }
+    text
 }
 
 /// One entry: what it added and removed, both revisions' figures and the source changes,
@@ -164,7 +191,7 @@ fn banner(
             "Inconclusive",
             format!(
                 "No difference up to {bound} calls, but the check fell short of the bounds: {}",
-                doc.inconclusive.join("; ")
+                shortfall_summary(&doc.inconclusive)
             ),
         )
     } else if changed.is_empty() {
@@ -205,4 +232,29 @@ fn banner(
         doc.bounds.unwind,
     );
     banner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_inconclusive_banner_names_three_reasons_and_counts_the_rest() {
+        let reasons: Vec<String> = (1..=35)
+            .map(|k| format!("hunk {k} is never reached"))
+            .collect();
+        let text = shortfall_summary(&reasons);
+        assert!(
+            text.starts_with("hunk 1 is never reached; hunk 2"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("; and 32 more (in the notes below)"),
+            "{text}"
+        );
+        assert_eq!(
+            shortfall_summary(&reasons[..2]),
+            "hunk 1 is never reached; hunk 2 is never reached"
+        );
+    }
 }
