@@ -119,7 +119,7 @@ fn a_failure_characterised_by_one_letter_gets_the_small_explanation() {
 }
 
 #[test]
-fn exact_leaves_the_concise_automaton_out_and_dot_says_which_it_draws() {
+fn exact_leaves_the_concise_automaton_out_and_drawings_say_which_they_draw() {
     let file = program("loop_calls.c");
     let doc = document(&["learn", &file, "--unwind", "2", "--exact"]);
     assert!(doc["learned"].get("concise").is_none(), "{doc}");
@@ -133,4 +133,7 @@ fn exact_leaves_the_concise_automaton_out_and_dot_says_which_it_draws() {
         "learn", &file, "--unwind", "2", "--format", "dot", "--exact",
     ]);
     assert!(!String::from_utf8_lossy(&exact.stdout).contains("concise"));
+    let svg = mergelens(&["learn", &file, "--unwind", "2", "--format", "svg"]);
+    let svg = String::from_utf8_lossy(&svg.stdout);
+    assert!(svg.contains("<title>concise automaton: agrees"), "{svg}");
 }

@@ -100,3 +100,16 @@ pub fn label_dot(mut dot: String, concise: Option<&Concise>) -> String {
     }
     dot
 }
+
+/// An SVG drawing of a concise automaton says so in its title (what viewers show as the
+/// drawing's name and tooltip).
+pub fn label_svg(mut svg: String, concise: Option<&Concise>) -> String {
+    if concise.is_some()
+        && let Some(start) = svg.find("<svg")
+        && let Some(end) = svg[start..].find('>')
+    {
+        let title = format!("\n<title>concise automaton: {CAPTION}</title>");
+        svg.insert_str(start + end + 1, &title);
+    }
+    svg
+}

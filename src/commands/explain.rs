@@ -327,7 +327,7 @@ impl Explanation<'_> {
                 dot::to_dot(drawn, &self.program.entry, &marks),
                 self.concise,
             ),
-            ExplainFormat::Svg => draw_svg(drawn, &marks)?,
+            ExplainFormat::Svg => concise::label_svg(draw_svg(drawn, &marks)?, self.concise),
             ExplainFormat::Html => {
                 let document = report::parse(&self.json(args), "mergelens explain")?;
                 report::render(&document, Format::Html, &Options::default())?

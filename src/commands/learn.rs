@@ -379,7 +379,7 @@ impl Conclusion {
                 dot::to_dot(drawn, &program.entry, &self.marks),
                 self.concise(),
             ),
-            LearnFormat::Svg => draw_svg(drawn, &self.marks)?,
+            LearnFormat::Svg => concise::label_svg(draw_svg(drawn, &self.marks)?, self.concise()),
         })
     }
 
