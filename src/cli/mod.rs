@@ -410,24 +410,34 @@ impl ProgramCli {
     }
 }
 
+/// The bounds of `learn` and `explain`, declared once. A review's are optional overrides
+/// of its configuration, with its other flags in `merge.rs`.
+#[derive(Debug, Args)]
+pub struct BoundsCli {
+    /// Loop bodies run at most B times (CBMC gets --unwind B+1; see docs/cli.md).
+    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_UNWIND, conflicts_with = "auto_bounds")]
+    pub unwind: u32,
+    /// Words have at most N letters, the last one (`end`, or `assert` in explain) included
+    /// (with --auto-bounds: the largest N tried).
+    #[arg(long, value_name = "N", default_value_t = mergelens::bounds::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub max_word_length: u64,
+    /// Search the bounds (Fig. 17 of the paper): B from 1 to --max-unwind, N up to
+    /// --max-word-length.
+    #[arg(long)]
+    pub auto_bounds: bool,
+    /// The largest B --auto-bounds tries.
+    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_MAX_UNWIND, requires = "auto_bounds")]
+    pub max_unwind: u32,
+}
+
 /// `mergelens learn`: the event words of the entry function's executions within the bounds,
 /// each ending with `end`, learned with CBMC answering the queries.
 #[derive(Debug, Args)]
 pub struct LearnCli {
     #[command(flatten)]
     pub program: ProgramCli,
-    /// Loop bodies run at most B times (CBMC gets --unwind B+1; see the README).
-    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_UNWIND, conflicts_with = "auto_bounds")]
-    pub unwind: u32,
-    /// Words have at most N letters, `end` included (with --auto-bounds: the largest N tried).
-    #[arg(long, value_name = "N", default_value_t = mergelens::bounds::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub max_word_length: u64,
-    /// Search the bounds (Fig. 17 of the paper): B from 1 to --max-unwind, N up to --max-word-length.
-    #[arg(long)]
-    pub auto_bounds: bool,
-    /// The largest B --auto-bounds tries.
-    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_MAX_UNWIND, requires = "auto_bounds")]
-    pub max_unwind: u32,
+    #[command(flatten)]
+    pub bounds: BoundsCli,
     #[arg(long, value_enum, default_value_t = LearnFormatArg::Json)]
     pub format: LearnFormatArg,
     /// Write the automaton to FILE instead of standard output.
@@ -442,17 +452,17 @@ impl LearnCli {
     pub fn into_args(self) -> crate::commands::learn::LearnArgs {
         use crate::commands::learn::{BoundsChoice, LearnArgs, LearnFormat};
         use mergelens::cbmc::LearnBounds;
-        let max_word_length = self.max_word_length as usize;
+        let max_word_length = self.bounds.max_word_length as usize;
         LearnArgs {
             program: self.program.into_args(),
-            bounds: if self.auto_bounds {
+            bounds: if self.bounds.auto_bounds {
                 BoundsChoice::Auto(mergelens::cbmc::bounds_search::BoundsLimits {
-                    max_unwind: self.max_unwind,
+                    max_unwind: self.bounds.max_unwind,
                     max_word_length,
                 })
             } else {
                 BoundsChoice::Fixed(LearnBounds {
-                    unwind: self.unwind,
+                    unwind: self.bounds.unwind,
                     max_word_length,
                 })
             },
@@ -478,18 +488,8 @@ pub struct ExplainCli {
     /// The assertion to explain, by its source line.
     #[arg(long, value_name = "FILE:LINE")]
     pub line: Option<String>,
-    /// Loop bodies run at most B times (CBMC gets --unwind B+1).
-    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_UNWIND, conflicts_with = "auto_bounds")]
-    pub unwind: u32,
-    /// Words have at most N letters, `assert` included (with --auto-bounds: the largest N tried).
-    #[arg(long, value_name = "N", default_value_t = mergelens::bounds::DEFAULT_MAX_WORD_LENGTH as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub max_word_length: u64,
-    /// Search the bounds as `learn --auto-bounds` does: B from 1 to --max-unwind, N up to --max-word-length.
-    #[arg(long)]
-    pub auto_bounds: bool,
-    /// The largest B --auto-bounds tries.
-    #[arg(long, value_name = "B", default_value_t = mergelens::bounds::DEFAULT_MAX_UNWIND, requires = "auto_bounds")]
-    pub max_unwind: u32,
+    #[command(flatten)]
+    pub bounds: BoundsCli,
     #[arg(long, value_enum, default_value_t = ExplainFormatArg::Json)]
     pub format: ExplainFormatArg,
     /// Write the automaton to FILE instead of standard output.
@@ -539,14 +539,14 @@ impl ExplainCli {
             program: self.program.into_args(),
             target,
             bounds: LearnBounds {
-                unwind: if self.auto_bounds {
-                    self.max_unwind
+                unwind: if self.bounds.auto_bounds {
+                    self.bounds.max_unwind
                 } else {
-                    self.unwind
+                    self.bounds.unwind
                 },
-                max_word_length: self.max_word_length as usize,
+                max_word_length: self.bounds.max_word_length as usize,
             },
-            auto_bounds: self.auto_bounds,
+            auto_bounds: self.bounds.auto_bounds,
             format: match self.format {
                 ExplainFormatArg::Json => ExplainFormat::Json,
                 ExplainFormatArg::Dot => ExplainFormat::Dot,
