@@ -2,6 +2,7 @@
 //! the last conjecture, marked partial; progress lines reach a standard error that is not a
 //! terminal.
 
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -72,20 +73,36 @@ fn a_time_budget_returns_the_last_conjecture_marked_partial_with_progress_lines(
 
 #[test]
 fn ctrl_c_stops_learning_and_keeps_the_last_conjecture() {
-    let child = learn(&[])
+    let mut child = learn(&[])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(3));
+    // Interrupt once learning is under way (a progress line names a conjecture), not after
+    // a fixed sleep that a loaded machine may not have reached it in.
+    let mut stderr_lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = String::new();
+    for line in stderr_lines.by_ref() {
+        let line = line.unwrap();
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.starts_with("mergelens: progress: learning") && line.contains("conjecture") {
+            break;
+        }
+    }
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
     let started = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    assert!(started.elapsed() < Duration::from_secs(5));
+    for line in stderr_lines {
+        seen.push_str(&line.unwrap());
+        seen.push('\n');
+    }
+    let mut out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5), "{seen}");
+    out.stderr = seen.into_bytes();
     let (value, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(value["learned"]["partial"], true, "{value}");
