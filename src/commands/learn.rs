@@ -132,7 +132,6 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     let teacher_stats = teacher.stats();
     super::program::object_bits_note(teacher.object_bits());
     drop(teacher);
-    let result = result?;
     result.notes(&learned);
     write_output(
         args.output.as_deref(),
@@ -273,7 +272,7 @@ fn conclude(
     learned: &Learned,
     partial: Option<Partial>,
     args: &LearnArgs,
-) -> anyhow::Result<Conclusion> {
+) -> Conclusion {
     let dfa = ops::minimize(&learned.run.dfa);
     let bounds = learned.run.bounds;
     let accepts_some = dfa.states().any(|q| dfa.is_accepting(q));
@@ -289,6 +288,8 @@ fn conclude(
             // pre-check's, "no" is the same either way and the unwinding check is skipped.
             let allowed = teacher.precheck_automaton();
             let same_as_precheck = analysis::equivalence_witness(&dfa, allowed).is_none();
+            // An unwinding check that fails (a timeout, a stop) leaves the run open: fewer
+            // "no" words, never a wrong one.
             let closed = !same_as_precheck
                 && exactness.as_ref().is_none_or(Exactness::is_complete)
                 && teacher.cuts_a_loop().is_ok_and(|cut| !cut);
@@ -302,7 +303,7 @@ fn conclude(
         }
         _ => None,
     };
-    Ok(Conclusion {
+    Conclusion {
         marks: Marks::analyse(concise::drawn(&dfa, concise.as_ref().map(|f| &f.concise))),
         dfa,
         bounds,
@@ -310,7 +311,7 @@ fn conclude(
         exactness,
         empty,
         concise,
-    })
+    }
 }
 
 /// Why no word was learned (an empty language is almost always the bounds, not the
