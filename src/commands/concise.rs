@@ -6,10 +6,10 @@
 
 use std::time::{Duration, Instant};
 
+use mergelens::automaton::Dfa;
 use mergelens::automaton::concise::{self, Budget, Method};
-use mergelens::automaton::{Dfa, ops};
 use mergelens::cprog::ThreeValued;
-use mergelens::document::{Concise, ConciseAutomaton, ConciseMethod};
+use mergelens::document::{Automaton, Concise, ConciseMethod};
 
 /// The SAT solver's time for one concise automaton when the user does not say.
 pub const DEFAULT_CONCISE_SECONDS: f64 = 5.0;
@@ -34,23 +34,19 @@ pub fn find(values: &ThreeValued, exact: &Dfa, time: Duration) -> Option<Found> 
             return None;
         }
     };
-    let dfa = ops::minimize(&separation.dfa);
-    // The exact automaton is consistent too: never show a larger one.
-    let (dfa, minimal, method) = if dfa.num_states() > exact.num_states() {
-        (exact.clone(), false, Method::Merge)
-    } else {
-        (dfa, separation.minimal, separation.method)
-    };
+    // Never larger than the exact automaton: `separate` starts its search from the minimal
+    // automaton of "yes", which is the exact one.
+    let dfa = separation.dfa;
     let concise = Concise {
-        minimal,
-        method: match method {
+        minimal: separation.minimal,
+        method: match separation.method {
             Method::Sat => ConciseMethod::Sat,
             Method::Merge => ConciseMethod::Merge,
         },
         exact_states: exact.num_states(),
         states_saved: exact.num_states().saturating_sub(dfa.num_states()),
         rule: values.rule.clone(),
-        automaton: ConciseAutomaton(dfa),
+        automaton: Automaton(dfa),
     };
     Some(Found {
         concise,

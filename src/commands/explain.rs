@@ -214,6 +214,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             bounds: args.bounds,
             unconverged: None,
             partial: None,
+            precheck: None,
         }
     } else {
         learn_language(args, &tools, &work_dir, &program, &counters)?
@@ -235,11 +236,13 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let concise = args
         .program
         .concise
+        .zip(explained.precheck.as_ref())
         .filter(|_| explained.partial.is_none() && !examples.is_empty())
-        .and_then(|time| {
+        .and_then(|(time, precheck)| {
             let values = cprog::explain_values(
                 &program,
                 &explained.dfa,
+                precheck,
                 bounds.unwind,
                 bounds.max_word_length,
             );
@@ -466,6 +469,9 @@ struct Explained {
     unconverged: Option<String>,
     /// Learning stopped early; `dfa` is the last conjecture.
     partial: Option<Partial>,
+    /// The teacher's pre-check at `bounds`, for the concise automaton's values; `None` when
+    /// nothing was learned.
+    precheck: Option<Dfa>,
 }
 
 impl Explained {
@@ -589,6 +595,7 @@ fn learn_language(
         bounds,
         unconverged,
         partial,
+        precheck: Some(teacher.precheck_automaton().clone()),
     })
 }
 

@@ -71,10 +71,12 @@ pub fn learn_values(
 }
 
 /// The values of `explain`: `failing` is the explained automaton of `program` (instrumented
-/// in error mode, `program.end` being `assert`).
+/// in error mode, `program.end` being `assert`), `to_failure` the teacher's pre-check at the
+/// same bounds (the events of the path prefixes to the failure point, then `assert`).
 pub fn explain_values(
     program: &InstrumentedProgram,
     failing: &Dfa,
+    to_failure: &Dfa,
     unwind: u32,
     max_word_length: usize,
 ) -> ThreeValued {
@@ -85,8 +87,7 @@ pub fn explain_values(
     // each followed by `assert`; their prefixes, each followed by `assert`.
     let paths = precheck::build(&program.model, alphabet, assert, unwind);
     let prefixes = precheck::concat_end(&prefix_closure_without(&paths, assert), assert);
-    let to_failure = precheck::error_mode::build_error(&program.model, alphabet, assert, unwind);
-    let reached = ops::union(&prefixes, &to_failure);
+    let reached = ops::union(&prefixes, to_failure);
     let misshapen = ops::complement(&precheck::shape(alphabet, assert));
     let no = ops::union(
         &ops::difference(&ops::intersection(&reached, &bounded), failing),

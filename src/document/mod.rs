@@ -732,8 +732,9 @@ pub enum ConciseMethod {
 /// agrees with every execution within the bounds and generalises beyond them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Concise {
+    /// Its keys are flattened in (a `mergelens-dfa/1` reader ignores the others).
     #[serde(flatten)]
-    pub automaton: ConciseAutomaton,
+    pub automaton: Automaton,
     /// Whether no DFA with fewer states separates the same "yes" and "no" words.
     pub minimal: bool,
     pub method: ConciseMethod,
@@ -744,34 +745,6 @@ pub struct Concise {
     pub states_saved: usize,
     /// What "yes", "no" and "don't care" meant for this run, in one sentence.
     pub rule: String,
-}
-
-/// The automaton keys of [`Concise`], flattened into it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConciseAutomaton(pub Dfa);
-
-impl Serialize for ConciseAutomaton {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        json::to_value(&self.0).serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for ConciseAutomaton {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // Flattening hands over every key of the object; the automaton's own are picked out.
-        let mut value = serde_json::Value::deserialize(deserializer)?;
-        if let Some(map) = value.as_object_mut() {
-            map.retain(|k, _| {
-                matches!(
-                    k.as_str(),
-                    "format" | "alphabet" | "states" | "initial" | "accepting" | "transitions"
-                )
-            });
-        }
-        json::from_value(value, "concise automaton")
-            .map(ConciseAutomaton)
-            .map_err(D::Error::custom)
-    }
 }
 
 impl AutomatonMeta {
@@ -807,7 +780,7 @@ mod tests {
             partial: false,
             exact_up_to: Some(4),
             concise: Some(Concise {
-                automaton: ConciseAutomaton(dfa.clone()),
+                automaton: Automaton(dfa.clone()),
                 minimal: true,
                 method: ConciseMethod::Sat,
                 exact_states: 5,

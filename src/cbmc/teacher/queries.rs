@@ -84,15 +84,25 @@ impl CbmcTeacher<'_> {
     /// The loops the unwinding cuts at the teacher's current bounds on executions within the
     /// word bound ([`GotoProgram::cut_loops`]): what `--auto-bounds` must see empty before it
     /// calls a language converged.
+    /// The answer is remembered for [`Self::cuts_a_loop`].
     pub fn cut_loops(&mut self) -> Result<Vec<CutLoop>, CbmcTeacherError> {
         let (bounds, _, timeout) = self.query_settings();
         let result = self.goto()?.cut_loops(bounds, timeout);
-        result.map_err(|e| self.query_error("the unwinding check".to_string(), e))
+        let cut = result.map_err(|e| self.query_error("the unwinding check".to_string(), e))?;
+        let check = LoopCheck {
+            unwind: self.bounds.cbmc().unwind,
+            max_word_length: self.bounds.max_word_length,
+            cut: !cut.is_empty(),
+        };
+        if !self.loop_checks.contains(&check) {
+            self.loop_checks.push(check);
+        }
+        Ok(cut)
     }
 
     /// Whether the unwinding cuts a loop at the current bounds ([`Self::cut_loops`] is
-    /// empty or not), remembered with the answers so that a run with a warm store asks CBMC
-    /// nothing.
+    /// empty or not): a remembered answer (this run's, or the store's, so that a run with a
+    /// warm store asks CBMC nothing), else one CBMC run.
     pub fn cuts_a_loop(&mut self) -> Result<bool, CbmcTeacherError> {
         let bounds = self.bounds;
         let (unwind, max_word_length) = (bounds.cbmc().unwind, bounds.max_word_length);
@@ -103,13 +113,7 @@ impl CbmcTeacher<'_> {
         if let Some(check) = known {
             return Ok(check.cut);
         }
-        let cut = !self.cut_loops()?.is_empty();
-        self.loop_checks.push(LoopCheck {
-            unwind,
-            max_word_length,
-            cut,
-        });
-        Ok(cut)
+        Ok(!self.cut_loops()?.is_empty())
     }
 
     /// One CBMC run over `words` (or, in the baseline, one per word).

@@ -211,17 +211,22 @@ fn gap(letters: usize) -> HunkCell {
 pub(super) fn marked_rows(rows: &[HunkRow]) -> String {
     let mut out = String::new();
     for row in rows {
-        let cells: Vec<String> = row
-            .cells
-            .iter()
-            .map(|c| match c.class {
-                "differs" => format!("[{}]", c.text),
-                _ => c.text.clone(),
-            })
-            .collect();
-        out.push_str(&format!("{:<9}{}\n", row.label, cells.join(" ")));
+        out.push_str(&format!("{:<9}{}\n", row.label, marked_cells(row)));
     }
     out
+}
+
+/// One row's letters, those the change brought in `[marked]`.
+fn marked_cells(row: &HunkRow) -> String {
+    let cells: Vec<String> = row
+        .cells
+        .iter()
+        .map(|c| match c.class {
+            "differs" => format!("[{}]", c.text),
+            _ => c.text.clone(),
+        })
+        .collect();
+    cells.join(" ")
 }
 
 #[cfg(test)]
@@ -254,17 +259,7 @@ mod tests {
         let rows = hunk(&e);
         let text: Vec<String> = rows
             .iter()
-            .map(|r| {
-                let cells: Vec<String> = r
-                    .cells
-                    .iter()
-                    .map(|c| match c.class {
-                        "differs" => format!("[{}]", c.text),
-                        _ => c.text.clone(),
-                    })
-                    .collect();
-                format!("{}: {}", r.label, cells.join(" "))
-            })
+            .map(|r| format!("{}: {}", r.label, marked_cells(r)))
             .collect();
         assert_eq!(
             text,
