@@ -234,27 +234,28 @@ fn an_input_the_product_does_not_share_fails_the_self_check_and_is_inconclusive(
 }
 
 #[test]
-fn the_same_call_added_at_two_call_sites_is_never_unexpected() {
-    // Ours logs after `a`, theirs before `b`, lines apart: git merges both insertions,
-    // and on every input the merge logs twice where each branch logs once.
+fn the_same_call_added_at_two_call_sites_is_two_changes_and_clean() {
+    // Ours logs after `a` when the sensor reads more than 0, theirs before `b` when it reads
+    // more than 5, lines apart: git merges both insertions, and where both conditions hold
+    // the merge logs twice where each branch logs once: two changes, not one taken twice.
     let program = |after_a: &str, before_b: &str| {
         format!(
-            "int x;\nvoid a(void) {{}}\nvoid b(void) {{}}\nvoid log_it(void) {{}}\n\nint main(void)\n{{\n    a();{after_a}\n    x = 1;\n    x = x + 1;\n    x = x + 2;\n    x = x + 3;\n{before_b}    b();\n    return 0;\n}}\n"
+            "int sensor(void);\nint x;\nvoid a(void) {{}}\nvoid b(void) {{}}\nvoid log_it(void) {{}}\n\nint main(void)\n{{\n    int v = sensor();\n    a();{after_a}\n    x = 1;\n    x = x + 1;\n    x = x + 2;\n    x = x + 3;\n{before_b}    b();\n    return 0;\n}}\n"
         )
     };
     let repo = merge(
         &program("", ""),
-        &program("\n    log_it();", ""),
-        &program("", "    log_it();\n"),
+        &program("\n    if (v > 0) log_it();", ""),
+        &program("", "    if (v > 5) log_it();\n"),
     );
     let (code, doc, said) = review(&repo, &[]);
     assert_eq!(code, Some(0), "{said}");
-    assert_eq!(doc["verdict"], "overlapping", "{said}");
-    let s = &doc["entries"][0]["executions"][0];
-    assert_eq!(word(&s["merged"]), "a log_it log_it b end", "{s}");
-    assert_eq!(s["kind"], "overlapping", "{s}");
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    let check = &doc["entries"][0]["execution_check"];
+    assert_eq!(check["explained"], check["quadruples"], "{check}");
+    assert_eq!(check["self_check"]["identical"], true, "{check}");
     assert!(
-        said.contains("two changes at different call sites"),
+        !said.contains("two changes at different call sites"),
         "{said}"
     );
 }

@@ -64,9 +64,9 @@ use crate::automaton::Dfa;
 pub use cfg::SiteKind;
 pub use error::FrontEndError;
 pub use program::{
-    ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, END_LETTER, Event, EventKind,
-    FrontEndConfig, FunctionInfo, FunctionOrigin, HunkCode, InstrumentedProgram, LineRange,
-    UnknownEventKind,
+    ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, CallSite, END_LETTER, Event,
+    EventKind, FrontEndConfig, FunctionInfo, FunctionOrigin, HunkCode, InstrumentedProgram,
+    LineRange, UnknownEventKind,
 };
 pub use three_valued::{ThreeValued, explain_values, learn_values};
 pub use warning::{FrontEndWarning, LISTED_WARNINGS, WarningKind, count_by_kind};

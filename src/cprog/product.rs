@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use super::error::FrontEndError;
 use super::frontend::INPUT_HOOK;
 use super::preprocess;
-use super::program::{FunctionOrigin, InstrumentedProgram};
+use super::program::{CallSite, FunctionOrigin, InstrumentedProgram};
 
 /// The names one version's hooks take in the product, for the harness that defines them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +37,8 @@ pub struct ProductNames {
     pub end: String,
     pub exit: String,
     pub ret: String,
+    /// Names the call site of the next function entry (see [`super::CallSite`]).
+    pub site: String,
     pub tape: String,
     /// Hears each tape value as the version's nondet function converted it.
     pub seen: String,
@@ -50,6 +52,7 @@ pub fn product_names(tag: char) -> ProductNames {
         end: format!("__mlend_{tag}"),
         exit: format!("__mlexit_{tag}"),
         ret: format!("__mlret_{tag}"),
+        site: format!("__mlsite_{tag}"),
         tape: format!("__mltape_{tag}"),
         seen: format!("__mlseen_{tag}"),
         call: format!("__mlcall_{tag}"),
@@ -213,6 +216,8 @@ pub struct ProductVersion {
     pub readers: Vec<String>,
     /// The version's letters by index, as its event hook receives them.
     pub letters: Vec<String>,
+    /// The call sites its site hook names, by number less one.
+    pub call_sites: Vec<CallSite>,
 }
 
 /// Why a version cannot take part in a product program.
@@ -369,6 +374,7 @@ pub fn product_version(
         exits,
         readers,
         letters: program.alphabet.names().map(str::to_string).collect(),
+        call_sites: program.call_sites.clone(),
     })
 }
 
@@ -491,6 +497,7 @@ fn rename(text: &str, renamed: &BTreeSet<String>, tag: char, names: &ProductName
             "__mergelens_end" => out.push_str(&names.end),
             "__mergelens_exit" => out.push_str(&names.exit),
             "__mergelens_return" => out.push_str(&names.ret),
+            "__mergelens_site" => out.push_str(&names.site),
             p if p.starts_with(INPUT_HOOK) => {
                 out.push_str(&input_reader(tag, &p[INPUT_HOOK.len()..]));
             }

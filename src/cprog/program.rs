@@ -135,7 +135,8 @@ pub struct FrontEndConfig {
     /// Also call `__mergelens_return()` where each analysed function other than the entry
     /// returns, so that an execution's call tree can be rebuilt from its hook calls (the
     /// per-execution merge check's product program). Off for learning: the automata's
-    /// letters are the entries only.
+    /// letters are the entries only. With function events, each call of an analysed
+    /// function also names its call site first (see [`CallSite`]).
     pub record_returns: bool,
     /// Read every input CBMC would choose (uninitialised locals, body-less functions, the
     /// generated harness's arguments, `main`'s `argc`/`argv`) from named streams that the
@@ -198,6 +199,19 @@ pub struct Event {
     pub function: String,
 }
 
+/// A call of an analysed function that [`FrontEndConfig::record_returns`] marks: before the
+/// call, `__mergelens_site(k)` names the call site (`k` is the index in
+/// [`InstrumentedProgram::call_sites`] plus one), so that a product program can log where
+/// each function entry was called from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSite {
+    /// The user's file, as the preprocessor names it, and the call's line.
+    pub file: PathBuf,
+    pub line: u32,
+    /// The function called.
+    pub callee: String,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FunctionOrigin {
@@ -256,6 +270,8 @@ pub struct InstrumentedProgram {
     pub input_functions: Vec<String>,
     /// With [`FrontEndConfig::mark_hunks`], what each hunk holds.
     pub hunk_code: Vec<HunkCode>,
+    /// With [`FrontEndConfig::record_returns`] and function events, the marked call sites.
+    pub call_sites: Vec<CallSite>,
     pub(crate) fingerprint: String,
     pub(crate) model: ProgramModel,
     pub(crate) error_mode: bool,

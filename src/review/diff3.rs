@@ -16,22 +16,88 @@
 //! changes to the same behaviour: when B calls `f` once more and A changed what `f` does on
 //! the same subtree elsewhere in this execution (O's `f[g]` is A's `f[h]`), the new call is
 //! expected to do `f[h]` too, so a body change and a new call of that function compose.
+//!
+//! Each call also carries its call site (the number the review gave it, the same in every
+//! version for a line the versions share). Trees are aligned and compared by function, as
+//! before; the sites decide one thing, which functions alone cannot: whether both branches
+//! making the same new calls in one gap is one change (the same sites: diff3 takes it
+//! once) or two changes at different call sites that meet on this input (the merge makes
+//! both, in the order the merge's own tree shows when it interleaves them).
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 use crate::document::execution::longest_common_subsequence;
 
-/// A call (or the entry, at the root) and the calls it made, in order.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A call (or the entry, at the root) and the calls it made, in order. Equality and
+/// hashing are by functions only; [`same_sites`] also compares the call sites.
+#[derive(Clone, Debug)]
 pub(crate) struct CallTree {
     pub name: String,
+    /// Where the call was made (0: not known, and the root).
+    pub site: u32,
     pub children: Vec<CallTree>,
 }
 
-/// One item of a version's log, with letters named.
+impl PartialEq for CallTree {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.children == other.children
+    }
+}
+
+impl Eq for CallTree {}
+
+impl Hash for CallTree {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+        self.children.hash(state);
+    }
+}
+
+/// Whether two call sequences make the same calls from the same call sites, all the way
+/// down.
+fn same_sites(x: &[CallTree], y: &[CallTree]) -> bool {
+    x.len() == y.len()
+        && x.iter().zip(y).all(|(x, y)| {
+            x.name == y.name && x.site == y.site && same_sites(&x.children, &y.children)
+        })
+}
+
+/// Whether two call sequences with the same functions make some call from two sites known
+/// to differ.
+fn sites_clash(x: &[CallTree], y: &[CallTree]) -> bool {
+    x.iter().zip(y).any(|(x, y)| {
+        (x.site != 0 && y.site != 0 && x.site != y.site) || sites_clash(&x.children, &y.children)
+    })
+}
+
+/// Whether `m` interleaves `x` and `y` (each in its order, sites compared).
+fn interleaves(m: &[CallTree], x: &[CallTree], y: &[CallTree]) -> bool {
+    if m.len() != x.len() + y.len() {
+        return false;
+    }
+    let same =
+        |p: &CallTree, q: &CallTree| same_sites(std::slice::from_ref(p), std::slice::from_ref(q));
+    // can[j]: the first i + j calls of `m` interleave x[..i] and y[..j], for the current i.
+    let mut can = vec![false; y.len() + 1];
+    for i in 0..=x.len() {
+        for j in 0..=y.len() {
+            can[j] = if i == 0 && j == 0 {
+                true
+            } else {
+                let k = i + j - 1;
+                (i > 0 && can[j] && same(&m[k], &x[i - 1]))
+                    || (j > 0 && can[j - 1] && same(&m[k], &y[j - 1]))
+            };
+        }
+    }
+    can[y.len()]
+}
+
+/// One item of a version's log, with letters named: a call's function and site.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum LogItem<'a> {
-    Enter(&'a str),
+    Enter(&'a str, u32),
     Return,
     End,
 }
@@ -47,18 +113,23 @@ impl CallTree {
     /// the root.
     pub fn from_log(entry: &str, log: &[LogItem], keep: impl Fn(&str) -> bool) -> CallTree {
         // The open calls, the root first; `None` marks a spliced call.
-        let mut stack: Vec<(Option<String>, Vec<CallTree>)> = vec![(Some(entry.into()), vec![])];
+        let mut stack: Vec<(Option<(String, u32)>, Vec<CallTree>)> =
+            vec![(Some((entry.into(), 0)), vec![])];
         for item in log {
             match item {
-                LogItem::Enter(name) => {
-                    let kept = keep(name).then(|| name.to_string());
+                LogItem::Enter(name, site) => {
+                    let kept = keep(name).then(|| (name.to_string(), *site));
                     stack.push((kept, Vec::new()));
                 }
                 LogItem::Return if stack.len() > 1 => {
                     let (name, children) = stack.pop().expect("more than the root");
                     let parent = &mut stack.last_mut().expect("the root").1;
                     match name {
-                        Some(name) => parent.push(CallTree { name, children }),
+                        Some((name, site)) => parent.push(CallTree {
+                            name,
+                            site,
+                            children,
+                        }),
                         None => parent.extend(children),
                     }
                 }
@@ -71,10 +142,11 @@ impl CallTree {
             let (name, children) = stack.pop().expect("more than the root");
             let parent = &mut stack.last_mut().expect("the root").1;
             match name {
-                Some(name) => {
+                Some((name, site)) => {
                     // In a flat log a call has no children: its successors were siblings.
                     parent.push(CallTree {
                         name,
+                        site,
                         children: Vec::new(),
                     });
                     parent.extend(children);
@@ -84,7 +156,8 @@ impl CallTree {
         }
         let (name, children) = stack.pop().expect("the root");
         CallTree {
-            name: name.unwrap_or_default(),
+            name: name.map(|(n, _)| n).unwrap_or_default(),
+            site: 0,
             children,
         }
     }
@@ -135,27 +208,42 @@ fn carry(t: &CallTree, changes: &Changes) -> CallTree {
     }
     CallTree {
         name: t.name.clone(),
+        site: t.site,
         children: t.children.iter().map(|c| carry(c, changes)).collect(),
     }
 }
 
-/// The expected tree: O's tree with A's and B's changes, or [`Overlap`].
-pub(crate) fn merge3(o: &CallTree, a: &CallTree, b: &CallTree) -> Result<CallTree, Overlap> {
-    merge_with(o, a, b, false)
+/// The expected tree: O's tree with A's and B's changes, or [`Overlap`]. Where both
+/// branches made new calls from different sites in one gap, the merge makes both: in the
+/// order `merged` (the merge's tree, when given) has them if it interleaves them, else
+/// ours' first.
+pub(crate) fn merge3(
+    o: &CallTree,
+    a: &CallTree,
+    b: &CallTree,
+    merged: Option<&CallTree>,
+) -> Result<CallTree, Overlap> {
+    merge_with(o, a, b, false, merged)
 }
 
 /// Where both branches made the same change to one part of the execution, diff3 takes it
-/// once; but the trees do not say where in the code each branch made it, and two branches
-/// adding the same call at two call sites that run in one gap between calls of the base
-/// look alike. This is the tree with every such change taken twice (ours', then theirs'):
-/// a merge that matches it is ambiguous, not unexpected. `None` when no part was changed
+/// once; but where a call site is not known (a call through a pointer), two branches adding
+/// the same call at two call sites that run in one gap between calls of the base look
+/// alike. This is the tree with every such change taken twice (ours', then theirs'): a
+/// merge that matches it is ambiguous, not unexpected. `None` when no part was changed
 /// identically by both.
 pub(crate) fn merge3_twice(o: &CallTree, a: &CallTree, b: &CallTree) -> Option<CallTree> {
-    let twice = merge_with(o, a, b, true).ok()?;
-    (Ok(&twice) != merge3(o, a, b).as_ref()).then_some(twice)
+    let twice = merge_with(o, a, b, true, None).ok()?;
+    (Ok(&twice) != merge3(o, a, b, None).as_ref()).then_some(twice)
 }
 
-fn merge_with(o: &CallTree, a: &CallTree, b: &CallTree, twice: bool) -> Result<CallTree, Overlap> {
+fn merge_with(
+    o: &CallTree,
+    a: &CallTree,
+    b: &CallTree,
+    twice: bool,
+    merged: Option<&CallTree>,
+) -> Result<CallTree, Overlap> {
     let mut changes_a = Changes::new();
     let mut changes_b = Changes::new();
     collect_changes(o, a, &mut changes_a);
@@ -165,7 +253,7 @@ fn merge_with(o: &CallTree, a: &CallTree, b: &CallTree, twice: bool) -> Result<C
         b: &changes_b,
         twice,
     };
-    merge_node(o, a, b, &changes)
+    merge_node(o, a, b, &changes, merged)
 }
 
 /// What each branch changed, and whether identical changes are taken twice.
@@ -175,12 +263,20 @@ struct Both<'a> {
     twice: bool,
 }
 
-fn merge_node(o: &CallTree, a: &CallTree, b: &CallTree, both: &Both) -> Result<CallTree, Overlap> {
+/// The merge of one call; `guide` is the merge's call at the same place, if it has one,
+/// which orders two branches' new calls where they interleave.
+fn merge_node(
+    o: &CallTree,
+    a: &CallTree,
+    b: &CallTree,
+    both: &Both,
+    guide: Option<&CallTree>,
+) -> Result<CallTree, Overlap> {
     let (changes_a, changes_b) = (both.a, both.b);
     if a == o {
         return Ok(carry(b, changes_a));
     }
-    if b == o || (a == b && !both.twice) {
+    if b == o || (a == b && !both.twice && !two_changes(&a.children, &b.children)) {
         return Ok(carry(a, changes_b));
     }
     let name = |ts: &[CallTree]| ts.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
@@ -192,7 +288,8 @@ fn merge_node(o: &CallTree, a: &CallTree, b: &CallTree, both: &Both) -> Result<C
     loop {
         // Stable calls: aligned in all three.
         while io < oc.len() && ma[io] == Some(ia) && mb[io] == Some(ib) {
-            children.push(merge_node(&oc[io], &ac[ia], &bc[ib], both)?);
+            let next = guide.and_then(|g| g.children.get(children.len()));
+            children.push(merge_node(&oc[io], &ac[ia], &bc[ib], both, next)?);
             io += 1;
             ia += 1;
             ib += 1;
@@ -216,10 +313,17 @@ fn merge_node(o: &CallTree, a: &CallTree, b: &CallTree, both: &Both) -> Result<C
                 return Err(Overlap);
             }
             children.extend(pa.iter().map(|t| carry(t, changes_b)));
-        } else if pa == pb {
+        } else if pa == pb && !two_changes(pa, pb) {
             children.extend(pa.iter().cloned());
             if both.twice {
                 children.extend(pb.iter().cloned());
+            }
+        } else if pa == pb {
+            let at = children.len();
+            let shown = guide.and_then(|g| g.children.get(at..at + pa.len() + pb.len()));
+            match shown {
+                Some(m) if interleaves(m, pa, pb) => children.extend(m.iter().cloned()),
+                _ => children.extend(pa.iter().chain(pb).cloned()),
             }
         } else {
             return Err(Overlap);
@@ -230,8 +334,16 @@ fn merge_node(o: &CallTree, a: &CallTree, b: &CallTree, both: &Both) -> Result<C
     }
     Ok(CallTree {
         name: o.name.clone(),
+        site: o.site,
         children,
     })
+}
+
+/// Whether two branches' same new calls are two changes: made from call sites known to
+/// differ. Where a site is not known, they are taken for one change (and the merge made
+/// twice is ambiguous, see [`merge3_twice`]).
+fn two_changes(pa: &[CallTree], pb: &[CallTree]) -> bool {
+    sites_clash(pa, pb)
 }
 
 /// Whether `other` dropped a call of `o` whose subtree this branch's `x` (the same calls
@@ -266,7 +378,8 @@ fn lcs(o: &[CallTree], x: &[CallTree]) -> Vec<(usize, usize)> {
 mod tests {
     use super::*;
 
-    /// `main[a[x] b]` notation: a name, then its children in brackets.
+    /// `main[a[x] b@3]` notation: a name (and its call site after `@`), then its children
+    /// in brackets.
     fn tree(s: &str) -> CallTree {
         fn parse(tokens: &[&str], i: &mut usize) -> Vec<CallTree> {
             let mut out: Vec<CallTree> = Vec::new();
@@ -281,10 +394,12 @@ mod tests {
                         *i += 1;
                         return out;
                     }
-                    name => {
+                    token => {
                         *i += 1;
+                        let (name, site) = token.split_once('@').unwrap_or((token, "0"));
                         out.push(CallTree {
                             name: name.to_string(),
+                            site: site.parse().unwrap(),
                             children: vec![],
                         });
                     }
@@ -298,7 +413,75 @@ mod tests {
     }
 
     fn m(o: &str, a: &str, b: &str) -> Result<CallTree, Overlap> {
-        merge3(&tree(o), &tree(a), &tree(b))
+        merge3(&tree(o), &tree(a), &tree(b), None)
+    }
+
+    /// The merge of `o`, `a`, `b` guided by `merged`, and whether it is `merged`, sites
+    /// compared.
+    fn explains(o: &str, a: &str, b: &str, merged: &str) -> bool {
+        let merged = tree(merged);
+        merge3(&tree(o), &tree(a), &tree(b), Some(&merged))
+            .is_ok_and(|e| same_sites(&[e], std::slice::from_ref(&merged)))
+    }
+
+    #[test]
+    fn the_same_call_added_at_two_sites_is_two_changes() {
+        let (o, a, b) = ("main[a b]", "main[a log@1 b]", "main[a log@2 b]");
+        assert!(explains(o, a, b, "main[a log@1 log@2 b]"));
+        // In the order the merge makes them: its code decides, not ours-first.
+        assert!(explains(o, a, b, "main[a log@2 log@1 b]"));
+        // A merge that makes only one lost the other branch's call.
+        assert!(!explains(o, a, b, "main[a log@1 b]"));
+        assert!(!explains(o, a, b, "main[a log@2 b]"));
+        // With no base call around them, and inside a call.
+        assert!(explains(
+            "main",
+            "main[log@1]",
+            "main[log@2]",
+            "main[log@1 log@2]"
+        ));
+        assert!(explains(
+            "main[f]",
+            "main[f[log@1]]",
+            "main[f[log@2]]",
+            "main[f[log@2 log@1]]"
+        ));
+        // Interleaved with each branch's order kept.
+        assert!(explains(
+            "main",
+            "main[x@1 y@2]",
+            "main[x@3 y@4]",
+            "main[x@1 x@3 y@4 y@2]"
+        ));
+        assert!(!explains(
+            "main",
+            "main[x@1 y@2]",
+            "main[x@3 y@4]",
+            "main[y@2 x@1 x@3 y@4]"
+        ));
+    }
+
+    #[test]
+    fn a_call_moved_to_another_line_composes_with_a_body_change() {
+        // Ours edits the line of the call of `f`, theirs what `f` does.
+        assert_eq!(
+            m("main[f@1[g]]", "main[f@5[g]]", "main[f@1[h]]"),
+            Ok(tree("main[f[h]]"))
+        );
+    }
+
+    #[test]
+    fn the_same_call_at_the_same_site_or_an_unknown_one_is_one_change() {
+        let (o, a) = ("main[a b]", "main[a log@1 b]");
+        assert!(explains(o, a, "main[a log@1 b]", "main[a log@1 b]"));
+        assert!(!explains(o, a, "main[a log@1 b]", "main[a log@1 log@1 b]"));
+        // A call through a pointer names no site: diff3's reading, and the twice one is
+        // left to `merge3_twice`.
+        assert!(explains(o, a, "main[a log b]", "main[a log@1 b]"));
+        assert_eq!(
+            merge3_twice(&tree(o), &tree(a), &tree("main[a log b]")),
+            Some(tree("main[a log log b]"))
+        );
     }
 
     #[test]
@@ -393,20 +576,21 @@ mod tests {
     fn logs_become_trees_with_spliced_calls() {
         use LogItem::*;
         let log = [
-            Enter("a"),
-            Enter("hidden"),
-            Enter("b"),
+            Enter("a", 1),
+            Enter("hidden", 2),
+            Enter("b", 3),
             Return,
             Return,
             Return,
-            Enter("c"),
+            Enter("c", 4),
             Return,
             End,
         ];
         let t = CallTree::from_log("main", &log, |n| n != "hidden");
         assert_eq!(t, tree("main[a[b] c]"));
         assert_eq!(t.word("end"), vec!["a", "b", "c", "end"]);
-        let flat = CallTree::from_log("main", &[Enter("a"), Enter("b"), End], |_| true);
+        assert!(same_sites(&[t], &[tree("main[a@1[b@3] c@4]")]));
+        let flat = CallTree::from_log("main", &[Enter("a", 0), Enter("b", 0), End], |_| true);
         assert_eq!(flat, tree("main[a b]"));
     }
 }

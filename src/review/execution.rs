@@ -21,6 +21,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use std::time::Instant;
 
+use super::call_sites::{SitesOf, site_numbers};
 use super::context::LearnContext;
 use super::diff3::{CallTree, LogItem, merge3, merge3_twice};
 use super::engine::{EntryAutomata, VersionInput, front_end_config};
@@ -231,6 +232,41 @@ struct FreshRun<'a> {
 }
 
 impl FreshRun<'_> {
+    /// Each version's call sites numbered alike where the versions share them (a copy is
+    /// its version's checkout).
+    fn site_numbers(&self) -> Vec<Vec<u32>> {
+        let root = |tag: char| {
+            let version = ORDER
+                .iter()
+                .chain(&COPIES.map(|(v, c)| (v, c)))
+                .find(|(_, t)| *t == tag)
+                .map(|(v, _)| *v);
+            self.inputs
+                .iter()
+                .find(|i| Some(i.version) == version)
+                .map(|i| i.root.as_path())
+        };
+        let (Some(base), Some(roots)) = (
+            root('o'),
+            self.versions
+                .iter()
+                .map(|v| root(v.tag))
+                .collect::<Option<Vec<_>>>(),
+        ) else {
+            return Vec::new();
+        };
+        let versions: Vec<SitesOf> = self
+            .versions
+            .iter()
+            .zip(roots)
+            .map(|(v, root)| SitesOf {
+                root,
+                sites: &v.call_sites,
+            })
+            .collect();
+        site_numbers(base, &versions)
+    }
+
     /// The run, or the outcome that ends the check without one (a limit hit before or now,
     /// a product goto-cc cannot link).
     fn run(
@@ -254,6 +290,7 @@ impl FreshRun<'_> {
         let compiled = ProductProgram::compile(
             &self.ctx.tools,
             self.versions,
+            &self.site_numbers(),
             self.pairs.to_vec(),
             self.counters.clone(),
         );
@@ -363,7 +400,7 @@ fn judge(
                 ));
             }
         }
-        let (kind, expected) = match merge3(o, a, b) {
+        let (kind, expected) = match merge3(o, a, b, Some(m)) {
             Err(_) => (ExecutionKind::Overlapping, None),
             Ok(e) if &e == m => {
                 check.explained += 1;
@@ -676,10 +713,10 @@ fn tree(
     let items = log
         .iter()
         .filter_map(|item| match item {
-            Item::Letter(k) => Some(
+            Item::Letter(k, site) => Some(
                 names
                     .get(*k as usize)
-                    .map(|n| LogItem::Enter(n.as_str()))
+                    .map(|n| LogItem::Enter(n.as_str(), *site))
                     .ok_or_else(|| CbmcRunError::Contract {
                         message: format!("letter {k} outside the version's alphabet"),
                     }),

@@ -15,7 +15,7 @@ use crate::fingerprint::Fingerprint;
 /// At most this many quadruples are enumerated per entry; past it the check is partial.
 pub(super) const LIMIT: usize = 64;
 
-pub(super) const CACHE_FORMAT: &str = "mergelens-executions/3";
+pub(super) const CACHE_FORMAT: &str = "mergelens-executions/4";
 
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct CachedEnumeration {
@@ -155,6 +155,7 @@ pub(super) fn cache_key(
     let layout = Layout {
         tags: &['o', 'a', 'b', 'm'],
         maps: &[],
+        sites: &[],
         counted: &[],
         arguments: 0,
         max_word_length: bounds.max_word_length,

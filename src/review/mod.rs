@@ -28,6 +28,7 @@
 //! differences into one answer: what the merge does beyond each branch's own change.
 
 mod budget;
+mod call_sites;
 mod context;
 mod coverage;
 mod diff3;

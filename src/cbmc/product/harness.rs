@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::log::{Execution, Item, counter, len, log, read_count, read_values, seen};
+use super::log::{
+    Execution, Item, MAX_SITE, SITE_SHIFT, counter, len, log, read_count, read_values, seen,
+};
 use crate::cprog::product::{ARGUMENT_READER, INPUT_BYTES, input_reader, product_names};
 
 /// How many values each version may read from the input tape (one more read is out of the
@@ -15,12 +17,19 @@ pub(super) const PROPERTY: &str = "mergelens execution";
 /// Where a replay harness pins the input values.
 pub(super) const PINS_HERE: &str = "  /* inputs */\n";
 
+/// How many call sites named and not yet entered a version keeps (calls nested in a call's
+/// arguments); deeper, entries log no site.
+const SITE_STACK: usize = 8;
+
 /// What every harness of one product program shares: the versions (O, A, B, M, then the
-/// self-check's copies), each one's letter codes, which letters count towards the word
-/// bound, the entry's arguments and the input streams.
+/// self-check's copies), each one's letter codes and call sites, which letters count
+/// towards the word bound, the entry's arguments and the input streams.
 pub(crate) struct Layout<'a> {
     pub tags: &'a [char],
     pub maps: &'a [Vec<u32>],
+    /// Per version, each call site's callee (the version's letter index) and the number the
+    /// review gave the site.
+    pub sites: &'a [Vec<(u32, u32)>],
     pub counted: &'a [bool],
     pub arguments: usize,
     pub max_word_length: usize,
@@ -47,6 +56,7 @@ pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
     let Layout {
         tags,
         maps,
+        sites,
         counted,
         arguments,
         max_word_length,
@@ -73,6 +83,11 @@ pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
     }
     for (v, &t) in tags.iter().enumerate() {
         let map = maps.get(v).map(Vec::as_slice).unwrap_or_default();
+        site_hooks(
+            &mut c,
+            t,
+            sites.get(v).map(Vec::as_slice).unwrap_or_default(),
+        );
         version_hooks(&mut c, t, map, counted, max_word_length, n);
         for key in inputs {
             let count = read_count(t, key);
@@ -197,7 +212,11 @@ fn version_hooks(
         names.event,
         map.len()
     );
-    push(c, &format!("__ml_map_{t}[k]"));
+    let _ = write!(
+        c,
+        " unsigned int s = 0u; if (__ml_sp_{t} > 0u && __ml_sp_{t} <= {SITE_STACK}u && __ml_sc_{t}[__ml_ss_{t}[__ml_sp_{t} - 1u]] == k) {{ s = __ml_sk_{t}[__ml_ss_{t}[__ml_sp_{t} - 1u]]; __ml_sp_{t}--; }}"
+    );
+    push(c, &format!("__ml_map_{t}[k] | (s << {SITE_SHIFT}u)"));
     c.push_str(" }\n");
     let _ = write!(c, "void {}(void) {{", names.ret);
     push(c, "1u");
@@ -211,6 +230,37 @@ fn version_hooks(
     push(c, "2u");
     c.push_str(" __CPROVER_assume(0); }\n");
     let _ = writeln!(c, "void {}(void);", names.call);
+}
+
+/// The call-site stack of version `t` (see `crate::cprog::CallSite`): its site hook names
+/// the site of the next entry; the event hook (above) pops it when the function entered is
+/// the site's callee, so a call through a pointer, which names no site, logs none.
+fn site_hooks(c: &mut String, t: char, sites: &[(u32, u32)]) {
+    // Site 0 is no site: its callee matches no letter.
+    let callees: Vec<String> = std::iter::once("4294967295u".to_string())
+        .chain(sites.iter().map(|(k, _)| format!("{k}u")))
+        .collect();
+    let keys: Vec<String> = std::iter::once("0u".to_string())
+        .chain(
+            sites
+                .iter()
+                .map(|&(_, s)| format!("{}u", if s > MAX_SITE { 0 } else { s })),
+        )
+        .collect();
+    let _ = writeln!(
+        c,
+        "const unsigned int __ml_sc_{t}[{}] = {{ {} }}; const unsigned int __ml_sk_{t}[{}] = {{ {} }};",
+        callees.len(),
+        callees.join(", "),
+        keys.len(),
+        keys.join(", ")
+    );
+    let _ = writeln!(
+        c,
+        "unsigned int __ml_ss_{t}[{SITE_STACK}]; unsigned int __ml_sp_{t}; void {}(unsigned int s) {{ if (s >= {}u) s = 0u; if (__ml_sp_{t} < {SITE_STACK}u) __ml_ss_{t}[__ml_sp_{t}] = s; __ml_sp_{t}++; }}",
+        product_names(t).site,
+        callees.len()
+    );
 }
 
 /// `main`'s part for [`Goal::NewQuadruple`]: run O, A, B and M and set `__ml_new` when

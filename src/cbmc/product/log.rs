@@ -15,9 +15,16 @@ pub enum Item {
     /// `exit`/`abort` was called.
     Exit,
     /// A letter, by its index in [`Enumeration::letters`] (the union of the versions'
-    /// alphabets, so that equal calls log equal items in every version).
-    Letter(u32),
+    /// alphabets, so that equal calls log equal items in every version), and the call site
+    /// it was entered from: the number the review gave the site, the same in every version
+    /// for a call the versions share (0: not known, as for a call through a pointer).
+    Letter(u32, u32),
 }
+
+/// A logged letter's code holds its call site above this bit.
+pub(super) const SITE_SHIFT: u32 = 20;
+/// Site numbers must fit in the code's bits above [`SITE_SHIFT`]; larger ones log 0.
+pub(super) const MAX_SITE: u32 = (1 << (32 - SITE_SHIFT)) - 1;
 
 impl Item {
     pub(super) fn code(self) -> u32 {
@@ -25,16 +32,20 @@ impl Item {
             Item::End => 0,
             Item::Return => 1,
             Item::Exit => 2,
-            Item::Letter(k) => k + 3,
+            Item::Letter(k, site) => (k + 3) | (site << SITE_SHIFT),
         }
     }
 
     pub(super) fn decode(code: u64) -> Option<Item> {
+        let code = u32::try_from(code).ok()?;
         Some(match code {
             0 => Item::End,
             1 => Item::Return,
             2 => Item::Exit,
-            k => Item::Letter(u32::try_from(k - 3).ok()?),
+            c => Item::Letter(
+                (c & ((1 << SITE_SHIFT) - 1)).checked_sub(3)?,
+                c >> SITE_SHIFT,
+            ),
         })
     }
 }

@@ -98,6 +98,8 @@ pub struct ProductProgram {
     tags: Vec<char>,
     /// Per version, each of its letters' index in `letters`.
     maps: Vec<Vec<u32>>,
+    /// Per version, each call site's callee (its letter index in the version) and number.
+    sites: Vec<Vec<(u32, u32)>>,
     letters: Vec<String>,
     /// Which of `letters` count towards the word bound (the review's alphabet: letters
     /// `--only`/`--exclude` drop are recorded but not counted, as the learning does not).
@@ -130,9 +132,12 @@ pub struct SelfCheck {
 impl ProductProgram {
     /// Compiles the versions' rewritten units into one goto binary: O, A, B and M first,
     /// then the copies the self-check compares, `pairs` of (version, copy) tags.
+    /// `site_numbers` gives, per version, the number each of its call sites logs (see
+    /// [`Item::Letter`]; missing ones log 0).
     pub fn compile(
         tools: &Toolchain,
         versions: &[ProductVersion],
+        site_numbers: &[Vec<u32>],
         pairs: Vec<(char, char)>,
         counters: Arc<CbmcCounters>,
     ) -> Result<ProductProgram, CbmcRunError> {
@@ -171,12 +176,33 @@ impl ProductProgram {
                     .collect()
             })
             .collect();
+        let sites = versions
+            .iter()
+            .zip(
+                site_numbers
+                    .iter()
+                    .map(Vec::as_slice)
+                    .chain(std::iter::repeat(&[][..])),
+            )
+            .map(|(v, numbers)| {
+                v.call_sites
+                    .iter()
+                    .enumerate()
+                    .map(|(i, site)| {
+                        let callee = v.letters.iter().position(|l| *l == site.callee);
+                        let callee = callee.map_or(u32::MAX, |k| k as u32);
+                        (callee, numbers.get(i).copied().unwrap_or(0))
+                    })
+                    .collect()
+            })
+            .collect();
         let mut product = ProductProgram {
             tools: tools.clone(),
             dir,
             binary,
             tags: versions.iter().map(|v| v.tag).collect(),
             maps,
+            sites,
             counted: vec![true; letters.len()],
             letters,
             arguments,
@@ -331,6 +357,7 @@ impl ProductProgram {
         Layout {
             tags: &self.tags,
             maps: &self.maps,
+            sites: &self.sites,
             counted: &self.counted,
             arguments: self.arguments,
             max_word_length,
@@ -591,8 +618,9 @@ mod tests {
             Item::End,
             Item::Return,
             Item::Exit,
-            Item::Letter(0),
-            Item::Letter(7),
+            Item::Letter(0, 0),
+            Item::Letter(7, 0),
+            Item::Letter(7, 12),
         ] {
             assert_eq!(Item::decode(u64::from(item.code())), Some(item));
         }
@@ -612,6 +640,7 @@ mod tests {
         let layout = Layout {
             tags: &['o', 'a', 'b', 'm'],
             maps: &maps,
+            sites: &[],
             counted: &[true, false],
             arguments: 0,
             max_word_length: 3,

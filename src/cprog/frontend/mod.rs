@@ -48,7 +48,8 @@ pub(crate) const HOOKS: &str = "void __mergelens_event(unsigned int letter); voi
 
 /// The extra hook of [`FrontEndConfig::record_returns`], declared only then, so that the
 /// instrumentation the learning caches are keyed on does not change.
-pub(crate) const RETURN_HOOK: &str = "void __mergelens_return(void);\n";
+pub(crate) const RETURN_HOOK: &str =
+    "void __mergelens_return(void); void __mergelens_site(unsigned int site);\n";
 
 pub(crate) const HEADER: &str = include_str!("../../../include/mergelens.h");
 
@@ -145,6 +146,7 @@ pub(crate) fn run(
         globals,
         input_functions: shared.map(|s| s.functions).unwrap_or_default(),
         hunk_code,
+        call_sites: findings.call_sites,
         fingerprint,
         model,
         error_mode: target.is_some(),

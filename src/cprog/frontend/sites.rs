@@ -16,7 +16,7 @@ use crate::cprog::cfg::{EXITS, SiteKey, SiteKind};
 use crate::cprog::edit::{Edit, Side};
 use crate::cprog::error::FrontEndError;
 use crate::cprog::preprocess::{FileOrigin, MARKER_FN};
-use crate::cprog::program::{AssertionSite, EventKind, FrontEndConfig};
+use crate::cprog::program::{AssertionSite, CallSite, EventKind, FrontEndConfig};
 use crate::cprog::syntax::{self, children, flat_text, named_children, strip_parens, text};
 use crate::cprog::warning::{FrontEndWarning, WarningKind};
 
@@ -89,6 +89,8 @@ pub(super) struct Findings {
     pub(super) jumps: bool,
     /// Error mode: the assertion calls, in source order.
     pub(super) assertions: Vec<FoundAssertion>,
+    /// The call sites `record_returns` marks, in the order of their numbers.
+    pub(super) call_sites: Vec<CallSite>,
 }
 
 /// Walks one function body and records its event sites and the fixed edits (exit hooks,
@@ -382,6 +384,9 @@ impl SiteWalker<'_, '_> {
                     );
                 }
                 let analysed_callee = self.index.defs[callee].origin.has_events();
+                if analysed_callee && callee != self.entry {
+                    self.call_site(node, name, depth);
+                }
                 if self.analysed && self.config.events == EventKind::Calls && analysed_callee {
                     let (_, line, _) = self.unit.locate(node);
                     let place = Place::Expr(node.start_byte(), node.end_byte());
@@ -408,6 +413,32 @@ impl SiteWalker<'_, '_> {
             ),
             None => {}
         }
+    }
+
+    /// With `record_returns` and function events, `f(x)` becomes
+    /// `(__mergelens_site(k), f(x))`: the site is named before the arguments are evaluated,
+    /// so calls nested in them name theirs later and are entered first. The product keeps
+    /// the names on a stack that the callee's entry pops (last named, first entered), which
+    /// holds whichever order the compiler evaluates a call's parts in.
+    fn call_site(&mut self, node: Node, callee: &str, depth: u32) {
+        if !self.config.record_returns || self.config.events != EventKind::Functions {
+            return;
+        }
+        let (file, line, _) = self.unit.locate(node);
+        self.findings.call_sites.push(CallSite {
+            file: file.into(),
+            line,
+            callee: callee.to_string(),
+        });
+        let k = self.findings.call_sites.len();
+        let rank = depth * 4 + 2;
+        self.edit(Edit::insert(
+            node.start_byte(),
+            format!("(__mergelens_site({k}u), "),
+            Side::Open,
+            rank,
+        ));
+        self.edit(Edit::insert(node.end_byte(), ")", Side::Close, rank));
     }
 
     fn marker(&mut self, node: Node, depth: u32) {

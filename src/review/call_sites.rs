@@ -1,0 +1,250 @@
+//! Numbers for the call sites of a product program's versions, so that a call the versions
+//! share logs the same number in all of them and a call a branch added logs its own.
+//!
+//! Key item: [`site_numbers`], per version the number of each of its
+//! [`crate::cprog::CallSite`]s.
+//!
+//! A site is named by where it is in the base: each version's file is diffed against the
+//! base's (`similar`, by lines), and a call on a line the diff keeps is the base's line; a
+//! call on a line the version added or changed is named by the base line its hunk starts
+//! at, the line's text and how many such calls came before it there. So two branches that
+//! add the same line in the same place (one change to diff3, taken once) give the same
+//! site, and the merge, which has that line once, gives it too; the same function called
+//! from two different new lines gives two sites. A call in a file outside the checkout (a
+//! harness, the same in every version) is named by the file's name and line.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use similar::{DiffTag, TextDiff};
+
+use crate::cprog::CallSite;
+
+/// What names a call site across versions (with the number of earlier calls of its
+/// function under the same key: two calls on one line are two sites).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum SiteKey {
+    /// On a line of the base's file.
+    Base {
+        file: String,
+        line: u32,
+        callee: String,
+    },
+    /// On a line the version added or changed.
+    New {
+        file: String,
+        /// The base line (0-based) its hunk starts at.
+        anchor: usize,
+        text: String,
+        callee: String,
+    },
+    /// In a file outside the checkout.
+    Outside {
+        name: String,
+        line: u32,
+        callee: String,
+    },
+}
+
+/// One version whose sites are numbered: its checkout and its call sites.
+pub(crate) struct SitesOf<'a> {
+    pub root: &'a Path,
+    pub sites: &'a [CallSite],
+}
+
+/// Per version, the number of each call site (from 1); `base` is the base's checkout.
+pub(crate) fn site_numbers(base: &Path, versions: &[SitesOf]) -> Vec<Vec<u32>> {
+    let mut files = Files::default();
+    let mut numbers: HashMap<(SiteKey, u32), u32> = HashMap::new();
+    versions
+        .iter()
+        .map(|v| {
+            let mut seen: HashMap<SiteKey, u32> = HashMap::new();
+            v.sites
+                .iter()
+                .map(|site| {
+                    let key = files.key(base, v.root, site);
+                    // The n-th call of one function on one line (or new text) is its own.
+                    let nth = seen.entry(key.clone()).or_insert(0);
+                    *nth += 1;
+                    let next = numbers.len() as u32 + 1;
+                    *numbers.entry((key, *nth)).or_insert(next)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The files read so far, and each version file's lines mapped to the base's.
+#[derive(Default)]
+struct Files {
+    /// Per file of a version: each line's (0-based) base line, or the anchor of the hunk
+    /// that added it; and the lines' text.
+    maps: HashMap<PathBuf, (Vec<Result<usize, usize>>, Vec<String>)>,
+}
+
+impl Files {
+    /// The key of `site` in the version checked out at `root`.
+    fn key(&mut self, base: &Path, root: &Path, site: &CallSite) -> SiteKey {
+        let callee = site.callee.clone();
+        let Ok(relative) = site.file.strip_prefix(root) else {
+            let name = site.file.file_name().unwrap_or_default();
+            return SiteKey::Outside {
+                name: name.to_string_lossy().into_owned(),
+                line: site.line,
+                callee,
+            };
+        };
+        let file = relative.to_string_lossy().into_owned();
+        let (lines, texts) = self.map(base, root, relative);
+        let index = site.line.saturating_sub(1) as usize;
+        match lines.get(index) {
+            Some(Ok(line)) => SiteKey::Base {
+                file,
+                line: *line as u32 + 1,
+                callee,
+            },
+            Some(Err(anchor)) => SiteKey::New {
+                file,
+                anchor: *anchor,
+                text: texts[index].trim().to_string(),
+                callee,
+            },
+            // A line the file does not have (it changed under us): a site of its own.
+            None => SiteKey::New {
+                file,
+                anchor: usize::MAX,
+                text: format!("line {}", site.line),
+                callee,
+            },
+        }
+    }
+
+    fn map(
+        &mut self,
+        base: &Path,
+        root: &Path,
+        relative: &Path,
+    ) -> &(Vec<Result<usize, usize>>, Vec<String>) {
+        self.maps.entry(root.join(relative)).or_insert_with(|| {
+            let new = std::fs::read_to_string(root.join(relative)).unwrap_or_default();
+            let old = std::fs::read_to_string(base.join(relative)).unwrap_or_default();
+            (
+                line_map(&old, &new),
+                new.lines().map(str::to_string).collect(),
+            )
+        })
+    }
+}
+
+/// For each line of `new`: `Ok(base line)` where the diff keeps it, `Err(anchor)` where
+/// a hunk starting at base line `anchor` added or changed it (0-based).
+fn line_map(old: &str, new: &str) -> Vec<Result<usize, usize>> {
+    let diff = TextDiff::from_lines(old, new);
+    let mut out = Vec::new();
+    for op in diff.ops() {
+        let (old_range, new_range) = (op.old_range(), op.new_range());
+        for k in 0..new_range.len() {
+            out.push(match op.tag() {
+                DiffTag::Equal => Ok(old_range.start + k),
+                _ => Err(old_range.start),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(root: &Path, file: &str, line: u32, callee: &str) -> CallSite {
+        CallSite {
+            file: root.join(file),
+            line,
+            callee: callee.to_string(),
+        }
+    }
+
+    #[test]
+    fn shared_lines_and_identical_additions_share_numbers_and_other_additions_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let [o, a, b, m] = ["o", "a", "b", "m"].map(|v| dir.path().join(v));
+        let write = |root: &Path, text: &str| {
+            std::fs::create_dir_all(root).unwrap();
+            std::fs::write(root.join("f.c"), text).unwrap();
+        };
+        write(&o, "f();\nreturn;\n");
+        // Ours adds `log();` first, theirs after `f();`, the merge both.
+        write(&a, "log();\nf();\nreturn;\n");
+        write(&b, "f();\nlog();\nreturn;\n");
+        write(&m, "log();\nf();\nlog();\nreturn;\n");
+        let sites = |root: &Path, lines: &[(u32, &str)]| -> Vec<CallSite> {
+            lines
+                .iter()
+                .map(|&(l, c)| site(root, "f.c", l, c))
+                .collect()
+        };
+        let so = sites(&o, &[(1, "f")]);
+        let sa = sites(&a, &[(1, "log"), (2, "f")]);
+        let sb = sites(&b, &[(1, "f"), (2, "log")]);
+        let sm = sites(&m, &[(1, "log"), (2, "f"), (3, "log")]);
+        let harness = vec![CallSite {
+            file: PathBuf::from("/elsewhere/harness.c"),
+            line: 3,
+            callee: "f".into(),
+        }];
+        let versions = [
+            SitesOf {
+                root: &o,
+                sites: &so,
+            },
+            SitesOf {
+                root: &a,
+                sites: &sa,
+            },
+            SitesOf {
+                root: &b,
+                sites: &sb,
+            },
+            SitesOf {
+                root: &m,
+                sites: &sm,
+            },
+            SitesOf {
+                root: &o,
+                sites: &harness,
+            },
+            SitesOf {
+                root: &m,
+                sites: &harness,
+            },
+        ];
+        let n = site_numbers(&o, &versions);
+        let f = n[0][0];
+        assert_eq!((n[1][1], n[2][0], n[3][1]), (f, f, f));
+        let (ours, theirs) = (n[1][0], n[2][1]);
+        assert_ne!(ours, theirs);
+        assert!(ours != f && theirs != f);
+        assert_eq!((n[3][0], n[3][2]), (ours, theirs));
+        assert_eq!(n[4], n[5]);
+    }
+
+    #[test]
+    fn two_calls_on_one_line_are_two_sites() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("f.c"), "g(); g();\n").unwrap();
+        let sites = [
+            site(dir.path(), "f.c", 1, "g"),
+            site(dir.path(), "f.c", 1, "g"),
+        ];
+        let n = site_numbers(
+            dir.path(),
+            &[SitesOf {
+                root: dir.path(),
+                sites: &sites,
+            }],
+        );
+        assert_eq!(n, vec![vec![1, 2]]);
+    }
+}
