@@ -626,7 +626,7 @@ fn shown_place(place: &str, inputs: &[VersionInput]) -> String {
         .unwrap_or_else(|| place.to_string())
 }
 
-const TWICE_NOTE: &str = "on some input both branches added the same calls in one place and the merge makes them twice; the call trees do not tell one change taken once from two changes at different call sites, so the execution is shown as overlapping";
+const TWICE_NOTE: &str = "on some input both branches added the same calls in one place and the merge makes them twice; where a call site is not known (a call through a function pointer), one change taken once and two changes at different call sites look alike, so the execution is shown as overlapping";
 
 /// Why a check that stopped at its cap judged only part of the executions.
 pub(crate) fn cap_note(entry: &str) -> String {
