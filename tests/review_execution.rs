@@ -203,3 +203,44 @@ fn the_entrys_arguments_are_shared_and_shown() {
     assert!((6..=10).contains(&x), "{s}");
     assert!(said.contains(&format!("arguments ({x})")), "{said}");
 }
+
+#[test]
+fn with_branch_or_call_events_executions_are_compared_as_call_trees() {
+    let program = |a_body: &str, b_body: &str| {
+        format!(
+            "int sensor(void);\nint armed;\nvoid fire(void) {{}}\n\nvoid a(int v)\n{{\n    if (v > 0) fire();\n    {a_body}\n}}\n\n/* between */\n\nvoid b(int v)\n{{\n    {b_body}\n}}\n\nint main(void)\n{{\n    int v = sensor();\n    a(v);\n    b(v);\n    return 0;\n}}\n"
+        )
+    };
+    // Independent changes in two functions compose, whichever events are the letters.
+    let repo = merge(
+        &program("", ""),
+        &program("if (v > 2) fire();", ""),
+        &program("", "if (v > 5) fire();"),
+    );
+    for events in ["branches", "calls"] {
+        let (code, doc, said) = review(&repo, &["--events", events]);
+        assert_eq!(code, Some(0), "{events}: {said}");
+        assert_eq!(doc["verdict"], "clean", "{events}: {said}");
+        let entry = &doc["entries"][0];
+        let check = &entry["execution_check"];
+        assert_eq!(check["explained"], check["quadruples"], "{events}: {check}");
+        assert!(!said.contains("flat words"), "{events}: {said}");
+        // The stories' letters are the review's: no function name among branch events.
+        assert!(entry.get("executions").is_none(), "{events}: {entry}");
+    }
+    // A change to a global the other branch's new branch reads is unexpected, with branch
+    // events as with function events.
+    let repo = merge(
+        &program("", ""),
+        &program("armed = v > 3;", ""),
+        &program("", "if (armed) fire();"),
+    );
+    let (code, doc, said) = review(&repo, &["--events", "branches"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(doc["verdict"], "unexpected", "{said}");
+    let s = &doc["entries"][0]["executions"][0];
+    assert_eq!(s["kind"], "unexpected", "{s}");
+    let merged = word(&s["merged"]);
+    assert!(merged.contains("b:15:then"), "{s}");
+    assert!(!merged.split(' ').any(|l| l == "b" || l == "fire"), "{s}");
+}

@@ -3,7 +3,8 @@
 //! Several edits may fall on one offset (an arm that starts with a call, a call that ends a
 //! `return`). Each edit belongs to a syntax node and opens or closes around it; at one offset
 //! closes come before opens, outer opens before inner ones and inner closes before outer ones,
-//! so the inserted brackets nest like the nodes they belong to.
+//! so the inserted brackets nest like the nodes they belong to. Of two edits of one rank, the
+//! one given first is the outer: it opens first and closes last.
 
 #[derive(Clone, Debug)]
 pub(crate) struct Edit {
@@ -46,14 +47,16 @@ impl Edit {
 
 /// The text with the edits applied. A replaced range keeps its line breaks (appended after
 /// the new text), so every later line keeps its number and its line marker.
-pub(crate) fn apply(text: &str, mut edits: Vec<Edit>) -> String {
-    edits.sort_by_key(|e| {
+pub(crate) fn apply(text: &str, edits: Vec<Edit>) -> String {
+    let mut edits: Vec<(usize, Edit)> = edits.into_iter().enumerate().collect();
+    edits.sort_by_key(|(i, e)| {
         let order = match e.side {
-            Side::Close => u32::MAX - e.rank,
-            Side::Open => e.rank,
+            Side::Close => (u32::MAX - e.rank, usize::MAX - i),
+            Side::Open => (e.rank, *i),
         };
         (e.start, e.side, order)
     });
+    let edits: Vec<Edit> = edits.into_iter().map(|(_, e)| e).collect();
     let extra: usize = edits.iter().map(|e| e.text.len()).sum();
     let mut out = String::with_capacity(text.len() + extra);
     let mut cursor = 0;

@@ -218,6 +218,9 @@ pub struct ProductVersion {
     pub letters: Vec<String>,
     /// The call sites its site hook names, by number less one.
     pub call_sites: Vec<CallSite>,
+    /// The letters that are function entries (a return closes them); the others (branch
+    /// and call events, markers) are leaves of the call tree.
+    pub entries: Vec<String>,
 }
 
 /// Why a version cannot take part in a product program.
@@ -375,6 +378,12 @@ pub fn product_version(
         readers,
         letters: program.alphabet.names().map(str::to_string).collect(),
         call_sites: program.call_sites.clone(),
+        entries: program
+            .events
+            .iter()
+            .filter(|e| e.kind == super::SiteKind::FunctionEntry)
+            .map(|e| program.alphabet.name(e.letter).to_string())
+            .collect(),
     })
 }
 

@@ -135,8 +135,9 @@ pub struct FrontEndConfig {
     /// Also call `__mergelens_return()` where each analysed function other than the entry
     /// returns, so that an execution's call tree can be rebuilt from its hook calls (the
     /// per-execution merge check's product program). Off for learning: the automata's
-    /// letters are the entries only. With function events, each call of an analysed
-    /// function also names its call site first (see [`CallSite`]).
+    /// letters are the entries only. Each call of an analysed function also names its
+    /// call site first (see [`CallSite`]), and with calls or branches as events, function
+    /// entries are letters too, so that the product's logs are call trees.
     pub record_returns: bool,
     /// Read every input CBMC would choose (uninitialised locals, body-less functions, the
     /// generated harness's arguments, `main`'s `argc`/`argv`) from named streams that the
@@ -270,7 +271,7 @@ pub struct InstrumentedProgram {
     pub input_functions: Vec<String>,
     /// With [`FrontEndConfig::mark_hunks`], what each hunk holds.
     pub hunk_code: Vec<HunkCode>,
-    /// With [`FrontEndConfig::record_returns`] and function events, the marked call sites.
+    /// With [`FrontEndConfig::record_returns`], the marked call sites.
     pub call_sites: Vec<CallSite>,
     pub(crate) fingerprint: String,
     pub(crate) model: ProgramModel,

@@ -107,16 +107,32 @@ pub(crate) enum LogItem<'a> {
 pub(crate) struct Overlap;
 
 impl CallTree {
-    /// The tree of a log (entries, returns, `end`) under the root `entry`. Calls whose
-    /// names `keep` rejects (letters outside the review's alphabet) are spliced out: their
-    /// calls become their caller's. Without returns (flat logs), every letter is a child of
-    /// the root.
-    pub fn from_log(entry: &str, log: &[LogItem], keep: impl Fn(&str) -> bool) -> CallTree {
+    /// The tree of a log (entries, returns, `end`) under the root `entry`. Letters that
+    /// `opens` names are function entries, which a return closes; the others (branch and
+    /// call events, markers) are leaves. Calls whose names `keep` rejects are spliced out:
+    /// their calls become their caller's. Without returns (flat logs), every letter is a
+    /// child of the root.
+    pub fn from_log(
+        entry: &str,
+        log: &[LogItem],
+        keep: impl Fn(&str) -> bool,
+        opens: impl Fn(&str) -> bool,
+    ) -> CallTree {
         // The open calls, the root first; `None` marks a spliced call.
         let mut stack: Vec<(Option<(String, u32)>, Vec<CallTree>)> =
             vec![(Some((entry.into(), 0)), vec![])];
         for item in log {
             match item {
+                LogItem::Enter(name, site) if !opens(name) => {
+                    if keep(name) {
+                        let leaf = CallTree {
+                            name: name.to_string(),
+                            site: *site,
+                            children: Vec::new(),
+                        };
+                        stack.last_mut().expect("the root").1.push(leaf);
+                    }
+                }
                 LogItem::Enter(name, site) => {
                     let kept = keep(name).then(|| (name.to_string(), *site));
                     stack.push((kept, Vec::new()));
@@ -162,16 +178,19 @@ impl CallTree {
         }
     }
 
-    /// The letters of the tree in preorder (without the root), then `end`.
-    pub fn word(&self, end: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        fn walk(t: &CallTree, out: &mut Vec<String>) {
+    /// The letters of the tree in preorder (without the root) that `shown` names, then
+    /// `end`.
+    pub fn word(&self, end: &str, shown: impl Fn(&str) -> bool) -> Vec<String> {
+        fn walk(t: &CallTree, shown: &dyn Fn(&str) -> bool, out: &mut Vec<String>) {
             for c in &t.children {
-                out.push(c.name.clone());
-                walk(c, out);
+                if shown(&c.name) {
+                    out.push(c.name.clone());
+                }
+                walk(c, shown, out);
             }
         }
-        walk(self, &mut out);
+        let mut out = Vec::new();
+        walk(self, &shown, &mut out);
         out.push(end.to_string());
         out
     }
@@ -586,11 +605,29 @@ mod tests {
             Return,
             End,
         ];
-        let t = CallTree::from_log("main", &log, |n| n != "hidden");
+        let t = CallTree::from_log("main", &log, |n| n != "hidden", |_| true);
         assert_eq!(t, tree("main[a[b] c]"));
-        assert_eq!(t.word("end"), vec!["a", "b", "c", "end"]);
+        assert_eq!(t.word("end", |_| true), vec!["a", "b", "c", "end"]);
+        assert_eq!(t.word("end", |n| n != "a"), vec!["b", "c", "end"]);
         assert!(same_sites(&[t], &[tree("main[a@1[b@3] c@4]")]));
-        let flat = CallTree::from_log("main", &[Enter("a", 0), Enter("b", 0), End], |_| true);
+        // Branch events are leaves: a return closes the function around them.
+        let branches = [
+            Enter("f", 0),
+            Enter("f:3:then", 0),
+            Enter("g", 0),
+            Return,
+            Return,
+            Enter("main:9:else", 0),
+            End,
+        ];
+        let t = CallTree::from_log("main", &branches, |_| true, |n| !n.contains(':'));
+        assert_eq!(t, tree("main[f[f:3:then g] main:9:else]"));
+        let flat = CallTree::from_log(
+            "main",
+            &[Enter("a", 0), Enter("b", 0), End],
+            |_| true,
+            |_| true,
+        );
         assert_eq!(flat, tree("main[a b]"));
     }
 }

@@ -15,6 +15,7 @@
 //! ([`super::diff3::merge3`]). The result is cached under `.git/mergelens/executions/`,
 //! keyed by the four versions' fingerprints, the bounds and the CBMC version.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -94,20 +95,19 @@ pub(crate) fn check_entry(
             path: std::env::temp_dir(),
             source,
         })?;
-    let trees = settings.events == EventKind::Functions;
     let (versions, pairs, mut fingerprints) =
-        match prepare_all(inputs, entry, settings, ctx, trees, dir.path())? {
+        match prepare_all(inputs, entry, settings, ctx, dir.path())? {
             Ok(prepared) => prepared,
             Err(reason) => return Ok(CheckOutcome::Skipped(reason)),
         };
-    let mut notes = notes(entry, &versions, trees, settings);
+    let mut notes = notes(entry, &versions);
     // One branch that left the program as the base had it, and a merge that is the other
     // branch's program: every execution is explained, with no CBMC run.
     let f = &fingerprints;
     let one_sided = (f[2] == f[0] && f[3] == f[1]) || (f[1] == f[0] && f[3] == f[2]);
     // The review's letters decide what counts towards the bound: part of the key.
     fingerprints.push(learned.alphabet.names().collect::<Vec<_>>().join(" "));
-    let key = cache_key(&fingerprints, learned.bounds, ctx, trees);
+    let key = cache_key(&fingerprints, learned.bounds, ctx);
     let cache_path = ctx
         .executions
         .as_ref()
@@ -165,7 +165,18 @@ pub(crate) fn check_entry(
         check.complete = false;
         (Vec::new(), Vec::new())
     } else {
-        judge(entry, &run.enumeration, learned, &mut check, &mut notes)?
+        let opens: HashSet<&str> = versions
+            .iter()
+            .flat_map(|v| v.entries.iter().map(String::as_str))
+            .collect();
+        let trees = Trees {
+            entry,
+            letters: &run.enumeration.letters,
+            alphabet: &learned.alphabet,
+            opens: &opens,
+            functions_are_letters: settings.events == EventKind::Functions,
+        };
+        judge(&trees, &run.enumeration, learned, &mut check, &mut notes)?
     };
     check.wall_seconds = started.elapsed().as_secs_f64();
     Ok(CheckOutcome::Ran(EntryCheck {
@@ -185,13 +196,12 @@ fn prepare_all(
     entry: &str,
     settings: &Settings,
     ctx: &LearnContext,
-    trees: bool,
     dir: &Path,
 ) -> Result<Result<(Vec<ProductVersion>, Vec<(char, char)>, Vec<String>), String>, ReviewError> {
     let prepared: Vec<Result<Prepared, ReviewError>> = ctx.pool.install(|| {
         ORDER
             .par_iter()
-            .map(|&(version, tag)| prepare(inputs, version, tag, entry, settings, trees, dir))
+            .map(|&(version, tag)| prepare(inputs, version, tag, entry, settings, dir))
             .collect()
     });
     let mut versions = Vec::new();
@@ -367,7 +377,7 @@ impl FreshRun<'_> {
 /// counted, the others become stories (one per distinct behaviour); an execution a
 /// learned automaton lacks is a disagreement (at most three are named).
 fn judge(
-    entry: &str,
+    trees_of: &Trees,
     enumeration: &Enumeration,
     learned: &EntryAutomata,
     check: &mut ExecutionCheck,
@@ -375,12 +385,12 @@ fn judge(
 ) -> Result<(Vec<Execution>, Vec<String>), ReviewError> {
     let mut executions: Vec<Execution> = Vec::new();
     let mut disagreements = Vec::new();
-    let end = cprog::END_LETTER;
+    let entry = trees_of.entry;
     for raw in &enumeration.executions {
         let trees: Vec<CallTree> = raw
             .logs
             .iter()
-            .map(|log| tree(entry, log, &enumeration.letters, &learned.alphabet))
+            .map(|log| trees_of.tree(log))
             .collect::<Result<_, _>>()
             .map_err(|source| ReviewError::Product {
                 entry: entry.to_string(),
@@ -388,7 +398,7 @@ fn judge(
             })?;
         let [o, a, b, m] = [&trees[0], &trees[1], &trees[2], &trees[3]];
         for ((version, _), t) in ORDER.iter().zip(&trees) {
-            let word = t.word(end);
+            let word = trees_of.word(t);
             let lacks = learned
                 .automata
                 .get(version)
@@ -414,7 +424,7 @@ fn judge(
                 }
                 (ExecutionKind::Overlapping, None)
             }
-            Ok(e) => (ExecutionKind::Unexpected, Some(e.word(end))),
+            Ok(e) => (ExecutionKind::Unexpected, Some(trees_of.word(&e))),
         };
         match kind {
             ExecutionKind::Unexpected => check.unexpected += 1,
@@ -422,10 +432,10 @@ fn judge(
         }
         let story = Execution {
             input: story_input(raw),
-            base: o.word(end),
-            ours: a.word(end),
-            theirs: b.word(end),
-            merged: m.word(end),
+            base: trees_of.word(o),
+            ours: trees_of.word(a),
+            theirs: trees_of.word(b),
+            merged: trees_of.word(m),
             expected,
             kind,
         };
@@ -452,12 +462,7 @@ fn judge(
 }
 
 /// What a reader must know about what the check of these versions covers.
-fn notes(
-    entry: &str,
-    versions: &[ProductVersion],
-    trees: bool,
-    settings: &Settings,
-) -> Vec<String> {
+fn notes(entry: &str, versions: &[ProductVersion]) -> Vec<String> {
     let mut notes = Vec::new();
     if versions.iter().any(|v| v.exits) {
         notes.push(format!(
@@ -470,12 +475,6 @@ fn notes(
     {
         notes.push(format!(
             "{entry}: the per-execution check shares at most {TAPE_LENGTH} reads of each input per version, of at most {INPUT_BYTES} bytes each; executions reading more are out of its bounds"
-        ));
-    }
-    if !trees {
-        notes.push(format!(
-            "{entry}: with --events {}, executions are compared as flat words (call trees need function events)",
-            settings.events
         ));
     }
     notes
@@ -661,7 +660,6 @@ fn prepare(
     tag: char,
     entry: &str,
     settings: &Settings,
-    trees: bool,
     dir: &std::path::Path,
 ) -> Result<Prepared, ReviewError> {
     let Some(input) = inputs.iter().find(|i| i.version == version) else {
@@ -670,7 +668,7 @@ fn prepare(
     let mut config = front_end_config(input, entry, settings);
     config.only = None;
     config.exclude.clear();
-    config.record_returns = trees;
+    config.record_returns = true;
     config.share_inputs = true;
     let out = dir.join(tag.to_string());
     std::fs::create_dir_all(&out).map_err(|source| ReviewError::Io {
@@ -703,32 +701,54 @@ fn prepare(
     }
 }
 
-/// A version's log as a call tree over the review's letters.
-fn tree(
-    entry: &str,
-    log: &[Item],
-    names: &[String],
-    alphabet: &Alphabet,
-) -> Result<CallTree, CbmcRunError> {
-    let items = log
-        .iter()
-        .filter_map(|item| match item {
-            Item::Letter(k, site) => Some(
-                names
-                    .get(*k as usize)
-                    .map(|n| LogItem::Enter(n.as_str(), *site))
-                    .ok_or_else(|| CbmcRunError::Contract {
-                        message: format!("letter {k} outside the version's alphabet"),
-                    }),
-            ),
-            Item::Return => Some(Ok(LogItem::Return)),
-            Item::End => Some(Ok(LogItem::End)),
-            Item::Exit => None,
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(CallTree::from_log(entry, &items, |n| {
-        alphabet.letter(n).is_some()
-    }))
+/// How logs become call trees and words for one entry.
+struct Trees<'a> {
+    entry: &'a str,
+    /// The names of the logs' letters.
+    letters: &'a [String],
+    /// The review's letters: a tree's word holds these only.
+    alphabet: &'a Alphabet,
+    /// The letters that are function entries.
+    opens: &'a HashSet<&'a str>,
+    /// With function events, a function outside the review's letters (`--only`) is spliced
+    /// out of the tree, as the learning does not see it; with calls or branches, functions
+    /// are the tree's structure, never letters.
+    functions_are_letters: bool,
+}
+
+impl Trees<'_> {
+    /// A version's log as a call tree.
+    fn tree(&self, log: &[Item]) -> Result<CallTree, CbmcRunError> {
+        let items = log
+            .iter()
+            .filter_map(|item| match item {
+                Item::Letter(k, site) => Some(
+                    self.letters
+                        .get(*k as usize)
+                        .map(|n| LogItem::Enter(n.as_str(), *site))
+                        .ok_or_else(|| CbmcRunError::Contract {
+                            message: format!("letter {k} outside the version's alphabet"),
+                        }),
+                ),
+                Item::Return => Some(Ok(LogItem::Return)),
+                Item::End => Some(Ok(LogItem::End)),
+                Item::Exit => None,
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let opens = |n: &str| self.opens.contains(n);
+        let keep = |n: &str| self.shown(n) || (!self.functions_are_letters && opens(n));
+        Ok(CallTree::from_log(self.entry, &items, keep, opens))
+    }
+
+    /// Whether a letter is one of the review's.
+    fn shown(&self, name: &str) -> bool {
+        self.alphabet.letter(name).is_some()
+    }
+
+    /// A tree's word over the review's letters.
+    fn word(&self, tree: &CallTree) -> Vec<String> {
+        tree.word(cprog::END_LETTER, |n| self.shown(n))
+    }
 }
 
 #[cfg(test)]

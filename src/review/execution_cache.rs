@@ -140,7 +140,6 @@ pub(super) fn cache_key(
     fingerprints: &[String],
     bounds: LearnBounds,
     ctx: &LearnContext,
-    trees: bool,
 ) -> String {
     let mut h = Fingerprint::new();
     h.field(CACHE_FORMAT);
@@ -149,7 +148,7 @@ pub(super) fn cache_key(
         h.field(f);
     }
     h.field(&format!(
-        "unwind={};max-word-length={};limit={LIMIT};trees={trees}",
+        "unwind={};max-word-length={};limit={LIMIT}",
         bounds.unwind, bounds.max_word_length
     ));
     let layout = Layout {

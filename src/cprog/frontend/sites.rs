@@ -114,7 +114,10 @@ pub(super) struct SiteWalker<'a, 't> {
 impl SiteWalker<'_, '_> {
     pub(super) fn function(&mut self, def: &FnDef) -> Result<(), FrontEndError> {
         let body = def.body;
-        if self.analysed && self.config.events == EventKind::Functions && !self.is_entry {
+        // A product program rebuilds call trees from entries and returns, whatever the
+        // events: with calls or branches, function entries are letters too.
+        let entries = self.config.events == EventKind::Functions || self.config.record_returns;
+        if self.analysed && entries && !self.is_entry {
             self.site(
                 def.node,
                 SiteKind::FunctionEntry,
@@ -415,13 +418,13 @@ impl SiteWalker<'_, '_> {
         }
     }
 
-    /// With `record_returns` and function events, `f(x)` becomes
+    /// With `record_returns`, `f(x)` becomes
     /// `(__mergelens_site(k), f(x))`: the site is named before the arguments are evaluated,
     /// so calls nested in them name theirs later and are entered first. The product keeps
     /// the names on a stack that the callee's entry pops (last named, first entered), which
     /// holds whichever order the compiler evaluates a call's parts in.
     fn call_site(&mut self, node: Node, callee: &str, depth: u32) {
-        if !self.config.record_returns || self.config.events != EventKind::Functions {
+        if !self.config.record_returns {
             return;
         }
         let (file, line, _) = self.unit.locate(node);
