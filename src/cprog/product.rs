@@ -378,13 +378,18 @@ pub fn product_version(
         readers,
         letters: program.alphabet.names().map(str::to_string).collect(),
         call_sites: program.call_sites.clone(),
-        entries: program
-            .events
-            .iter()
-            .filter(|e| e.kind == super::SiteKind::FunctionEntry)
-            .map(|e| program.alphabet.name(e.letter).to_string())
-            .collect(),
+        entries: entry_letters(program),
     })
+}
+
+/// The letters of `program` that are function entries.
+fn entry_letters(program: &InstrumentedProgram) -> Vec<String> {
+    program
+        .events
+        .iter()
+        .filter(|e| e.kind == super::SiteKind::FunctionEntry)
+        .map(|e| program.alphabet.name(e.letter).to_string())
+        .collect()
 }
 
 /// The name a scalar parameter declaration (`int x`, `unsigned long n`) declares, `None` for

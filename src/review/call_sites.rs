@@ -78,9 +78,14 @@ pub(crate) fn site_numbers(base: &Path, versions: &[SitesOf]) -> Vec<Vec<u32>> {
 /// The files read so far, and each version file's lines mapped to the base's.
 #[derive(Default)]
 struct Files {
-    /// Per file of a version: each line's (0-based) base line, or the anchor of the hunk
-    /// that added it; and the lines' text.
-    maps: HashMap<PathBuf, (Vec<Result<usize, usize>>, Vec<String>)>,
+    maps: HashMap<PathBuf, FileLines>,
+}
+
+/// One file of a version.
+struct FileLines {
+    /// Each line's (0-based) base line, or the anchor of the hunk that added it.
+    base: Vec<Result<usize, usize>>,
+    text: Vec<String>,
 }
 
 impl Files {
@@ -96,9 +101,9 @@ impl Files {
             };
         };
         let file = relative.to_string_lossy().into_owned();
-        let (lines, texts) = self.map(base, root, relative);
+        let lines = self.map(base, root, relative);
         let index = site.line.saturating_sub(1) as usize;
-        match lines.get(index) {
+        match lines.base.get(index) {
             Some(Ok(line)) => SiteKey::Base {
                 file,
                 line: *line as u32 + 1,
@@ -107,7 +112,7 @@ impl Files {
             Some(Err(anchor)) => SiteKey::New {
                 file,
                 anchor: *anchor,
-                text: texts[index].trim().to_string(),
+                text: lines.text[index].trim().to_string(),
                 callee,
             },
             // A line the file does not have (it changed under us): a site of its own.
@@ -120,19 +125,14 @@ impl Files {
         }
     }
 
-    fn map(
-        &mut self,
-        base: &Path,
-        root: &Path,
-        relative: &Path,
-    ) -> &(Vec<Result<usize, usize>>, Vec<String>) {
+    fn map(&mut self, base: &Path, root: &Path, relative: &Path) -> &FileLines {
         self.maps.entry(root.join(relative)).or_insert_with(|| {
             let new = std::fs::read_to_string(root.join(relative)).unwrap_or_default();
             let old = std::fs::read_to_string(base.join(relative)).unwrap_or_default();
-            (
-                line_map(&old, &new),
-                new.lines().map(str::to_string).collect(),
-            )
+            FileLines {
+                base: line_map(&old, &new),
+                text: new.lines().map(str::to_string).collect(),
+            }
         })
     }
 }

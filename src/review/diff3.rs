@@ -118,9 +118,9 @@ impl CallTree {
         keep: impl Fn(&str) -> bool,
         opens: impl Fn(&str) -> bool,
     ) -> CallTree {
-        // The open calls, the root first; `None` marks a spliced call.
-        let mut stack: Vec<(Option<(String, u32)>, Vec<CallTree>)> =
-            vec![(Some((entry.into(), 0)), vec![])];
+        // The open calls (name and site), the root first; `None` marks a spliced call.
+        type Open = (Option<(String, u32)>, Vec<CallTree>);
+        let mut stack: Vec<Open> = vec![(Some((entry.into(), 0)), vec![])];
         for item in log {
             match item {
                 LogItem::Enter(name, site) if !opens(name) => {

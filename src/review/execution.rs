@@ -33,7 +33,7 @@ use super::execution_cache::{
 };
 use crate::automaton::Alphabet;
 use crate::cbmc::product::{
-    Enumeration, Execution as RawExecution, Item, ProductProgram, ReadSite, TAPE_LENGTH,
+    Enumeration, Execution as RawExecution, Item, ProductProgram, ReadSite, TAPE_LENGTH, log_room,
 };
 use crate::cbmc::{CbmcCounters, CbmcRunError};
 use crate::config::Settings;
@@ -100,7 +100,7 @@ pub(crate) fn check_entry(
             Ok(prepared) => prepared,
             Err(reason) => return Ok(CheckOutcome::Skipped(reason)),
         };
-    let mut notes = notes(entry, &versions);
+    let mut notes = notes(entry, &versions, learned);
     // One branch that left the program as the base had it, and a merge that is the other
     // branch's program: every execution is explained, with no CBMC run.
     let f = &fingerprints;
@@ -462,8 +462,18 @@ fn judge(
 }
 
 /// What a reader must know about what the check of these versions covers.
-fn notes(entry: &str, versions: &[ProductVersion]) -> Vec<String> {
+fn notes(entry: &str, versions: &[ProductVersion], learned: &EntryAutomata) -> Vec<String> {
     let mut notes = Vec::new();
+    let uncounted = versions
+        .iter()
+        .flat_map(|v| &v.letters)
+        .any(|l| learned.alphabet.letter(l).is_none());
+    if uncounted {
+        notes.push(format!(
+            "{entry}: function entries (or letters --only leaves out) do not count towards --max-word-length but take room in the per-execution check's logs: executions logging more than {} calls, returns and events are outside the check",
+            log_room(learned.bounds.max_word_length, false)
+        ));
+    }
     if versions.iter().any(|v| v.exits) {
         notes.push(format!(
             "{entry}: the per-execution check does not follow executions that call exit or abort (the four versions run in one program)"
