@@ -18,3 +18,39 @@ pub enum FailureKind {
     /// limit that was hit, an internal error.
     Failed,
 }
+
+thread_local! {
+    /// How many [`contain_panic`] calls are running on this thread.
+    static CONTAINED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f`, whose panic is a known failure of a dependency (a graph layout that cannot
+/// place two nodes): `None` then, and the process's panic hook neither prints nor records
+/// it (see [`panic_contained`]).
+pub fn contain_panic<T>(f: impl FnOnce() -> T) -> Option<T> {
+    CONTAINED.with(|c| c.set(c.get() + 1));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
+    CONTAINED.with(|c| c.set(c.get() - 1));
+    result
+}
+
+/// Whether a panic now is inside [`contain_panic`], for a panic hook to stay quiet.
+pub fn panic_contained() -> bool {
+    CONTAINED.with(|c| c.get() > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_contained_panic_is_none_and_known_to_the_hook_only_inside() {
+        assert_eq!(contain_panic(|| 3), Some(3));
+        let seen = contain_panic(|| {
+            assert!(panic_contained());
+            panic!("layout")
+        });
+        assert_eq!(seen, None::<()>);
+        assert!(!panic_contained());
+    }
+}

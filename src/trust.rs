@@ -404,6 +404,9 @@ static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 pub fn install_quiet_panic_hook() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if crate::failure::panic_contained() {
+            return;
+        }
         let payload = info.payload();
         let message = payload
             .downcast_ref::<&str>()

@@ -174,11 +174,17 @@ fn label_size(text: &str) -> Point {
     .add(Point::splat(CONNECTOR_HALO))
 }
 
-/// Draws `dfa` in `direction`, or returns `None` when it is too large to draw.
+/// Draws `dfa` in `direction`, or returns `None` when it is too large to draw or the layout
+/// fails (layout-rs panics on some graphs: "Can't normalize the unit vector"); a report
+/// then lists the automaton instead of drawing it.
 pub(crate) fn draw(dfa: &Dfa, marks: &Marks, direction: Direction) -> Option<Drawing> {
     if !drawable(dfa) {
         return None;
     }
+    crate::failure::contain_panic(|| lay_out(dfa, marks, direction))
+}
+
+fn lay_out(dfa: &Dfa, marks: &Marks, direction: Direction) -> Drawing {
     let orientation = direction.orientation();
     let mut graph = VisualGraph::new(orientation);
     let start_shape = ShapeKind::new_box("start");
@@ -213,7 +219,7 @@ pub(crate) fn draw(dfa: &Dfa, marks: &Marks, direction: Direction) -> Option<Dra
     });
     graph.do_it(false, false, false, &mut canvas);
     let (svg, width) = canvas.finish();
-    Some(Drawing { svg, width })
+    Drawing { svg, width }
 }
 
 fn state_element(dfa: &Dfa, marks: &Marks, q: u32, orientation: Orientation) -> Element {
