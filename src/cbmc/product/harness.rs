@@ -1,6 +1,7 @@
 //! The C harness of one run of the product program: [`Layout`] (what every run shares),
 //! [`Goal`] (what it asks CBMC for) and [`harness`].
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::log::{
@@ -85,13 +86,11 @@ pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
     for key in inputs {
         let _ = writeln!(c, "unsigned char (*__ml_in_{key})[{INPUT_BYTES}];");
     }
+    let marked = marked_callees(maps, sites);
     for (v, &t) in tags.iter().enumerate() {
         let map = maps.get(v).map(Vec::as_slice).unwrap_or_default();
-        site_hooks(
-            &mut c,
-            t,
-            sites.get(v).map(Vec::as_slice).unwrap_or_default(),
-        );
+        let version_sites = sites.get(v).map(Vec::as_slice).unwrap_or_default();
+        site_hooks(&mut c, t, version_sites, map, &marked);
         version_hooks(&mut c, t, map, counted, max_word_length, n);
         for key in inputs {
             let count = read_count(t, key);
@@ -218,7 +217,7 @@ fn version_hooks(
     );
     let _ = write!(
         c,
-        " unsigned int s = 0u; if (__ml_sp_{t} > 0u && __ml_sp_{t} <= {SITE_STACK}u && __ml_sc_{t}[__ml_ss_{t}[__ml_sp_{t} - 1u]] == k) {{ s = __ml_sk_{t}[__ml_ss_{t}[__ml_sp_{t} - 1u]]; __ml_sp_{t}--; }}"
+        " unsigned int s = __ml_sd_{t}[k]; if (__ml_sp_{t} > 0u && __ml_sp_{t} <= {SITE_STACK}u && __ml_sc_{t}[__ml_ss_{t}[__ml_sp_{t} - 1u]] == k) {{ s = __ml_sk_{t}[__ml_ss_{t}[__ml_sp_{t} - 1u]]; __ml_sp_{t}--; }}"
     );
     push(c, &format!("__ml_map_{t}[k] | (s << {SITE_SHIFT}u)"));
     c.push_str(" }\n");
@@ -236,10 +235,40 @@ fn version_hooks(
     let _ = writeln!(c, "void {}(void);", names.call);
 }
 
+/// The callees (by their index in the product's letters) that some call site numbers.
+fn marked_callees(maps: &[Vec<u32>], sites: &[Vec<(u32, u32)>]) -> HashSet<u32> {
+    maps.iter()
+        .zip(sites)
+        .flat_map(|(map, sites)| {
+            sites
+                .iter()
+                .filter(|&&(_, number)| number != 0)
+                .filter_map(|&(callee, _)| map.get(callee as usize).copied())
+        })
+        .collect()
+}
+
 /// The call-site stack of version `t` (see `crate::cprog::CallSite`): its site hook names
-/// the site of the next entry; the event hook (above) pops it when the function entered is
-/// the site's callee, so a call through a pointer, which names no site, logs none.
-fn site_hooks(c: &mut String, t: char, sites: &[(u32, u32)]) {
+/// the site of the next entry; the event hook pops it when the function entered is the
+/// site's callee, so a call through a pointer, which names no site, logs none. A site
+/// numbered 0 is not pushed at all: its callee is called from one place in every version,
+/// so every entry of it logs site 1 (`__ml_sd`), and since the site numbers at a call are
+/// constants, CBMC folds both away where no site is numbered.
+fn site_hooks(c: &mut String, t: char, sites: &[(u32, u32)], map: &[u32], marked: &HashSet<u32>) {
+    let defaults: Vec<&str> = map
+        .iter()
+        .map(|k| if marked.contains(k) { "0u" } else { "1u" })
+        .collect();
+    let _ = writeln!(
+        c,
+        "const unsigned int __ml_sd_{t}[{}] = {{ {} }};",
+        defaults.len().max(1),
+        if defaults.is_empty() {
+            "0u".to_string()
+        } else {
+            defaults.join(", ")
+        }
+    );
     // Site 0 is no site: its callee matches no letter.
     let callees: Vec<String> = std::iter::once("4294967295u".to_string())
         .chain(sites.iter().map(|(k, _)| format!("{k}u")))
@@ -261,7 +290,7 @@ fn site_hooks(c: &mut String, t: char, sites: &[(u32, u32)]) {
     );
     let _ = writeln!(
         c,
-        "unsigned int __ml_ss_{t}[{SITE_STACK}]; unsigned int __ml_sp_{t}; void {}(unsigned int s) {{ if (s >= {}u) s = 0u; if (__ml_sp_{t} < {SITE_STACK}u) __ml_ss_{t}[__ml_sp_{t}] = s; __ml_sp_{t}++; }}",
+        "unsigned int __ml_ss_{t}[{SITE_STACK}]; unsigned int __ml_sp_{t}; void {}(unsigned int s) {{ if (s >= {}u) s = 0u; if (__ml_sk_{t}[s] == 0u) return; if (__ml_sp_{t} < {SITE_STACK}u) __ml_ss_{t}[__ml_sp_{t}] = s; __ml_sp_{t}++; }}",
         product_names(t).site,
         callees.len()
     );
