@@ -37,6 +37,7 @@
 
 pub mod bounds_search;
 pub mod cache_store;
+pub mod concrete;
 mod coverage;
 mod error;
 mod harness;

@@ -49,7 +49,7 @@ mod dialect;
 mod edit;
 mod error;
 mod frontend;
-mod loop_counters;
+mod concrete;
 mod precheck;
 mod preprocess;
 pub mod product;
@@ -64,8 +64,8 @@ use crate::automaton::Dfa;
 
 pub use cfg::SiteKind;
 pub use error::FrontEndError;
-pub use loop_counters::LoopCounterError;
-pub(crate) use loop_counters::{ITERATION_HOOK, count_loop_iterations};
+pub use concrete::ConcreteTextError;
+pub(crate) use concrete::{ConcreteText, ITERATION_HOOK, NONDET_HOOK, concrete_text};
 pub use program::{
     ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, END_LETTER, Event, EventKind,
     FrontEndConfig, FunctionInfo, FunctionOrigin, HunkCode, InstrumentedProgram, LineRange,
