@@ -67,6 +67,8 @@ pub struct ProgramArgs {
     pub baseline: bool,
     /// `--verbose`: every front-end warning, not their count.
     pub verbose: bool,
+    /// Concrete runs and PAC equivalence (`super::sampling`).
+    pub sampling: super::sampling::SamplingArgs,
 }
 
 impl ProgramArgs {

@@ -65,7 +65,7 @@ use crate::automaton::Dfa;
 pub use cfg::SiteKind;
 pub use error::FrontEndError;
 pub use concrete::ConcreteTextError;
-pub(crate) use concrete::{ConcreteText, ITERATION_HOOK, NONDET_HOOK, concrete_text};
+pub(crate) use concrete::concrete_text;
 pub use program::{
     ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, END_LETTER, Event, EventKind,
     FrontEndConfig, FunctionInfo, FunctionOrigin, HunkCode, InstrumentedProgram, LineRange,

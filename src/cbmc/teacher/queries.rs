@@ -117,7 +117,7 @@ impl CbmcTeacher<'_> {
     }
 
     /// One CBMC run over `words` (or, in the baseline, one per word).
-    fn cbmc_membership(&mut self, words: &[Word]) -> Result<Vec<bool>, CbmcTeacherError> {
+    pub(super) fn cbmc_membership(&mut self, words: &[Word]) -> Result<Vec<bool>, CbmcTeacherError> {
         let chunk = if self.options.baseline {
             1
         } else {
@@ -155,6 +155,9 @@ impl CbmcTeacher<'_> {
             Err(e) => return Err(self.query_error(describe_words(&self.program.alphabet, part), e)),
         };
         for (word, &accepted) in part.iter().zip(&replies) {
+            if !accepted {
+                self.check_concrete(word)?;
+            }
             self.record(word, accepted);
         }
         Ok(replies)
@@ -212,6 +215,9 @@ impl CbmcTeacher<'_> {
                 }
             };
             for (word, &accepted) in unknown.iter().zip(&replies) {
+                if !accepted {
+                    self.check_concrete(word)?;
+                }
                 self.record(word, accepted);
             }
             self.notify();
@@ -284,6 +290,9 @@ impl CbmcTeacher<'_> {
         feedback: Option<Feedback>,
     ) -> Result<Equivalence, CbmcTeacherError> {
         if let Some(feedback) = feedback {
+            if !feedback.positive {
+                self.check_concrete(&feedback.word)?;
+            }
             self.record(&feedback.word, feedback.positive);
             return Ok(Equivalence::Counterexample(feedback.word));
         }
@@ -307,6 +316,9 @@ impl CbmcTeacher<'_> {
         self.notify();
         if let Some(answer) = self.equivalence_without_cbmc(hypothesis) {
             return Ok(answer);
+        }
+        if self.is_pac() {
+            return self.pac_equivalence(hypothesis);
         }
         let known = self.known_accepted(hypothesis);
         self.stats.conjectures_to_cbmc += 1;
@@ -348,8 +360,10 @@ impl CbmcTeacher<'_> {
         hypothesis: &Dfa,
     ) -> Result<(Vec<bool>, Option<Equivalence>), CbmcTeacherError> {
         let (mut answers, ask) = self.answers_without_cbmc(words);
-        let together =
-            !ask.is_empty() && !self.options.baseline && self.shortcut(hypothesis).is_none();
+        let together = !ask.is_empty()
+            && !self.options.baseline
+            && !self.is_pac()
+            && self.shortcut(hypothesis).is_none();
         let feedback = if together {
             let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
             self.stats.conjectures += 1;
@@ -365,6 +379,9 @@ impl CbmcTeacher<'_> {
             match result {
                 Ok((feedback, replies)) => {
                     for (word, &accepted) in batch.iter().zip(&replies) {
+                        if !accepted {
+                            self.check_concrete(word)?;
+                        }
                         self.record(word, accepted);
                     }
                     for (&i, reply) in ask.iter().zip(replies) {

@@ -1,0 +1,95 @@
+//! The sampling teachers of `learn` and `explain`: concrete runs as a second teacher
+//! ([`mergelens::cbmc::concrete`]) and PAC equivalence ([`mergelens::cbmc::Pac`]).
+//!
+//! Key items: [`SamplingArgs`], [`attach`] (gives a CBMC teacher its concrete runs and
+//! mode) and [`pac_note`] (what every output of a PAC result says).
+
+use mergelens::cbmc::concrete::ConcreteProgram;
+use mergelens::cbmc::{CbmcTeacher, Pac, PacResult};
+use mergelens::cprog::{self, AssertionTarget, InstrumentedProgram};
+
+use super::program::ProgramArgs;
+
+/// `--concrete-runs` unless given.
+pub const DEFAULT_CONCRETE_RUNS: u64 = 200;
+
+/// `--concrete-runs`, `--mode pac --epsilon E --delta D`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SamplingArgs {
+    pub concrete_runs: u64,
+    pub pac: Option<Pac>,
+}
+
+impl Default for SamplingArgs {
+    fn default() -> SamplingArgs {
+        SamplingArgs {
+            concrete_runs: DEFAULT_CONCRETE_RUNS,
+            pac: None,
+        }
+    }
+}
+
+/// Gives `teacher` the mode and, unless the run is the baseline or asks for none, the
+/// concrete runs of `program` (instrumented again with shared inputs, as the concrete
+/// runtime reads them). A program gcc cannot build that way learns without: the reason
+/// goes to the statistics (`teacher.concrete_note`), not to the user's screen, since it
+/// changes nothing but the time.
+pub(crate) fn attach(teacher: &mut CbmcTeacher<'_>, program: &InstrumentedProgram, args: &ProgramArgs) {
+    if let Some(pac) = args.sampling.pac {
+        teacher.set_pac(pac);
+    }
+    let runs = args.sampling.concrete_runs;
+    if runs == 0 || args.baseline {
+        return;
+    }
+    match build(program, args) {
+        Ok(concrete) => teacher.set_concrete(concrete, runs),
+        Err(note) => teacher.set_concrete_note(note),
+    }
+}
+
+fn build(program: &InstrumentedProgram, args: &ProgramArgs) -> Result<ConcreteProgram, String> {
+    let dir = tempfile::Builder::new()
+        .prefix("mergelens-concrete-")
+        .tempdir()
+        .map_err(|e| e.to_string())?;
+    let mut config = args.front_end_config();
+    config.share_inputs = true;
+    let concrete = match error_target(program) {
+        Some(target) => cprog::instrument_error(&config, &target, dir.path()),
+        None => cprog::instrument(&config, dir.path()),
+    }
+    .map_err(|e| e.to_string())?;
+    ConcreteProgram::build(program, &concrete).map_err(|e| e.to_string())
+}
+
+/// In error mode, the assertion `program` explains, as the front end was given it: the
+/// target's line, and its place among the line's assertions when others share the line.
+fn error_target(program: &InstrumentedProgram) -> Option<AssertionTarget> {
+    let target = program.assertions.iter().find(|a| a.target)?;
+    let same_line: Vec<_> = program
+        .assertions
+        .iter()
+        .filter(|a| a.file == target.file && a.line == target.line)
+        .collect();
+    let index = if same_line.iter().all(|a| a.target) {
+        None
+    } else {
+        same_line.iter().position(|a| a.target)
+    };
+    Some(AssertionTarget {
+        file: target.file.clone(),
+        line: target.line,
+        index,
+    })
+}
+
+/// The words every output of a PAC result carries: `PAC (ε 0.05, δ 0.05), not exact`.
+pub(crate) fn pac_note(result: Option<&PacResult>) -> String {
+    result.map_or_else(String::new, |p| {
+        format!(
+            " · PAC (epsilon {}, delta {}; {} samples at equivalence query {}), NOT EXACT",
+            p.epsilon, p.delta, p.samples, p.equivalence_queries
+        )
+    })
+}
