@@ -156,6 +156,9 @@ struct ExplainedDoc<'a> {
     /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
     #[serde(skip_serializing_if = "Option::is_none")]
     concise: Option<&'a Concise>,
+    /// `--mode pac`: probably approximately correct, not exact; the guarantee.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pac: Option<&'a mergelens::cbmc::PacResult>,
     /// What the front end could not see through, each with its kind: the terminal counts
     /// them unless `--verbose`.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -165,6 +168,7 @@ struct ExplainedDoc<'a> {
 #[derive(Serialize)]
 struct StatsDoc<'a> {
     learn: &'a LearnStats,
+    pac: Option<&'a mergelens::cbmc::PacResult>,
     teacher: TeacherStats,
     /// The runs that answered the learner's queries (and replayed `--traces`).
     cbmc_runs: u64,
@@ -215,6 +219,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             unconverged: None,
             partial: None,
             precheck: None,
+            pac: None,
         }
     } else {
         learn_language(args, &tools, &work_dir, &program, &counters)?
@@ -265,6 +270,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = &args.stats {
         let doc = StatsDoc {
             learn: &stats,
+            pac: explained.pac.as_ref().map(|(p, _)| p),
             teacher: explained.teacher.clone(),
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
@@ -276,16 +282,21 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         write_stats(path, &doc)?;
     }
     let exact_up_to = explained.partial.as_ref().map(|p| p.exact_up_to);
+    let pac = explained.pac.as_ref().map(|(p, _)| p);
     eprintln!(
-        "{}{}",
-        summary(
-            &assertion,
-            &explained.dfa,
-            &examples,
-            &stats,
-            (counters.runs(), selection.runs()),
-            exact_up_to,
+        "{}{}{}",
+        super::sampling::pac_summary(
+            pac,
+            summary(
+                &assertion,
+                &explained.dfa,
+                &examples,
+                &stats,
+                (counters.runs(), selection.runs()),
+                exact_up_to,
+            )
         ),
+        super::sampling::pac_note(pac),
         concise::summary_part(concise.as_ref())
     );
     if let Some(partial) = explained.partial {
@@ -385,9 +396,10 @@ impl Explanation<'_> {
             unwind: bounds.unwind,
             max_word_length: bounds.max_word_length,
             cbmc_unwind: bounds.cbmc().unwind,
-            exact_up_to: match partial {
-                Some(p) => p.exact_up_to,
-                None => exactness
+            exact_up_to: match (partial, &self.explained.pac) {
+                (Some(p), _) => p.exact_up_to,
+                (None, Some((_, known))) => *known,
+                (None, None) => exactness
                     .as_ref()
                     .map_or(bounds.max_word_length, |e| e.exact_up_to),
             },
@@ -405,6 +417,7 @@ impl Explanation<'_> {
             shortest: self.examples.iter().map(word_text).collect(),
             guess_accuracy_p: stats.guess_accuracy,
             concise: self.concise,
+            pac: self.explained.pac.as_ref().map(|(p, _)| p),
             front_end_warnings: &self.program.warnings,
         })
         .expect("plain data serialises");
@@ -472,6 +485,8 @@ struct Explained {
     /// The teacher's pre-check at `bounds`, for the concise automaton's values; `None` when
     /// nothing was learned.
     precheck: Option<Dfa>,
+    /// `--mode pac`: the guarantee, and the length up to which known answers back the result.
+    pac: Option<(mergelens::cbmc::PacResult, usize)>,
 }
 
 impl Explained {
@@ -483,6 +498,8 @@ impl Explained {
         }
         if let Some(partial) = &self.partial {
             partial.warn("explaining");
+        } else if let Some((pac, _)) = &self.pac {
+            eprintln!("mergelens: note: {}", pac.guarantee);
         } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
             eprintln!(
                 "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
@@ -510,6 +527,7 @@ fn learn_language(
         args.program.teacher_options(),
     )
     .with_counters(Arc::clone(counters));
+    super::sampling::attach(&mut teacher, program, &args.program);
     load_answers(store.as_ref(), &mut teacher);
     let mut progress = Progress::new("explaining");
     progress.set_phase(format!(
@@ -587,6 +605,7 @@ fn learn_language(
         }
     };
     super::program::object_bits_note(teacher.object_bits());
+    let pac = super::sampling::pac_of(&teacher, &dfa, partial.is_none());
     Ok(Explained {
         dfa,
         stats,
@@ -596,6 +615,7 @@ fn learn_language(
         unconverged,
         partial,
         precheck: Some(teacher.precheck_automaton().clone()),
+        pac,
     })
 }
 

@@ -281,10 +281,7 @@ fn conclude(
     let dfa = ops::minimize(&learned.run.dfa);
     let bounds = learned.run.bounds;
     let accepts_some = dfa.states().any(|q| dfa.is_accepting(q));
-    let pac = (partial.is_none())
-        .then(|| teacher.pac_result().cloned())
-        .flatten()
-        .map(|p| (p, teacher.agrees_up_to(&dfa)));
+    let pac = super::sampling::pac_of(teacher, &dfa, partial.is_none());
     // Emptiness is claimed only when proved, which a PAC result is not.
     let empty = (partial.is_none() && pac.is_none() && !accepts_some)
         .then(|| empty_reason(teacher, program, bounds));

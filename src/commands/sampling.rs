@@ -34,7 +34,11 @@ impl Default for SamplingArgs {
 /// runtime reads them). A program gcc cannot build that way learns without: the reason
 /// goes to the statistics (`teacher.concrete_note`), not to the user's screen, since it
 /// changes nothing but the time.
-pub(crate) fn attach(teacher: &mut CbmcTeacher<'_>, program: &InstrumentedProgram, args: &ProgramArgs) {
+pub(crate) fn attach(
+    teacher: &mut CbmcTeacher<'_>,
+    program: &InstrumentedProgram,
+    args: &ProgramArgs,
+) {
     if let Some(pac) = args.sampling.pac {
         teacher.set_pac(pac);
     }
@@ -84,6 +88,17 @@ fn error_target(program: &InstrumentedProgram) -> Option<AssertionTarget> {
     })
 }
 
+/// The guarantee of a finished PAC run and the length up to which known answers back
+/// `dfa` (what its `exact_up_to` may claim); `None` for an exact or a stopped run.
+pub(crate) fn pac_of(
+    teacher: &CbmcTeacher<'_>,
+    dfa: &mergelens::automaton::Dfa,
+    finished: bool,
+) -> Option<(PacResult, usize)> {
+    let result = teacher.pac_result().filter(|_| finished)?.clone();
+    Some((result, teacher.agrees_up_to(dfa)))
+}
+
 /// The words every output of a PAC result carries: `PAC (ε 0.05, δ 0.05), not exact`.
 pub(crate) fn pac_note(result: Option<&PacResult>) -> String {
     result.map_or_else(String::new, |p| {
@@ -92,4 +107,18 @@ pub(crate) fn pac_note(result: Option<&PacResult>) -> String {
             p.epsilon, p.delta, p.samples, p.equivalence_queries
         )
     })
+}
+
+/// What the summary line of `explain` says of an empty language, and what a PAC result says
+/// instead: sampling found no failing word, which proves nothing.
+const PROVED_EMPTY: &str = "empty language: the assertion cannot fail within the bounds";
+const SAMPLED_EMPTY: &str = "no failing word found by PAC sampling (not proved: the assertion may still fail within the bounds)";
+
+/// `explain`'s summary line, with emptiness claimed only when proved (not by PAC sampling).
+pub(crate) fn pac_summary(result: Option<&PacResult>, line: String) -> String {
+    if result.is_some() {
+        line.replace(PROVED_EMPTY, SAMPLED_EMPTY)
+    } else {
+        line
+    }
 }

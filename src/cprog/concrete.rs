@@ -53,7 +53,7 @@ pub(crate) fn concrete_text(
     given: &mut std::collections::BTreeSet<String>,
 ) -> Result<ConcreteText, ConcreteTextError> {
     let counted = count_loop_iterations(text)?;
-    let tree = syntax::parse(&counted);
+    let tree = syntax::parse(&parser_copy(&counted));
     let mut input_keys = std::collections::BTreeSet::new();
     let mut defined = std::collections::BTreeSet::new();
     // Name → (return type, whether the parameter list is empty or `void`).
@@ -106,7 +106,9 @@ pub(crate) fn concrete_text(
     }
     let mut out = String::with_capacity(counted.len() + tail.len() + 80);
     if !tail.is_empty() {
-        out.push_str(&format!("unsigned long {NONDET_HOOK}(void *, unsigned long);\n"));
+        out.push_str(&format!(
+            "unsigned long {NONDET_HOOK}(void *, unsigned long);\n"
+        ));
     }
     out.push_str(&counted);
     out.push_str(&tail);
@@ -114,6 +116,24 @@ pub(crate) fn concrete_text(
         text: out,
         input_keys: input_keys.into_iter().collect(),
     })
+}
+
+/// What the parser reads of `text`, byte for byte as long: line markers and other directive
+/// lines blanked (glibc's `assert` puts markers inside an expression, where tree-sitter-c
+/// cannot read them), and the GNU forms the front end's parser copy blanks too
+/// ([`super::dialect::blank_for_parser`]).
+fn parser_copy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with('#') {
+            let body = line.trim_end_matches('\n');
+            out.extend(std::iter::repeat_n(' ', body.len()));
+            out.push_str(&line[body.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    super::dialect::blank_for_parser(&out)
 }
 
 /// SV-COMP's and CBMC's `nondet_*` functions.
@@ -127,7 +147,9 @@ fn is_nondet(name: &str) -> bool {
 /// whether it takes no parameters; `Some((_, false))` for a result type gcc cannot be given a
 /// value of (a pointer) or parameters.
 fn declaration_of(ident: Node, src: &str) -> Option<(String, bool)> {
-    let fdecl = ident.parent().filter(|p| p.kind() == "function_declarator")?;
+    let fdecl = ident
+        .parent()
+        .filter(|p| p.kind() == "function_declarator")?;
     let declaration = fdecl.parent()?;
     if declaration.kind() != "declaration" {
         // A pointer result (`pointer_declarator` in between) or something else.
@@ -154,7 +176,7 @@ struct Insert {
 /// `text` with every loop's iterations reported to [`ITERATION_HOOK`]; see the module
 /// documentation.
 fn count_loop_iterations(text: &str) -> Result<String, ConcreteTextError> {
-    let tree = syntax::parse(text);
+    let tree = syntax::parse(&parser_copy(text));
     let mut inserts = Vec::new();
     let mut next_id = 0usize;
     let mut stack: Vec<(Node, usize, Option<String>)> = vec![(tree.root_node(), 0, None)];
@@ -236,9 +258,7 @@ fn count_loop_iterations(text: &str) -> Result<String, ConcreteTextError> {
     });
     let mut out = String::with_capacity(text.len() + inserts.len() * 40);
     if next_id > 0 {
-        out.push_str(&format!(
-            "void {ITERATION_HOOK}(unsigned long, int);\n"
-        ));
+        out.push_str(&format!("void {ITERATION_HOOK}(unsigned long, int);\n"));
     }
     let mut last = 0;
     for insert in &inserts {
@@ -253,7 +273,10 @@ fn count_loop_iterations(text: &str) -> Result<String, ConcreteTextError> {
 fn function_name(def: Node, src: &str) -> String {
     def.child_by_field_name("declarator")
         .and_then(syntax::function_declarator)
-        .map_or_else(|| "?".to_string(), |(_, ident)| syntax::text(ident, src).to_string())
+        .map_or_else(
+            || "?".to_string(),
+            |(_, ident)| syntax::text(ident, src).to_string(),
+        )
 }
 
 #[cfg(test)]
@@ -267,11 +290,21 @@ mod tests {
         let out = concrete_text(src, &mut given).unwrap();
         assert!(out.text.contains("int nondet_int(void) { int __ml_v; __mergelens_nondet(&__ml_v, sizeof(__ml_v)); return __ml_v; }"), "{}", out.text);
         assert!(out.text.contains("_Bool nondet_bool(void) { _Bool __ml_v; __ml_v = (_Bool)(__mergelens_nondet(0, 0) & 1);"), "{}", out.text);
-        assert!(out.text.contains("int __VERIFIER_nondet_uchar(void)"), "{}", out.text);
+        assert!(
+            out.text.contains("int __VERIFIER_nondet_uchar(void)"),
+            "{}",
+            out.text
+        );
         let again = concrete_text(src, &mut given).unwrap();
         assert!(!again.text.contains("nondet_int(void) {"), "{}", again.text);
-        let pointer = concrete_text("char *nondet_ptr(void); void f(void) { nondet_ptr(); }", &mut given);
-        assert_eq!(pointer, Err(ConcreteTextError::Nondet("nondet_ptr".to_string())));
+        let pointer = concrete_text(
+            "char *nondet_ptr(void); void f(void) { nondet_ptr(); }",
+            &mut given,
+        );
+        assert_eq!(
+            pointer,
+            Err(ConcreteTextError::Nondet("nondet_ptr".to_string()))
+        );
     }
 
     #[test]

@@ -45,11 +45,11 @@
 //! and repeated type definitions. The files are compiled and linked together.
 
 mod cfg;
+mod concrete;
 mod dialect;
 mod edit;
 mod error;
 mod frontend;
-mod concrete;
 mod precheck;
 mod preprocess;
 pub mod product;
@@ -63,9 +63,9 @@ use std::path::{Path, PathBuf};
 use crate::automaton::Dfa;
 
 pub use cfg::SiteKind;
-pub use error::FrontEndError;
 pub use concrete::ConcreteTextError;
 pub(crate) use concrete::concrete_text;
+pub use error::FrontEndError;
 pub use program::{
     ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, END_LETTER, Event, EventKind,
     FrontEndConfig, FunctionInfo, FunctionOrigin, HunkCode, InstrumentedProgram, LineRange,

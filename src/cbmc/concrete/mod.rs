@@ -101,7 +101,8 @@ impl ConcreteProgram {
         learned: &InstrumentedProgram,
         concrete: &InstrumentedProgram,
     ) -> Result<ConcreteProgram, ConcreteError> {
-        let names = |p: &InstrumentedProgram| p.alphabet.names().map(str::to_string).collect::<Vec<_>>();
+        let names =
+            |p: &InstrumentedProgram| p.alphabet.names().map(str::to_string).collect::<Vec<_>>();
         if names(learned) != names(concrete) || learned.end != concrete.end {
             return Err(ConcreteError::Alphabet);
         }

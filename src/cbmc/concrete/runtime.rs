@@ -61,7 +61,11 @@ pub(super) fn runtime(end: Letter, input_keys: &[String], entry: &str, bool_byte
            case 5: case 6: return ml_next() & ((1ULL << ((r >> 8) % 17)) - 1);\n  \
            default: return ml_next();\n  }}\n}}"
     );
-    let bool_mask = if bool_bytes { "if (n == 1) v &= 1; " } else { "" };
+    let bool_mask = if bool_bytes {
+        "if (n == 1) v &= 1; "
+    } else {
+        ""
+    };
     let _ = writeln!(
         c,
         "ML_NI unsigned long __mergelens_nondet(void *p, unsigned long n) {{\n  \

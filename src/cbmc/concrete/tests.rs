@@ -31,13 +31,25 @@ fn concrete_words_are_members_by_cbmc() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (file, unwind, expected) in [
         ("loop_calls.c", 2, vec!["f end", "g f end", "g g f end"]),
-        ("recursion.c", 2, vec!["down leaf end", "down down leaf end", "down down down leaf end"]),
-        ("input_branch.c", 2, vec!["high done end", "high high done end", "low done end"]),
+        (
+            "recursion.c",
+            2,
+            vec![
+                "down leaf end",
+                "down down leaf end",
+                "down down down leaf end",
+            ],
+        ),
+        (
+            "input_branch.c",
+            2,
+            vec!["high done end", "high high done end", "low done end"],
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let (learned, concrete) = programs(file, dir.path());
-        let program = ConcreteProgram::build(&learned, &concrete)
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let program =
+            ConcreteProgram::build(&learned, &concrete).unwrap_or_else(|e| panic!("{file}: {e}"));
         let sampled = program.sample(0..150, None);
         assert_eq!(sampled.runs, 150);
         let within: Vec<Word> = sampled
@@ -54,7 +66,10 @@ fn concrete_words_are_members_by_cbmc() {
         assert_eq!(found, expected, "{file}");
         // A run past the bound says so.
         if file == "loop_calls.c" {
-            assert!(sampled.samples.iter().any(|s| s.unwind > unwind), "{sampled:?}");
+            assert!(
+                sampled.samples.iter().any(|s| s.unwind > unwind),
+                "{sampled:?}"
+            );
         }
         let goto = GotoProgram::compile(&tools, &learned.paths, &[], &[], root)
             .unwrap()

@@ -85,9 +85,9 @@ use super::run::CbmcCounters;
 use crate::automaton::{Dfa, Letter, Word};
 use crate::cprog::InstrumentedProgram;
 use crate::stop::StopReason;
-pub use pac::{Pac, PacResult};
 pub use bounds::{DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH, TeacherOptions};
 use bounds::{Known, min_option};
+pub use pac::{Pac, PacResult};
 
 /// What the teacher's queries cost, over all bounds it was used with.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -247,7 +247,10 @@ mod tests {
             let w = uniform_word(&d, 3, &mut rng).unwrap();
             counts[words.iter().position(|x| *x == w).unwrap()] += 1;
         }
-        assert!(counts.iter().all(|&c| (850..1150).contains(&c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&c| (850..1150).contains(&c)),
+            "{counts:?}"
+        );
         assert_eq!(uniform_word(&Dfa::new(alphabet), 3, &mut rng), None);
     }
 }

@@ -117,7 +117,10 @@ impl CbmcTeacher<'_> {
     }
 
     /// One CBMC run over `words` (or, in the baseline, one per word).
-    pub(super) fn cbmc_membership(&mut self, words: &[Word]) -> Result<Vec<bool>, CbmcTeacherError> {
+    pub(super) fn cbmc_membership(
+        &mut self,
+        words: &[Word],
+    ) -> Result<Vec<bool>, CbmcTeacherError> {
         let chunk = if self.options.baseline {
             1
         } else {
