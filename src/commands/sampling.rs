@@ -6,7 +6,7 @@
 
 use mergelens::cbmc::concrete::ConcreteProgram;
 use mergelens::cbmc::{CbmcTeacher, Pac, PacResult};
-use mergelens::cprog::{self, AssertionTarget, InstrumentedProgram};
+use mergelens::cprog::{self, AssertionTarget, FrontEndConfig, InstrumentedProgram};
 
 use super::program::ProgramArgs;
 
@@ -34,9 +34,9 @@ impl Default for SamplingArgs {
 /// runtime reads them). A program gcc cannot build that way learns without: the reason
 /// goes to the statistics (`teacher.concrete_note`), not to the user's screen, since it
 /// changes nothing but the time.
-pub(crate) fn attach(
-    teacher: &mut CbmcTeacher<'_>,
-    program: &InstrumentedProgram,
+pub(crate) fn attach<'p>(
+    teacher: &mut CbmcTeacher<'p>,
+    program: &'p InstrumentedProgram,
     args: &ProgramArgs,
 ) {
     if let Some(pac) = args.sampling.pac {
@@ -46,22 +46,23 @@ pub(crate) fn attach(
     if runs == 0 || args.baseline {
         return;
     }
-    match build(program, args) {
-        Ok(concrete) => teacher.set_concrete(concrete, runs),
-        Err(note) => teacher.set_concrete_note(note),
-    }
+    let mut config = args.front_end_config();
+    config.share_inputs = true;
+    teacher.set_concrete(Box::new(move || build(program, &config)), runs);
 }
 
-fn build(program: &InstrumentedProgram, args: &ProgramArgs) -> Result<ConcreteProgram, String> {
+/// The program compiled for concrete runs, or why it cannot be.
+fn build(
+    program: &InstrumentedProgram,
+    config: &FrontEndConfig,
+) -> Result<ConcreteProgram, String> {
     let dir = tempfile::Builder::new()
         .prefix("mergelens-concrete-")
         .tempdir()
         .map_err(|e| e.to_string())?;
-    let mut config = args.front_end_config();
-    config.share_inputs = true;
     let concrete = match error_target(program) {
-        Some(target) => cprog::instrument_error(&config, &target, dir.path()),
-        None => cprog::instrument(&config, dir.path()),
+        Some(target) => cprog::instrument_error(config, &target, dir.path()),
+        None => cprog::instrument(config, dir.path()),
     }
     .map_err(|e| e.to_string())?;
     ConcreteProgram::build(program, &concrete).map_err(|e| e.to_string())

@@ -43,6 +43,12 @@ pub(crate) struct ConcreteText {
     /// The input streams the file reads (`__mergelens_input_<key>`, see
     /// [`super::FrontEndConfig::share_inputs`]), by key.
     pub input_keys: Vec<String>,
+    /// The functions the file declares with a `void` result and does not define: if no
+    /// other file nor the C library defines one, it gets the empty body CBMC gives it.
+    pub void_functions: Vec<String>,
+    /// Every function the file declares at file scope (a function called but in none of
+    /// these is implicitly declared: to CBMC, without a body, it returns any `int`).
+    pub declared_functions: Vec<String>,
 }
 
 /// `text` with loop counters and bodies for the `nondet_*` functions it declares or calls
@@ -55,6 +61,8 @@ pub(crate) fn concrete_text(
     let counted = count_loop_iterations(text)?;
     let tree = syntax::parse(&parser_copy(&counted));
     let mut input_keys = std::collections::BTreeSet::new();
+    let mut void_functions = std::collections::BTreeSet::new();
+    let mut declared_functions = std::collections::BTreeSet::new();
     let mut defined = std::collections::BTreeSet::new();
     // Name → (return type, whether the parameter list is empty or `void`).
     let mut nondet: std::collections::BTreeMap<String, Option<(String, bool)>> =
@@ -68,6 +76,21 @@ pub(crate) fn concrete_text(
                 .and_then(syntax::function_declarator)
         {
             defined.insert(syntax::text(ident, &counted).to_string());
+        }
+        if node.kind() == "function_declarator"
+            && let Some((_, ident)) = syntax::function_declarator(node)
+        {
+            declared_functions.insert(syntax::text(ident, &counted).to_string());
+        }
+        if node.kind() == "declaration"
+            && node
+                .child_by_field_name("type")
+                .is_some_and(|t| syntax::text(t, &counted) == "void")
+            && let Some(d) = node.child_by_field_name("declarator")
+            && d.kind() == "function_declarator"
+            && let Some(ident) = d.child_by_field_name("declarator")
+        {
+            void_functions.insert(syntax::text(ident, &counted).to_string());
         }
         if node.kind() != "identifier" {
             continue;
@@ -115,6 +138,11 @@ pub(crate) fn concrete_text(
     Ok(ConcreteText {
         text: out,
         input_keys: input_keys.into_iter().collect(),
+        void_functions: void_functions
+            .into_iter()
+            .filter(|f| !defined.contains(f))
+            .collect(),
+        declared_functions: declared_functions.into_iter().collect(),
     })
 }
 
@@ -176,6 +204,11 @@ struct Insert {
 /// `text` with every loop's iterations reported to [`ITERATION_HOOK`]; see the module
 /// documentation.
 fn count_loop_iterations(text: &str) -> Result<String, ConcreteTextError> {
+    if super::dialect::computed_goto(text) {
+        return Err(ConcreteTextError::Goto {
+            function: "a computed goto".to_string(),
+        });
+    }
     let tree = syntax::parse(&parser_copy(text));
     let mut inserts = Vec::new();
     let mut next_id = 0usize;
@@ -191,15 +224,14 @@ fn count_loop_iterations(text: &str) -> Result<String, ConcreteTextError> {
             });
         }
         if let Some(name) = &function {
-            if matches!(kind, "goto_statement" | "ERROR") || node.is_missing() {
-                return Err(if kind == "goto_statement" {
-                    ConcreteTextError::Goto {
-                        function: name.clone(),
-                    }
-                } else {
-                    ConcreteTextError::Unparsed {
-                        offset: node.start_byte(),
-                    }
+            if kind == "ERROR" || node.is_missing() {
+                return Err(ConcreteTextError::Unparsed {
+                    offset: node.start_byte(),
+                });
+            }
+            if (kind == "goto_statement" && backward(node, text)) || long_jump(node, text) {
+                return Err(ConcreteTextError::Goto {
+                    function: name.clone(),
                 });
             }
         }
@@ -270,6 +302,47 @@ fn count_loop_iterations(text: &str) -> Result<String, ConcreteTextError> {
     Ok(out)
 }
 
+/// Whether a `goto` jumps back to a label at or before it (a loop to CBMC); a label not
+/// found counts as backward.
+fn backward(goto: Node, src: &str) -> bool {
+    let Some(label) = goto
+        .child_by_field_name("label")
+        .map(|l| syntax::text(l, src))
+    else {
+        return true;
+    };
+    let mut function = goto;
+    while function.kind() != "function_definition" {
+        match function.parent() {
+            Some(p) => function = p,
+            None => return true,
+        }
+    }
+    let mut stack = vec![function];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "labeled_statement"
+            && node
+                .child_by_field_name("label")
+                .is_some_and(|l| syntax::text(l, src) == label)
+        {
+            return node.start_byte() <= goto.start_byte();
+        }
+        stack.extend(children(node));
+    }
+    true
+}
+
+/// A call of `longjmp` and its kin, which may jump back like a loop.
+fn long_jump(node: Node, src: &str) -> bool {
+    node.kind() == "call_expression"
+        && node.child_by_field_name("function").is_some_and(|f| {
+            matches!(
+                syntax::text(f, src),
+                "longjmp" | "_longjmp" | "siglongjmp" | "__builtin_longjmp"
+            )
+        })
+}
+
 fn function_name(def: Node, src: &str) -> String {
     def.child_by_field_name("declarator")
         .and_then(syntax::function_declarator)
@@ -295,6 +368,9 @@ mod tests {
             "{}",
             out.text
         );
+        assert!(out.void_functions.is_empty());
+        let declared = concrete_text("void log_it(int); void f(void) { log_it(1); }", &mut given);
+        assert_eq!(declared.unwrap().void_functions, ["log_it"]);
         let again = concrete_text(src, &mut given).unwrap();
         assert!(!again.text.contains("nondet_int(void) {"), "{}", again.text);
         let pointer = concrete_text(
@@ -325,6 +401,8 @@ mod tests {
     fn files_without_loops_are_unchanged_and_gotos_refused() {
         let src = "int g(void) { return 1; }";
         assert_eq!(count_loop_iterations(src).unwrap(), src);
+        let forward = "void k(int x) { if (x) goto out; x++; out: return; }";
+        assert!(count_loop_iterations(forward).is_ok());
         let err = count_loop_iterations("void h(void) { a: goto a; }").unwrap_err();
         assert_eq!(
             err,

@@ -121,11 +121,15 @@ impl ConcreteProgram {
         let mut keys = BTreeSet::new();
         let mut objects = Vec::new();
         let mut bool_bytes = false;
+        let mut void_functions = BTreeSet::new();
+        let mut declared = BTreeSet::new();
         for (i, path) in concrete.paths.iter().enumerate() {
             let text = std::fs::read_to_string(path).map_err(io(path))?;
             let ready = concrete_text(&text, &mut given)?;
             bool_bytes |= ready.text.contains("_Bool");
             keys.extend(ready.input_keys);
+            void_functions.extend(ready.void_functions);
+            declared.extend(ready.declared_functions);
             let source = dir.path().join(format!("unit{i}.i"));
             std::fs::write(&source, &ready.text).map_err(io(&source))?;
             let object = dir.path().join(format!("unit{i}.o"));
@@ -145,21 +149,46 @@ impl ConcreteProgram {
             objects.push(object);
         }
         let keys: Vec<String> = keys.into_iter().collect();
-        let text = runtime::runtime(concrete.end, &keys, &concrete.cbmc_entry, bool_bytes);
+        let mut text = runtime::runtime(concrete.end, &keys, &concrete.cbmc_entry, bool_bytes);
         let source = dir.path().join("runtime.c");
-        std::fs::write(&source, text).map_err(io(&source))?;
         let binary = dir.path().join("program");
-        let mut link = gcc();
-        link.args(["-O0", "-w"])
-            .arg(&source)
-            .args(&objects)
-            .arg("-o")
-            .arg(&binary)
-            .arg("-lm");
-        run_tool(link, String::new).map_err(|e| match e {
-            ConcreteError::Compile { message, .. } => ConcreteError::Link { message },
-            other => other,
-        })?;
+        let link = |text: &str| -> Result<(), ConcreteError> {
+            std::fs::write(&source, text).map_err(io(&source))?;
+            let mut cmd = gcc();
+            cmd.args(["-O0", "-w"])
+                .arg(&source)
+                .args(&objects)
+                .arg("-o")
+                .arg(&binary)
+                .arg("-lm");
+            run_tool(cmd, String::new).map_err(|e| match e {
+                ConcreteError::Compile { message, .. } => ConcreteError::Link { message },
+                other => other,
+            })
+        };
+        if let Err(ConcreteError::Link { message }) = link(&text) {
+            // What CBMC makes of a body-less function, when such functions are all the
+            // linker misses: a declared `void` one does nothing; one called without any
+            // declaration (implicitly `int`) returns any `int`.
+            let missing = undefined(&message);
+            if missing.is_empty()
+                || !missing
+                    .iter()
+                    .all(|f| void_functions.contains(f) || !declared.contains(f))
+            {
+                return Err(ConcreteError::Link { message });
+            }
+            for f in missing {
+                if void_functions.contains(&f) {
+                    text.push_str(&format!("void {f}() {{}}\n"));
+                } else {
+                    text.push_str(&format!(
+                        "int {f}() {{ return (int)__mergelens_nondet(0, 0); }}\n"
+                    ));
+                }
+            }
+            link(&text)?;
+        }
         Ok(ConcreteProgram {
             binary,
             dir,
@@ -225,6 +254,16 @@ impl ConcreteProgram {
     }
 }
 
+/// The symbols a linker's message says are undefined.
+fn undefined(message: &str) -> BTreeSet<String> {
+    message
+        .split("undefined reference to `")
+        .skip(1)
+        .filter_map(|rest| rest.split('\'').next())
+        .map(str::to_string)
+        .collect()
+}
+
 /// Runs gcc or objcopy; a failure becomes [`ConcreteError::Compile`] with its first lines.
 fn run_tool(cmd: Command, file: impl FnOnce() -> String) -> Result<(), ConcreteError> {
     let ran = run_bounded(cmd, crate::process::tool_deadline(), 1 << 20)
@@ -234,7 +273,7 @@ fn run_tool(cmd: Command, file: impl FnOnce() -> String) -> Result<(), ConcreteE
         Ran::Finished { stderr, .. } => String::from_utf8_lossy(&stderr)
             .lines()
             .filter(|l| l.contains("error") || l.contains("undefined"))
-            .take(3)
+            .take(20)
             .collect::<Vec<_>>()
             .join("; "),
         other => format!("{other:?}"),

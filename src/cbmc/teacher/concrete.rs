@@ -7,10 +7,11 @@
 //! ([`CbmcTeacher::concrete_disagreement`]), the guess oracle ([`CbmcTeacher::concrete_oracle`]).
 //!
 //! Why the results stay exact: a concrete word only ever answers "yes" (CBMC decides every
-//! "no"), and it is never a known answer to CBMC's queries (`known_accepted` holds CBMC's
-//! answers alone), so the exactness pass after the last conjecture query asks CBMC about
-//! every accepted word a concrete run answered. Should CBMC say "no" to one (gcc and CBMC
-//! reading the program differently, say through undefined behaviour), the teacher stops with
+//! "no"), and it is never a known answer to CBMC until CBMC confirmed it: the conjecture
+//! query checks the concrete words the conjecture accepts in its own run (and only then
+//! counts them as known to its trap), and the exactness pass after it asks about every
+//! accepted word CBMC has not answered. Should CBMC say "no" to one (gcc and CBMC reading
+//! the program differently, say through undefined behaviour), the teacher stops with
 //! [`CbmcTeacherError::ConcreteDisagrees`] rather than return an automaton learned from a
 //! wrong answer.
 
@@ -20,10 +21,14 @@ use super::{CbmcTeacher, CbmcTeacherError};
 use crate::automaton::{Dfa, Letter, Word, ops};
 use crate::cbmc::concrete::ConcreteProgram;
 
+/// Builds the concrete program, or says why there is none.
+pub type ConcreteBuilder<'p> = Box<dyn FnOnce() -> Result<ConcreteProgram, String> + 'p>;
+
 /// The concrete runs of one program version and what they found.
-#[derive(Debug)]
-pub(crate) struct ConcreteWords {
-    program: ConcreteProgram,
+pub(crate) struct ConcreteWords<'p> {
+    /// Built on the first sampling, so that a run the prefetch answers entirely needs no gcc.
+    program: Option<ConcreteProgram>,
+    build: Option<ConcreteBuilder<'p>>,
     /// Runs to make before learning.
     runs: u64,
     next_seed: u64,
@@ -31,10 +36,11 @@ pub(crate) struct ConcreteWords {
     words: HashMap<Word, u32>,
 }
 
-impl ConcreteWords {
-    pub(crate) fn new(program: ConcreteProgram, runs: u64) -> ConcreteWords {
+impl<'p> ConcreteWords<'p> {
+    pub(crate) fn new(build: ConcreteBuilder<'p>, runs: u64) -> ConcreteWords<'p> {
         ConcreteWords {
-            program,
+            program: None,
+            build: Some(build),
             runs,
             next_seed: 0,
             words: HashMap::new(),
@@ -42,17 +48,11 @@ impl ConcreteWords {
     }
 }
 
-impl CbmcTeacher<'_> {
-    /// Answers from `program`'s concrete runs, `runs` of them before learning.
-    pub fn set_concrete(&mut self, program: ConcreteProgram, runs: u64) {
-        self.concrete = Some(ConcreteWords::new(program, runs));
-        self.stats.concrete = true;
-    }
-
-    /// Why the program has no concrete runs (gcc missing, a nondet source gcc cannot
-    /// drive), for the statistics.
-    pub fn set_concrete_note(&mut self, note: String) {
-        self.stats.concrete_note = Some(note);
+impl<'p> CbmcTeacher<'p> {
+    /// Answers from concrete runs, `runs` of them before learning, of the program `build`
+    /// compiles when they are first needed.
+    pub fn set_concrete(&mut self, build: ConcreteBuilder<'p>, runs: u64) {
+        self.concrete = Some(ConcreteWords::new(build, runs));
     }
 
     /// Makes the concrete runs not made yet (the first call makes all of them; later ones
@@ -75,11 +75,25 @@ impl CbmcTeacher<'_> {
         if runs == 0 {
             return Vec::new();
         }
+        if let Some(build) = concrete.build.take() {
+            match build() {
+                Ok(program) => {
+                    concrete.program = Some(program);
+                    self.stats.concrete = true;
+                }
+                Err(note) => {
+                    self.stats.concrete_note = Some(note);
+                    self.concrete = None;
+                    return Vec::new();
+                }
+            }
+        }
+        let Some(program) = concrete.program.as_ref() else {
+            return Vec::new();
+        };
         let start = concrete.next_seed;
         concrete.next_seed += runs;
-        let sampled = concrete
-            .program
-            .sample(start..start + runs, crate::stop::deadline());
+        let sampled = program.sample(start..start + runs, crate::stop::deadline());
         let mut batch = Vec::with_capacity(sampled.samples.len());
         for sample in sampled.samples {
             let at = concrete
@@ -136,6 +150,33 @@ impl CbmcTeacher<'_> {
     pub fn concrete_oracle(&self) -> Option<Dfa> {
         let words = self.concrete_words();
         (!words.is_empty()).then(|| ops::from_words(&self.program.alphabet, &words))
+    }
+
+    /// The concrete words within the bounds that CBMC has not answered, that `hypothesis`
+    /// accepts and that are not in `besides`, at most a batch of them: what a conjecture
+    /// query checks in its own run.
+    pub(crate) fn unverified_concrete(&self, hypothesis: &Dfa, besides: &[Word]) -> Vec<Word> {
+        let room = self.options.batch_size.saturating_sub(besides.len());
+        self.concrete_words()
+            .into_iter()
+            .filter(|w| self.lookup(w).is_none() && hypothesis.accepts(w) && !besides.contains(w))
+            .take(room)
+            .collect()
+    }
+
+    /// Records CBMC's answers to `words`, failing on a "no" to a word a concrete run had.
+    pub(crate) fn record_concrete_checks(
+        &mut self,
+        words: &[Word],
+        replies: &[bool],
+    ) -> Result<(), CbmcTeacherError> {
+        for (word, &accepted) in words.iter().zip(replies) {
+            if !accepted {
+                self.check_concrete(word)?;
+            }
+            self.record(word, accepted);
+        }
+        Ok(())
     }
 
     /// An error if CBMC said "no" to a word a concrete run had within the bounds.

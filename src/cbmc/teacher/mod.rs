@@ -87,6 +87,7 @@ use crate::cprog::InstrumentedProgram;
 use crate::stop::StopReason;
 pub use bounds::{DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH, TeacherOptions};
 use bounds::{Known, min_option};
+pub use concrete::ConcreteBuilder;
 pub use pac::{Pac, PacResult};
 
 /// What the teacher's queries cost, over all bounds it was used with.
@@ -259,7 +260,7 @@ pub struct CbmcTeacher<'p> {
     /// The last conjecture built from confirmed answers: what a stopped run returns.
     last_conjecture: Option<Dfa>,
     /// The words of concrete runs, if any (`concrete`).
-    concrete: Option<concrete::ConcreteWords>,
+    concrete: Option<concrete::ConcreteWords<'p>>,
     /// PAC equivalence instead of the conjecture query (`pac`), its queries so far, and
     /// the guarantee of the last conjecture it accepted.
     pac: Option<Pac>,

@@ -323,15 +323,26 @@ impl CbmcTeacher<'_> {
         if self.is_pac() {
             return self.pac_equivalence(hypothesis);
         }
-        let known = self.known_accepted(hypothesis);
+        // Words of concrete runs the hypothesis accepts ride along, checked in the same run
+        // and known to its trap: the exactness pass need not ask them again.
+        let unverified = self.unverified_concrete(hypothesis, &[]);
+        let mut known = self.known_accepted(hypothesis);
+        known.extend(unverified.iter().cloned());
         self.stats.conjectures_to_cbmc += 1;
+        self.stats.words_to_cbmc += unverified.len() as u64;
         let (bounds, end, timeout) = self.query_settings();
-        let result = self
-            .goto()?
-            .conjecture(hypothesis, bounds, end, &known, timeout);
+        let result = self.goto()?.conjecture_and_membership(
+            hypothesis,
+            bounds,
+            end,
+            &known,
+            &unverified,
+            timeout,
+        );
         self.notify();
-        let feedback =
-            result.map_err(|e| self.query_error(describe_conjecture(hypothesis, &[]), e))?;
+        let (feedback, replies) = result
+            .map_err(|e| self.query_error(describe_conjecture(hypothesis, &unverified), e))?;
+        self.record_concrete_checks(&unverified, &replies)?;
         self.conclude(hypothesis, feedback)
     }
 
@@ -368,12 +379,15 @@ impl CbmcTeacher<'_> {
             && !self.is_pac()
             && self.shortcut(hypothesis).is_none();
         let feedback = if together {
-            let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
+            let mut batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
+            let unverified = self.unverified_concrete(hypothesis, &batch);
+            batch.extend(unverified);
             self.stats.conjectures += 1;
             self.stats.conjectures_to_cbmc += 1;
             self.stats.words_to_cbmc += batch.len() as u64;
             self.notify();
-            let known = self.known_accepted(hypothesis);
+            let mut known = self.known_accepted(hypothesis);
+            known.extend(batch[ask.len()..].iter().cloned());
             let (bounds, end, timeout) = self.query_settings();
             let result = self
                 .goto()?
@@ -381,12 +395,7 @@ impl CbmcTeacher<'_> {
             self.notify();
             match result {
                 Ok((feedback, replies)) => {
-                    for (word, &accepted) in batch.iter().zip(&replies) {
-                        if !accepted {
-                            self.check_concrete(word)?;
-                        }
-                        self.record(word, accepted);
-                    }
+                    self.record_concrete_checks(&batch, &replies)?;
                     for (&i, reply) in ask.iter().zip(replies) {
                         answers[i] = Some(reply);
                     }
