@@ -236,13 +236,13 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             args, bounds, &tools, &work_dir, &program, &examples, &counters,
         )?
     };
-    // A stopped run's conjecture is right up to some length only: no picture of it may
-    // claim to agree with every execution.
+    // A stopped run's conjecture is right up to some length only, a PAC one checked on
+    // samples only: no picture of either may claim to agree with every execution.
     let concise = args
         .program
         .concise
         .zip(explained.precheck.as_ref())
-        .filter(|_| explained.partial.is_none() && !examples.is_empty())
+        .filter(|_| explained.partial.is_none() && explained.pac.is_none() && !examples.is_empty())
         .and_then(|(time, precheck)| {
             let values = cprog::explain_values(
                 &program,
@@ -337,11 +337,17 @@ impl Explanation<'_> {
         let marks = Marks::analyse(drawn);
         Ok(match args.format {
             ExplainFormat::Json => self.json(args),
-            ExplainFormat::Dot => concise::label_dot(
-                dot::to_dot(drawn, &self.program.entry, &marks),
-                self.concise,
+            ExplainFormat::Dot => super::sampling::label(
+                concise::label_dot(
+                    dot::to_dot(drawn, &self.program.entry, &marks),
+                    self.concise,
+                ),
+                self.explained.pac.as_ref().map(|(p, _)| p),
             ),
-            ExplainFormat::Svg => concise::label_svg(draw_svg(drawn, &marks)?, self.concise),
+            ExplainFormat::Svg => super::sampling::label(
+                concise::label_svg(draw_svg(drawn, &marks)?, self.concise),
+                self.explained.pac.as_ref().map(|(p, _)| p),
+            ),
             ExplainFormat::Html => {
                 let document = report::parse(&self.json(args), "mergelens explain")?;
                 report::render(&document, Format::Html, &Options::default())?

@@ -31,6 +31,7 @@ use super::concise;
 use super::program::{
     ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
 };
+use super::sampling::label;
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Marks, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
@@ -287,9 +288,9 @@ fn conclude(
         .then(|| empty_reason(teacher, program, bounds));
     let exactness = teacher.exactness().cloned();
     let concise = match args.program.concise {
-        // A stopped run's conjecture is right up to some length only: no picture of it
-        // may claim to agree with every execution.
-        Some(time) if accepts_some && partial.is_none() => {
+        // A stopped run's conjecture is right up to some length only, a PAC one checked on
+        // samples only: no picture of either may claim to agree with every execution.
+        Some(time) if accepts_some && partial.is_none() && pac.is_none() => {
             // Every other word within the bound is impossible only when the automaton was
             // checked on every word and the unwinding cut no loop. When the language is the
             // pre-check's, "no" is the same either way and the unwinding check is skipped.
@@ -387,11 +388,17 @@ impl Conclusion {
         let drawn = concise::drawn(&self.dfa, self.concise());
         Ok(match args.format {
             LearnFormat::Json => self.json(args, program, learned),
-            LearnFormat::Dot => concise::label_dot(
-                dot::to_dot(drawn, &program.entry, &self.marks),
-                self.concise(),
+            LearnFormat::Dot => label(
+                concise::label_dot(
+                    dot::to_dot(drawn, &program.entry, &self.marks),
+                    self.concise(),
+                ),
+                self.pac.as_ref().map(|(p, _)| p),
             ),
-            LearnFormat::Svg => concise::label_svg(draw_svg(drawn, &self.marks)?, self.concise()),
+            LearnFormat::Svg => label(
+                concise::label_svg(draw_svg(drawn, &self.marks)?, self.concise()),
+                self.pac.as_ref().map(|(p, _)| p),
+            ),
         })
     }
 

@@ -123,3 +123,26 @@ pub(crate) fn pac_summary(result: Option<&PacResult>, line: String) -> String {
         line
     }
 }
+
+/// A DOT or SVG drawing of a PAC result says so: in the graph's label (DOT) or the title
+/// (SVG), as a concise automaton's does.
+pub(crate) fn label(mut drawing: String, result: Option<&PacResult>) -> String {
+    let Some(p) = result else {
+        return drawing;
+    };
+    let caption = format!(
+        "PAC result (epsilon {}, delta {}), not exact",
+        p.epsilon, p.delta
+    );
+    if drawing.starts_with("digraph") {
+        if let Some(line_end) = drawing.find('\n') {
+            let label = format!("  label=\"{caption}\";\n  labelloc=t;\n");
+            drawing.insert_str(line_end + 1, &label);
+        }
+    } else if let Some(start) = drawing.find("<svg")
+        && let Some(end) = drawing[start..].find('>')
+    {
+        drawing.insert_str(start + end + 1, &format!("\n<title>{caption}</title>"));
+    }
+    drawing
+}
