@@ -105,13 +105,6 @@ fn concrete_runs_answer_queries_and_change_no_automaton() {
             on["teacher"]["from_concrete"].as_u64().unwrap()
         );
         answered += from_concrete + on["teacher"]["concrete_counterexamples"].as_u64().unwrap();
-        // Concrete answers go to the learner's cache: never more words to CBMC.
-        assert!(
-            on["teacher"]["words_to_cbmc"].as_u64() <= off["teacher"]["words_to_cbmc"].as_u64(),
-            "{command} {args:?}: {} against {}",
-            on["teacher"]["words_to_cbmc"],
-            off["teacher"]["words_to_cbmc"]
-        );
     }
     assert!(answered > 0, "no concrete run answered anything");
 }

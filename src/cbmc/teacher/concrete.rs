@@ -145,6 +145,17 @@ impl<'p> CbmcTeacher<'p> {
             .min_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)))
     }
 
+    /// Makes a quarter of `--concrete-runs` more runs (on fresh seeds) and returns the
+    /// shortest word of one within the bounds that `hypothesis` rejects.
+    pub(crate) fn fresh_concrete_counterexample(&mut self, hypothesis: &Dfa) -> Option<Word> {
+        let runs = self.concrete.as_ref()?.runs / 4;
+        let fresh = self.more_concrete(runs);
+        fresh
+            .into_iter()
+            .filter(|w| self.concrete_answer(w) && !hypothesis.accepts(w))
+            .min_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)))
+    }
+
     /// The guess oracle of lazy learning: the automaton of the concrete words within the
     /// bounds (guess "yes" for a word a run had, "no" for any other); `None` without words.
     pub fn concrete_oracle(&self) -> Option<Dfa> {

@@ -323,6 +323,13 @@ impl CbmcTeacher<'_> {
         if self.is_pac() {
             return self.pac_equivalence(hypothesis);
         }
+        // Fresh concrete runs before a CBMC run: a word of one the hypothesis rejects is a
+        // counterexample for free.
+        if let Some(word) = self.fresh_concrete_counterexample(hypothesis) {
+            self.stats.conjectures_refuted_without_cbmc += 1;
+            self.stats.concrete_counterexamples += 1;
+            return Ok(Equivalence::Counterexample(word));
+        }
         // Words of concrete runs the hypothesis accepts ride along, checked in the same run
         // and known to its trap: the exactness pass need not ask them again.
         let unverified = self.unverified_concrete(hypothesis, &[]);
