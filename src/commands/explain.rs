@@ -533,7 +533,7 @@ fn learn_language(
         args.program.teacher_options(),
     )
     .with_counters(Arc::clone(counters));
-    super::sampling::attach(&mut teacher, program, &args.program);
+    args.program.attach_sampling(&mut teacher, program);
     load_answers(store.as_ref(), &mut teacher);
     let mut progress = Progress::new("explaining");
     progress.set_phase(format!(

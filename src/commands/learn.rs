@@ -118,7 +118,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         args.program.teacher_options(),
     )
     .with_counters(Arc::clone(&counters));
-    super::sampling::attach(&mut teacher, &program, &args.program);
+    args.program.attach_sampling(&mut teacher, &program);
     let loaded = load_answers(store.as_ref(), &mut teacher);
     let outcome = learn_with_progress(&mut teacher, &program, args, first);
     let (learned, partial) = match settle(outcome, &teacher, &program, args) {

@@ -106,6 +106,17 @@ impl ProgramArgs {
         }
     }
 
+    /// Gives `teacher` the sampling teachers these options ask for
+    /// ([`super::sampling::attach`]).
+    pub(crate) fn attach_sampling<'p>(
+        &self,
+        teacher: &mut CbmcTeacher<'p>,
+        program: &'p InstrumentedProgram,
+    ) {
+        let config = self.front_end_config();
+        super::sampling::attach(teacher, program, &self.sampling, self.baseline, config);
+    }
+
     /// Whether the learner guesses: the baseline never does.
     pub(crate) fn lazy_learning(&self) -> bool {
         self.lazy && !self.baseline

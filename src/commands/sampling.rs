@@ -8,8 +8,6 @@ use mergelens::cbmc::concrete::ConcreteProgram;
 use mergelens::cbmc::{CbmcTeacher, Pac, PacResult};
 use mergelens::cprog::{self, AssertionTarget, FrontEndConfig, InstrumentedProgram};
 
-use super::program::ProgramArgs;
-
 /// `--concrete-runs` unless given.
 pub const DEFAULT_CONCRETE_RUNS: u64 = 200;
 
@@ -30,25 +28,29 @@ impl Default for SamplingArgs {
 }
 
 /// Gives `teacher` the mode and, unless the run is the baseline or asks for none, the
-/// concrete runs of `program` (instrumented again with shared inputs, as the concrete
-/// runtime reads them). A program gcc cannot build that way learns without: the reason
-/// goes to the statistics (`teacher.concrete_note`), not to the user's screen, since it
-/// changes nothing but the time.
+/// concrete runs of `program` (instrumented again from `config` with shared inputs, as the
+/// concrete runtime reads them). They are built when first needed; a program gcc cannot
+/// build that way learns without, and the reason goes to the statistics
+/// (`teacher.concrete_note`), not to the user's screen, since it changes nothing but the
+/// time.
 pub(crate) fn attach<'p>(
     teacher: &mut CbmcTeacher<'p>,
     program: &'p InstrumentedProgram,
-    args: &ProgramArgs,
+    sampling: &SamplingArgs,
+    baseline: bool,
+    mut config: FrontEndConfig,
 ) {
-    if let Some(pac) = args.sampling.pac {
+    if let Some(pac) = sampling.pac {
         teacher.set_pac(pac);
     }
-    let runs = args.sampling.concrete_runs;
-    if runs == 0 || args.baseline {
+    if sampling.concrete_runs == 0 || baseline {
         return;
     }
-    let mut config = args.front_end_config();
     config.share_inputs = true;
-    teacher.set_concrete(Box::new(move || build(program, &config)), runs);
+    teacher.set_concrete(
+        Box::new(move || build(program, &config)),
+        sampling.concrete_runs,
+    );
 }
 
 /// The program compiled for concrete runs, or why it cannot be.

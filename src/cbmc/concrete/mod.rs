@@ -38,7 +38,7 @@ use crate::cprog::{ConcreteTextError, InstrumentedProgram, concrete_text};
 use crate::process::{Ran, run_bounded};
 
 /// The longest one concrete run may take.
-pub const RUN_TIMEOUT: Duration = Duration::from_secs(2);
+pub const RUN_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Why a program gets no concrete runs.
 #[derive(Debug, Error)]

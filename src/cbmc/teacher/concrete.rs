@@ -15,38 +15,10 @@
 //! [`CbmcTeacherError::ConcreteDisagrees`] rather than return an automaton learned from a
 //! wrong answer.
 
-use std::collections::HashMap;
 
+use super::sampling::{ConcreteBuilder, ConcreteWords, SAMPLING_BUDGET};
 use super::{CbmcTeacher, CbmcTeacherError};
 use crate::automaton::{Dfa, Letter, Word, ops};
-use crate::cbmc::concrete::ConcreteProgram;
-
-/// Builds the concrete program, or says why there is none.
-pub type ConcreteBuilder<'p> = Box<dyn FnOnce() -> Result<ConcreteProgram, String> + 'p>;
-
-/// The concrete runs of one program version and what they found.
-pub(crate) struct ConcreteWords<'p> {
-    /// Built on the first sampling, so that a run the prefetch answers entirely needs no gcc.
-    program: Option<ConcreteProgram>,
-    build: Option<ConcreteBuilder<'p>>,
-    /// Runs to make before learning.
-    runs: u64,
-    next_seed: u64,
-    /// Each word with the smallest user `--unwind` a run of it was within.
-    words: HashMap<Word, u32>,
-}
-
-impl<'p> ConcreteWords<'p> {
-    pub(crate) fn new(build: ConcreteBuilder<'p>, runs: u64) -> ConcreteWords<'p> {
-        ConcreteWords {
-            program: None,
-            build: Some(build),
-            runs,
-            next_seed: 0,
-            words: HashMap::new(),
-        }
-    }
-}
 
 impl<'p> CbmcTeacher<'p> {
     /// Answers from concrete runs, `runs` of them before learning, of the program `build`
@@ -93,7 +65,10 @@ impl<'p> CbmcTeacher<'p> {
         };
         let start = concrete.next_seed;
         concrete.next_seed += runs;
-        let sampled = program.sample(start..start + runs, crate::stop::deadline());
+        // A program whose runs hang costs at most the sampling budget, not N timeouts.
+        let budget = std::time::Instant::now() + SAMPLING_BUDGET;
+        let deadline = crate::stop::deadline().map_or(budget, |d| d.min(budget));
+        let sampled = program.sample(start..start + runs, Some(deadline));
         let mut batch = Vec::with_capacity(sampled.samples.len());
         for sample in sampled.samples {
             let at = concrete

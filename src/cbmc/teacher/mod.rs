@@ -67,6 +67,7 @@ mod concrete;
 mod pac;
 mod policy;
 mod queries;
+mod sampling;
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -87,8 +88,7 @@ use crate::cprog::InstrumentedProgram;
 use crate::stop::StopReason;
 pub use bounds::{DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH, TeacherOptions};
 use bounds::{Known, min_option};
-pub use concrete::ConcreteBuilder;
-pub use pac::{Pac, PacResult};
+pub use sampling::{ConcreteBuilder, Pac, PacResult};
 
 /// What the teacher's queries cost, over all bounds it was used with.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -260,7 +260,7 @@ pub struct CbmcTeacher<'p> {
     /// The last conjecture built from confirmed answers: what a stopped run returns.
     last_conjecture: Option<Dfa>,
     /// The words of concrete runs, if any (`concrete`).
-    concrete: Option<concrete::ConcreteWords<'p>>,
+    concrete: Option<sampling::ConcreteWords<'p>>,
     /// PAC equivalence instead of the conjecture query (`pac`), its queries so far, and
     /// the guarantee of the last conjecture it accepted.
     pac: Option<Pac>,

@@ -16,44 +16,11 @@
 //! share `ε` of the distribution's samples wrong. Nothing more: a PAC result is never
 //! exact, and every output says which it is.
 
-use serde::Serialize;
-
+use super::sampling::{Pac, PacResult};
 use super::{CbmcTeacher, CbmcTeacherError};
 use crate::automaton::{Dfa, Letter, Word};
 use crate::learn::Equivalence;
 use crate::learn::random::SplitMix64;
-
-/// The parameters of PAC equivalence.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Pac {
-    /// The largest share of samples the result may get wrong.
-    pub epsilon: f64,
-    /// The largest probability that it gets more wrong.
-    pub delta: f64,
-}
-
-impl Pac {
-    /// Angluin's sample size for the `i`-th equivalence query (from 1).
-    pub fn samples(self, i: u64) -> u64 {
-        let m = ((1.0 / self.delta).ln() + i as f64 * std::f64::consts::LN_2) / self.epsilon;
-        m.ceil().max(1.0) as u64
-    }
-}
-
-/// The guarantee of a result accepted by PAC equivalence.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PacResult {
-    pub epsilon: f64,
-    pub delta: f64,
-    /// PAC equivalence queries asked (the last one accepted).
-    pub equivalence_queries: u64,
-    /// Samples of the accepting query.
-    pub samples: u64,
-    /// ... of which concrete runs.
-    pub concrete_samples: u64,
-    /// The guarantee in one sentence.
-    pub guarantee: String,
-}
 
 /// The distribution the samples come from, for the guarantee's sentence.
 fn distribution(concrete: bool) -> &'static str {
