@@ -36,7 +36,7 @@ impl SamplingCli {
     pub fn into_args(self) -> crate::commands::sampling::SamplingArgs {
         crate::commands::sampling::SamplingArgs {
             concrete_runs: self.concrete_runs,
-            pac: (self.mode == ModeArg::Pac).then(|| mergelens::cbmc::Pac {
+            pac: (self.mode == ModeArg::Pac).then_some(mergelens::cbmc::Pac {
                 epsilon: self.epsilon,
                 delta: self.delta,
             }),

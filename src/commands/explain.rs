@@ -281,24 +281,17 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         };
         write_stats(path, &doc)?;
     }
-    let exact_up_to = explained.partial.as_ref().map(|p| p.exact_up_to);
-    let pac = explained.pac.as_ref().map(|(p, _)| p);
-    eprintln!(
-        "{}{}{}",
-        super::sampling::pac_summary(
-            pac,
-            summary(
-                &assertion,
-                &explained.dfa,
-                &examples,
-                &stats,
-                (counters.runs(), selection.runs()),
-                exact_up_to,
-            )
-        ),
-        super::sampling::pac_note(pac),
-        concise::summary_part(concise.as_ref())
+    let line = summary(
+        &assertion,
+        &explained.dfa,
+        &examples,
+        &stats,
+        (counters.runs(), selection.runs()),
+        explained.partial.as_ref().map(|p| p.exact_up_to),
     );
+    let pac = explained.pac.as_ref().map(|(p, _)| p);
+    let concise_part = concise::summary_part(concise.as_ref());
+    eprintln!("{}{concise_part}", super::sampling::pac_line(pac, line));
     if let Some(partial) = explained.partial {
         partial.finish()?;
     }

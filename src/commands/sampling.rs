@@ -117,10 +117,11 @@ pub(crate) fn pac_note(result: Option<&PacResult>) -> String {
 const PROVED_EMPTY: &str = "empty language: the assertion cannot fail within the bounds";
 const SAMPLED_EMPTY: &str = "no failing word found by PAC sampling (not proved: the assertion may still fail within the bounds)";
 
-/// `explain`'s summary line, with emptiness claimed only when proved (not by PAC sampling).
-pub(crate) fn pac_summary(result: Option<&PacResult>, line: String) -> String {
+/// `explain`'s summary line with a PAC result's [`pac_note`], and emptiness claimed only
+/// when proved (not by PAC sampling).
+pub(crate) fn pac_line(result: Option<&PacResult>, line: String) -> String {
     if result.is_some() {
-        line.replace(PROVED_EMPTY, SAMPLED_EMPTY)
+        line.replace(PROVED_EMPTY, SAMPLED_EMPTY) + &pac_note(result)
     } else {
         line
     }

@@ -15,7 +15,6 @@
 //! [`CbmcTeacherError::ConcreteDisagrees`] rather than return an automaton learned from a
 //! wrong answer.
 
-
 use super::sampling::{ConcreteBuilder, ConcreteWords, SAMPLING_BUDGET};
 use super::{CbmcTeacher, CbmcTeacherError};
 use crate::automaton::{Dfa, Letter, Word, ops};

@@ -150,18 +150,18 @@ pub(super) fn uniform_word(d: &Dfa, max_len: usize, rng: &mut SplitMix64) -> Opt
         }
     }
     let start = d.initial() as usize;
-    let total: f64 = (0..=max_len).map(|r| ways[r][start]).sum();
+    let total: f64 = ways.iter().map(|w| w[start]).sum();
     if total <= 0.0 {
         return None;
     }
     let mut pick = rng.unit() * total;
     let mut length = max_len;
-    for r in 0..=max_len {
-        if pick < ways[r][start] {
+    for (r, w) in ways.iter().enumerate() {
+        if pick < w[start] {
             length = r;
             break;
         }
-        pick -= ways[r][start];
+        pick -= w[start];
     }
     let mut q = d.initial();
     let mut word = Vec::with_capacity(length);
