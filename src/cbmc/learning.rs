@@ -51,9 +51,11 @@ pub fn learn_with_teacher(
         guess
     } else {
         teacher.sample_concrete();
-        match (guess, teacher.concrete_oracle()) {
-            (GuessPolicy::Constant(_), Some(oracle)) => GuessPolicy::Oracle(oracle),
-            (guess, _) => guess,
+        match guess {
+            GuessPolicy::Constant(likely) => teacher
+                .concrete_oracle(likely)
+                .map_or(guess, GuessPolicy::Oracle),
+            guess => guess,
         }
     };
     let from_concrete = teacher.stats().from_concrete;

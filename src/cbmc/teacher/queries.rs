@@ -330,8 +330,15 @@ impl CbmcTeacher<'_> {
             self.stats.concrete_counterexamples += 1;
             return Ok(Equivalence::Counterexample(word));
         }
-        // Words of concrete runs the hypothesis accepts ride along, checked in the same run
-        // and known to its trap: the exactness pass need not ask them again.
+        let feedback = self.conjecture_query(hypothesis)?;
+        self.conclude(hypothesis, feedback)
+    }
+
+    /// The conjecture query of `hypothesis`. The words of concrete runs it accepts ride
+    /// along, checked in the same run and known to its trap, so that the exactness pass
+    /// need not ask them again; if that run is too big (a timeout, out of memory), the
+    /// query runs alone and the exactness pass asks them in batches it can split.
+    fn conjecture_query(&mut self, hypothesis: &Dfa) -> Result<Option<Feedback>, CbmcTeacherError> {
         let unverified = self.unverified_concrete(hypothesis, &[]);
         let mut known = self.known_accepted(hypothesis);
         known.extend(unverified.iter().cloned());
@@ -347,10 +354,27 @@ impl CbmcTeacher<'_> {
             timeout,
         );
         self.notify();
-        let (feedback, replies) = result
-            .map_err(|e| self.query_error(describe_conjecture(hypothesis, &unverified), e))?;
+        let (feedback, replies) = match result {
+            Ok(answered) => answered,
+            Err(CbmcRunError::Timeout { .. } | CbmcRunError::OutOfMemory { .. })
+                if !unverified.is_empty() && stop::stop_reason().is_none() =>
+            {
+                self.stats.batches_split += 1;
+                let known = self.known_accepted(hypothesis);
+                let alone = self
+                    .goto()?
+                    .conjecture(hypothesis, bounds, end, &known, timeout);
+                self.notify();
+                let feedback =
+                    alone.map_err(|e| self.query_error(describe_conjecture(hypothesis, &[]), e))?;
+                return Ok(feedback);
+            }
+            Err(e) => {
+                return Err(self.query_error(describe_conjecture(hypothesis, &unverified), e));
+            }
+        };
         self.record_concrete_checks(&unverified, &replies)?;
-        self.conclude(hypothesis, feedback)
+        Ok(feedback)
     }
 
     /// Answers the words at positions `ask` with CBMC, in batches.
