@@ -40,12 +40,14 @@ impl<'p> CbmcTeacher<'p> {
     /// Makes `runs` more concrete runs, on fresh seeds; returns the distinct words they
     /// gave, within the bounds or not.
     pub(crate) fn more_concrete(&mut self, runs: u64) -> Vec<Word> {
+        if runs == 0 || self.concrete.is_none() {
+            return Vec::new();
+        }
+        // The progress display shows the statistics from now on, also while gcc runs.
+        self.notify();
         let Some(concrete) = self.concrete.as_mut() else {
             return Vec::new();
         };
-        if runs == 0 {
-            return Vec::new();
-        }
         if let Some(build) = concrete.build.take() {
             match build() {
                 Ok(program) => {
