@@ -35,6 +35,8 @@ cases = [] if os.environ.get("ONLY_EXTRA") else [
     "learn tests/programs/recursion.c --unwind 3 --max-word-length 14",
     "explain tests/programs/explain_order.c --unwind 3 --max-word-length 12",
     "explain tests/programs/explain_loop_k.c --unwind 8 --max-word-length 12",
+    "learn benches/concrete/controller.c --unwind 5 --max-word-length 12",
+    "learn benches/concrete/tokens.c --unwind 4 --max-word-length 8",
 ]
 if extra:
     with open(extra) as f:

@@ -1,8 +1,9 @@
 //! The teacher's second source of answers: the words of concrete runs
 //! ([`crate::cbmc::concrete`]), each a "yes" without CBMC at every bound it is within.
 //!
-//! Key items: [`ConcreteWords`] (the program, the runs asked for, the words found with the
-//! smallest `--unwind` each is within) and the teacher's methods that use them: membership
+//! Key items: the teacher's methods over its [`super::sampling::ConcreteWords`] (the
+//! program, the runs asked for, the words found with the smallest `--unwind` each is
+//! within): sampling ([`CbmcTeacher::sample_concrete`]), membership
 //! answers ([`CbmcTeacher::concrete_answer`]), free counterexamples
 //! ([`CbmcTeacher::concrete_disagreement`]), the guess oracle ([`CbmcTeacher::concrete_oracle`]).
 //!
@@ -142,8 +143,8 @@ impl<'p> CbmcTeacher<'p> {
     pub fn concrete_oracle(&self, likely: bool) -> Option<Dfa> {
         let words = self.concrete_words();
         let thin = 2 * self.stats.concrete_discarded > self.stats.concrete_runs;
-        (!words.is_empty() && !(likely && thin))
-            .then(|| ops::from_words(&self.program.alphabet, &words))
+        let useless = words.is_empty() || (likely && thin);
+        (!useless).then(|| ops::from_words(&self.program.alphabet, &words))
     }
 
     /// The concrete words within the bounds that CBMC has not answered, that `hypothesis`
