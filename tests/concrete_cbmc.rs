@@ -142,5 +142,30 @@ fn a_pac_run_says_pac_everywhere() {
         let stats = read_stats(&stats);
         assert_eq!(stats["pac"]["delta"], 0.1, "{stats}");
         assert!(stats["teacher"]["pac_samples"].as_u64().unwrap() >= m);
+        // The drawings and the report say it too.
+        let drawing = run(
+            command,
+            &[&pac[..], &["--format", "dot"]].concat(),
+            &stats_path(&dir),
+        );
+        let dot = String::from_utf8_lossy(&drawing.stdout);
+        assert!(
+            dot.contains("label=\"PAC result (epsilon 0.1, delta 0.1), not exact\""),
+            "{dot}"
+        );
+        if command == "explain" {
+            let page = run(
+                command,
+                &[&pac[..], &["--format", "html"]].concat(),
+                &stats_path(&dir),
+            );
+            let html = String::from_utf8_lossy(&page.stdout);
+            assert!(html.contains("PAC result: probably approximately correct, not exact"));
+            assert!(!html.contains("The assertion cannot fail"));
+        }
     }
+}
+
+fn stats_path(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    dir.path().join("more.json")
 }
