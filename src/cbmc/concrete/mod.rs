@@ -43,7 +43,7 @@ pub const RUN_TIMEOUT: Duration = Duration::from_secs(1);
 /// Why a program gets no concrete runs.
 #[derive(Debug, Error)]
 pub enum ConcreteError {
-    #[error("gcc cannot be run: {0}")]
+    #[error("gcc or objcopy cannot be run: {0}")]
     NoCompiler(#[source] std::io::Error),
     #[error(transparent)]
     Text(#[from] ConcreteTextError),
@@ -89,7 +89,7 @@ pub struct ConcreteProgram {
     end: Letter,
 }
 
-/// What the runtime's generator is driven with.
+/// The compiler of concrete runs (also used to link them).
 fn gcc() -> Command {
     Command::new("gcc")
 }
