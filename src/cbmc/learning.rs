@@ -43,6 +43,22 @@ pub fn learn_with_teacher(
     guess: GuessPolicy,
 ) -> Result<LearnedRun, LearningError> {
     teacher.prefetch().map_err(LearningError::Teacher)?;
+    // Concrete runs (if any): a word a run had is a "yes" without CBMC, and the words are a
+    // better guess than a constant (guess "yes" for them, "no" for the rest: on a
+    // controller with 38 states, 24 CBMC runs against 57 with the constant and concrete
+    // answers, 63 without them). Not needed when the prefetch answered every word already.
+    let guess = if teacher.is_complete() {
+        guess
+    } else {
+        teacher.sample_concrete();
+        match guess {
+            GuessPolicy::Constant(likely) => teacher
+                .concrete_oracle(likely)
+                .map_or(guess, GuessPolicy::Oracle),
+            guess => guess,
+        }
+    };
+    let from_concrete = teacher.stats().from_concrete;
     let mut cache = QueryCache::new(program.alphabet.clone());
     for (word, accepted) in teacher.answers_at_bounds() {
         // The teacher's answers agree with each other, so none is refused.
@@ -70,9 +86,11 @@ pub fn learn_with_teacher(
         .collect();
     let constant_guess_p = (!answered.is_empty())
         .then(|| answered.iter().filter(|&&a| a).count() as f64 / answered.len() as f64);
+    let mut stats = learner.stats().clone();
+    stats.from_concrete = teacher.stats().from_concrete - from_concrete;
     Ok(LearnedRun {
         dfa,
-        stats: learner.stats().clone(),
+        stats,
         constant_guess_p,
     })
 }

@@ -37,6 +37,7 @@
 
 pub mod bounds_search;
 pub mod cache_store;
+pub mod concrete;
 mod coverage;
 mod error;
 mod harness;
@@ -68,6 +69,6 @@ pub fn read_json_ui(stdout: &[u8]) -> Result<usize, CbmcRunError> {
     Ok(report.properties.len())
 }
 pub use teacher::{
-    CbmcTeacher, CbmcTeacherError, DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH,
-    TeacherOptions, TeacherStats,
+    CbmcTeacher, CbmcTeacherError, ConcreteBuilder, DEFAULT_EXACT_LIMIT, LearnBounds,
+    MEMBERSHIP_BATCH, Pac, PacResult, TeacherOptions, TeacherStats,
 };

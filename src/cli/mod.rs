@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod merge;
+mod sampling;
 mod values;
 
 pub use merge::{AuditCli, DiffCli, ReviewCli};
@@ -368,6 +369,8 @@ pub struct ProgramCli {
     /// default more than a few are counted in one line.
     #[arg(short, long)]
     pub verbose: bool,
+    #[command(flatten)]
+    pub sampling: sampling::SamplingCli,
 }
 
 impl ProgramCli {
@@ -406,6 +409,7 @@ impl ProgramCli {
             concise: (!self.exact).then(|| std::time::Duration::from_secs_f64(self.concise_time)),
             baseline: self.baseline,
             verbose: self.verbose,
+            sampling: self.sampling.into_args(),
         }
     }
 }

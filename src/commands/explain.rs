@@ -156,6 +156,9 @@ struct ExplainedDoc<'a> {
     /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
     #[serde(skip_serializing_if = "Option::is_none")]
     concise: Option<&'a Concise>,
+    /// `--mode pac`: probably approximately correct, not exact; the guarantee.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pac: Option<&'a mergelens::cbmc::PacResult>,
     /// What the front end could not see through, each with its kind: the terminal counts
     /// them unless `--verbose`.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -165,6 +168,7 @@ struct ExplainedDoc<'a> {
 #[derive(Serialize)]
 struct StatsDoc<'a> {
     learn: &'a LearnStats,
+    pac: Option<&'a mergelens::cbmc::PacResult>,
     teacher: TeacherStats,
     /// The runs that answered the learner's queries (and replayed `--traces`).
     cbmc_runs: u64,
@@ -215,6 +219,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             unconverged: None,
             partial: None,
             precheck: None,
+            pac: None,
         }
     } else {
         learn_language(args, &tools, &work_dir, &program, &counters)?
@@ -231,13 +236,13 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
             args, bounds, &tools, &work_dir, &program, &examples, &counters,
         )?
     };
-    // A stopped run's conjecture is right up to some length only: no picture of it may
-    // claim to agree with every execution.
+    // A stopped run's conjecture is right up to some length only, a PAC one checked on
+    // samples only: no picture of either may claim to agree with every execution.
     let concise = args
         .program
         .concise
         .zip(explained.precheck.as_ref())
-        .filter(|_| explained.partial.is_none() && !examples.is_empty())
+        .filter(|_| explained.partial.is_none() && explained.pac.is_none() && !examples.is_empty())
         .and_then(|(time, precheck)| {
             let values = cprog::explain_values(
                 &program,
@@ -265,6 +270,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = &args.stats {
         let doc = StatsDoc {
             learn: &stats,
+            pac: explained.pac.as_ref().map(|(p, _)| p),
             teacher: explained.teacher.clone(),
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
@@ -275,19 +281,17 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
         };
         write_stats(path, &doc)?;
     }
-    let exact_up_to = explained.partial.as_ref().map(|p| p.exact_up_to);
-    eprintln!(
-        "{}{}",
-        summary(
-            &assertion,
-            &explained.dfa,
-            &examples,
-            &stats,
-            (counters.runs(), selection.runs()),
-            exact_up_to,
-        ),
-        concise::summary_part(concise.as_ref())
+    let line = summary(
+        &assertion,
+        &explained.dfa,
+        &examples,
+        &stats,
+        (counters.runs(), selection.runs()),
+        explained.partial.as_ref().map(|p| p.exact_up_to),
     );
+    let pac = explained.pac.as_ref().map(|(p, _)| p);
+    let concise_part = concise::summary_part(concise.as_ref());
+    eprintln!("{}{concise_part}", super::sampling::pac_line(pac, line));
     if let Some(partial) = explained.partial {
         partial.finish()?;
     }
@@ -326,11 +330,17 @@ impl Explanation<'_> {
         let marks = Marks::analyse(drawn);
         Ok(match args.format {
             ExplainFormat::Json => self.json(args),
-            ExplainFormat::Dot => concise::label_dot(
-                dot::to_dot(drawn, &self.program.entry, &marks),
-                self.concise,
+            ExplainFormat::Dot => super::sampling::label(
+                concise::label_dot(
+                    dot::to_dot(drawn, &self.program.entry, &marks),
+                    self.concise,
+                ),
+                self.explained.pac.as_ref().map(|(p, _)| p),
             ),
-            ExplainFormat::Svg => concise::label_svg(draw_svg(drawn, &marks)?, self.concise),
+            ExplainFormat::Svg => super::sampling::label(
+                concise::label_svg(draw_svg(drawn, &marks)?, self.concise),
+                self.explained.pac.as_ref().map(|(p, _)| p),
+            ),
             ExplainFormat::Html => {
                 let document = report::parse(&self.json(args), "mergelens explain")?;
                 report::render(&document, Format::Html, &Options::default())?
@@ -385,9 +395,10 @@ impl Explanation<'_> {
             unwind: bounds.unwind,
             max_word_length: bounds.max_word_length,
             cbmc_unwind: bounds.cbmc().unwind,
-            exact_up_to: match partial {
-                Some(p) => p.exact_up_to,
-                None => exactness
+            exact_up_to: match (partial, &self.explained.pac) {
+                (Some(p), _) => p.exact_up_to,
+                (None, Some((_, known))) => *known,
+                (None, None) => exactness
                     .as_ref()
                     .map_or(bounds.max_word_length, |e| e.exact_up_to),
             },
@@ -405,6 +416,7 @@ impl Explanation<'_> {
             shortest: self.examples.iter().map(word_text).collect(),
             guess_accuracy_p: stats.guess_accuracy,
             concise: self.concise,
+            pac: self.explained.pac.as_ref().map(|(p, _)| p),
             front_end_warnings: &self.program.warnings,
         })
         .expect("plain data serialises");
@@ -472,6 +484,8 @@ struct Explained {
     /// The teacher's pre-check at `bounds`, for the concise automaton's values; `None` when
     /// nothing was learned.
     precheck: Option<Dfa>,
+    /// `--mode pac`: the guarantee, and the length up to which known answers back the result.
+    pac: Option<(mergelens::cbmc::PacResult, usize)>,
 }
 
 impl Explained {
@@ -483,6 +497,8 @@ impl Explained {
         }
         if let Some(partial) = &self.partial {
             partial.warn("explaining");
+        } else if let Some((pac, _)) = &self.pac {
+            eprintln!("mergelens: note: {}", pac.guarantee);
         } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
             eprintln!(
                 "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
@@ -510,6 +526,7 @@ fn learn_language(
         args.program.teacher_options(),
     )
     .with_counters(Arc::clone(counters));
+    args.program.attach_sampling(&mut teacher, program);
     load_answers(store.as_ref(), &mut teacher);
     let mut progress = Progress::new("explaining");
     progress.set_phase(format!(
@@ -587,6 +604,7 @@ fn learn_language(
         }
     };
     super::program::object_bits_note(teacher.object_bits());
+    let pac = super::sampling::pac_of(&teacher, &dfa, partial.is_none());
     Ok(Explained {
         dfa,
         stats,
@@ -596,6 +614,7 @@ fn learn_language(
         unconverged,
         partial,
         precheck: Some(teacher.precheck_automaton().clone()),
+        pac,
     })
 }
 

@@ -31,6 +31,7 @@ use super::concise;
 use super::program::{
     ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
 };
+use super::sampling::label;
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Marks, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
@@ -117,6 +118,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         args.program.teacher_options(),
     )
     .with_counters(Arc::clone(&counters));
+    args.program.attach_sampling(&mut teacher, &program);
     let loaded = load_answers(store.as_ref(), &mut teacher);
     let outcome = learn_with_progress(&mut teacher, &program, args, first);
     let (learned, partial) = match settle(outcome, &teacher, &program, args) {
@@ -156,6 +158,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
                 learn_runs: learned.runs.clone(),
             },
             exactness: result.exactness.clone(),
+            pac: result.pac.as_ref().map(|(p, _)| p.clone()),
             teacher: teacher_stats,
             baseline: args.program.baseline,
             lazy: args.program.lazy_learning(),
@@ -174,8 +177,9 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         )
     });
     eprintln!(
-        "{}{}{partial_note}",
+        "{}{}{}{partial_note}",
         summary(&stats, counters.runs()),
+        super::sampling::pac_note(result.pac.as_ref().map(|(p, _)| p)),
         concise::summary_part(result.concise.as_ref())
     );
     if let Some(partial) = result.partial {
@@ -263,6 +267,8 @@ struct Conclusion {
     empty: Option<(String, Vec<mergelens::cbmc::CutLoop>)>,
     concise: Option<concise::Found>,
     marks: Marks,
+    /// A PAC result's guarantee and the length up to which known answers back it.
+    pac: Option<(mergelens::cbmc::PacResult, usize)>,
 }
 
 /// Minimises the result, says why an empty one is empty, and finds the concise automaton.
@@ -276,13 +282,15 @@ fn conclude(
     let dfa = ops::minimize(&learned.run.dfa);
     let bounds = learned.run.bounds;
     let accepts_some = dfa.states().any(|q| dfa.is_accepting(q));
-    let empty =
-        (partial.is_none() && !accepts_some).then(|| empty_reason(teacher, program, bounds));
+    let pac = super::sampling::pac_of(teacher, &dfa, partial.is_none());
+    // Emptiness is claimed only when proved, which a PAC result is not.
+    let empty = (partial.is_none() && pac.is_none() && !accepts_some)
+        .then(|| empty_reason(teacher, program, bounds));
     let exactness = teacher.exactness().cloned();
     let concise = match args.program.concise {
-        // A stopped run's conjecture is right up to some length only: no picture of it
-        // may claim to agree with every execution.
-        Some(time) if accepts_some && partial.is_none() => {
+        // A stopped run's conjecture is right up to some length only, a PAC one checked on
+        // samples only: no picture of either may claim to agree with every execution.
+        Some(time) if accepts_some && partial.is_none() && pac.is_none() => {
             // Every other word within the bound is impossible only when the automaton was
             // checked on every word and the unwinding cut no loop. When the language is the
             // pre-check's, "no" is the same either way and the unwinding check is skipped.
@@ -291,6 +299,7 @@ fn conclude(
             // An unwinding check that fails (a timeout, a stop) leaves the run open: fewer
             // "no" words, never a wrong one.
             let closed = !same_as_precheck
+                && pac.is_none()
                 && exactness.as_ref().is_none_or(Exactness::is_complete)
                 && teacher.cuts_a_loop().is_ok_and(|cut| !cut);
             let values = cprog::learn_values(
@@ -311,6 +320,7 @@ fn conclude(
         exactness,
         empty,
         concise,
+        pac,
     }
 }
 
@@ -351,6 +361,8 @@ impl Conclusion {
     fn notes(&self, learned: &Learned) {
         if let Some(partial) = &self.partial {
             partial.warn("learning");
+        } else if let Some((pac, _)) = &self.pac {
+            eprintln!("mergelens: note: {}", pac.guarantee);
         } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
             eprintln!(
                 "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
@@ -376,11 +388,17 @@ impl Conclusion {
         let drawn = concise::drawn(&self.dfa, self.concise());
         Ok(match args.format {
             LearnFormat::Json => self.json(args, program, learned),
-            LearnFormat::Dot => concise::label_dot(
-                dot::to_dot(drawn, &program.entry, &self.marks),
-                self.concise(),
+            LearnFormat::Dot => label(
+                concise::label_dot(
+                    dot::to_dot(drawn, &program.entry, &self.marks),
+                    self.concise(),
+                ),
+                self.pac.as_ref().map(|(p, _)| p),
             ),
-            LearnFormat::Svg => concise::label_svg(draw_svg(drawn, &self.marks)?, self.concise()),
+            LearnFormat::Svg => label(
+                concise::label_svg(draw_svg(drawn, &self.marks)?, self.concise()),
+                self.pac.as_ref().map(|(p, _)| p),
+            ),
         })
     }
 
@@ -396,9 +414,10 @@ impl Conclusion {
             max_word_length: bounds.max_word_length,
             cbmc_unwind: bounds.cbmc().unwind,
             auto_bounds: learned.converged.is_some(),
-            exact_up_to: match &self.partial {
-                Some(p) => p.exact_up_to,
-                None => self
+            exact_up_to: match (&self.partial, &self.pac) {
+                (Some(p), _) => p.exact_up_to,
+                (None, Some((_, known))) => *known,
+                (None, None) => self
                     .exactness
                     .as_ref()
                     .map_or(bounds.max_word_length, |e| e.exact_up_to),
@@ -414,6 +433,7 @@ impl Conclusion {
             empty_reason: self.empty.as_ref().map(|(text, _)| text.as_str()),
             cut_loops: self.empty.as_ref().map(|(_, cut)| cut.as_slice()),
             concise: self.concise(),
+            pac: self.pac.as_ref().map(|(p, _)| p),
             front_end_warnings: &program.warnings,
         })
         .expect("plain data serialises");
@@ -497,6 +517,7 @@ pub(crate) fn add_stats(total: &mut LearnStats, run: &LearnStats) {
     total.from_precheck += run.from_precheck;
     total.from_guess += run.from_guess;
     total.from_teacher += run.from_teacher;
+    total.from_concrete += run.from_concrete;
     total.teacher_batches += run.teacher_batches;
     total.guesses_confirmed += run.guesses_confirmed;
     total.guesses_wrong += run.guesses_wrong;
@@ -559,6 +580,9 @@ struct LearnedDoc<'a> {
     /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
     #[serde(skip_serializing_if = "Option::is_none")]
     concise: Option<&'a Concise>,
+    /// `--mode pac`: the result is probably approximately correct, not exact; the guarantee.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pac: Option<&'a mergelens::cbmc::PacResult>,
     /// What the front end could not see through, each with its kind: the terminal counts
     /// them unless `--verbose`.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -579,6 +603,8 @@ struct StatsDoc<'a> {
     bounds: BoundsDoc,
     /// How far the exactness pass checked the result.
     exactness: Option<Exactness>,
+    /// `--mode pac`: the guarantee instead of exactness.
+    pac: Option<mergelens::cbmc::PacResult>,
     teacher: TeacherStats,
     baseline: bool,
     lazy: bool,

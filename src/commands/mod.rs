@@ -17,6 +17,7 @@ pub mod learn_target;
 pub mod program;
 pub mod report;
 pub mod review;
+pub mod sampling;
 
 use std::io::Write;
 use std::path::Path;

@@ -67,6 +67,8 @@ pub struct ProgramArgs {
     pub baseline: bool,
     /// `--verbose`: every front-end warning, not their count.
     pub verbose: bool,
+    /// Concrete runs and PAC equivalence (`super::sampling`).
+    pub sampling: super::sampling::SamplingArgs,
 }
 
 impl ProgramArgs {
@@ -102,6 +104,17 @@ impl ProgramArgs {
             library_unwind: self.library_unwind,
             ..TeacherOptions::default()
         }
+    }
+
+    /// Gives `teacher` the sampling teachers these options ask for
+    /// ([`super::sampling::attach`]).
+    pub(crate) fn attach_sampling<'p>(
+        &self,
+        teacher: &mut CbmcTeacher<'p>,
+        program: &'p InstrumentedProgram,
+    ) {
+        let config = self.front_end_config();
+        super::sampling::attach(teacher, program, &self.sampling, self.baseline, config);
     }
 
     /// Whether the learner guesses: the baseline never does.

@@ -45,6 +45,7 @@
 //! and repeated type definitions. The files are compiled and linked together.
 
 mod cfg;
+mod concrete;
 mod dialect;
 mod edit;
 mod error;
@@ -62,6 +63,8 @@ use std::path::{Path, PathBuf};
 use crate::automaton::Dfa;
 
 pub use cfg::SiteKind;
+pub use concrete::ConcreteTextError;
+pub(crate) use concrete::concrete_text;
 pub use error::FrontEndError;
 pub use program::{
     ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, CallSite, END_LETTER, Event,

@@ -710,6 +710,19 @@ pub struct RunFacts {
     /// accepts every "yes" word and rejects every "no" word, free on the "don't care" ones.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concise: Option<Concise>,
+    /// `--mode pac`: the automaton passed sampled equivalence checks only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pac: Option<PacFacts>,
+}
+
+/// What a report needs of a PAC result (`--mode pac`): probably approximately correct,
+/// never exact.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PacFacts {
+    pub epsilon: f64,
+    pub delta: f64,
+    /// The guarantee in one sentence.
+    pub guarantee: String,
 }
 
 /// What a concise automaton is, in the words of every drawing of one.
@@ -756,6 +769,14 @@ impl AutomatonMeta {
             .flatten()
             .any(|f| f.partial)
     }
+
+    /// The guarantee of a PAC result, when the automaton is one.
+    pub fn pac(&self) -> Option<&PacFacts> {
+        [&self.learned, &self.explained]
+            .into_iter()
+            .flatten()
+            .find_map(|f| f.pac.as_ref())
+    }
 }
 
 /// A `mergelens-dfa/1` automaton and the report keys it carries.
@@ -787,6 +808,7 @@ mod tests {
                 states_saved: 3,
                 rule: "yes: executions".into(),
             }),
+            pac: None,
         };
         let text = serde_json::to_string(&facts).unwrap();
         assert!(text.contains(r#""format":"mergelens-dfa/1""#), "{text}");

@@ -24,6 +24,9 @@ pub struct LearnStats {
     /// Distinct words the teacher answered, checks of guesses included: what a model
     /// checker is asked.
     pub from_teacher: u64,
+    /// ... of which concrete runs answered without a model checker (set by a teacher that
+    /// has them, e.g. `crate::cbmc::CbmcTeacher` with concrete runs; part of `from_teacher`).
+    pub from_concrete: u64,
     /// Calls of the teacher's batch membership query.
     pub teacher_batches: u64,
     pub guesses_confirmed: u64,

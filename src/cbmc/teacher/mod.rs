@@ -63,8 +63,11 @@
 //! [`crate::learn::Teacher`]. This module holds the teacher's state and what it reports.
 
 mod bounds;
+mod concrete;
+mod pac;
 mod policy;
 mod queries;
+mod sampling;
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -85,6 +88,7 @@ use crate::cprog::InstrumentedProgram;
 use crate::stop::StopReason;
 pub use bounds::{DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH, TeacherOptions};
 use bounds::{Known, min_option};
+pub use sampling::{ConcreteBuilder, Pac, PacResult};
 
 /// What the teacher's queries cost, over all bounds it was used with.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -125,6 +129,22 @@ pub struct TeacherStats {
     /// CBMC runs and their wall time, from the program's [`CbmcCounters`].
     pub cbmc_runs: u64,
     pub cbmc_seconds: f64,
+    /// Whether concrete runs answered (`--concrete-runs`, see [`crate::cbmc::concrete`]).
+    pub concrete: bool,
+    /// Why there were no concrete runs, when they were asked for.
+    pub concrete_note: Option<String>,
+    pub concrete_runs: u64,
+    /// Concrete runs that gave no word (an exit, a crash, a failed assumption, a timeout).
+    pub concrete_discarded: u64,
+    /// Distinct words of concrete runs.
+    pub concrete_words: u64,
+    /// Membership words answered "yes" by a concrete run, without CBMC.
+    pub from_concrete: u64,
+    /// Conjectures refuted by a concrete word they reject, without CBMC.
+    pub concrete_counterexamples: u64,
+    /// Samples of PAC equivalence queries (`--mode pac`), and the conjectures they refuted.
+    pub pac_samples: u64,
+    pub pac_counterexamples: u64,
 }
 
 /// Why the teacher could not answer. Each variant prints as one line.
@@ -147,6 +167,12 @@ pub enum CbmcTeacherError {
     /// commands keep [`CbmcTeacher::last_conjecture`] as a partial result.
     #[error("learning stopped before it finished: {reason}")]
     Stopped { reason: StopReason },
+    /// CBMC said "no" to a word a concrete run had: gcc and CBMC read the program
+    /// differently. Nothing learned from that answer is returned.
+    #[error(
+        "a concrete run had the word [{word}], which CBMC says no execution within the bounds has (gcc and CBMC read the program differently); run again with --concrete-runs 0"
+    )]
+    ConcreteDisagrees { word: String },
     /// CBMC failed on a query: it crashed, reported an error, or its output was unreadable.
     #[error("{query} at --unwind {unwind} --max-word-length {max_word_length}: {source}")]
     Query {
@@ -184,7 +210,9 @@ impl CbmcTeacherError {
     pub fn is_bad_input(&self) -> bool {
         let run_error = match self {
             CbmcTeacherError::Compile(e) | CbmcTeacherError::Query { source: e, .. } => e,
-            CbmcTeacherError::Timeout { .. } | CbmcTeacherError::Stopped { .. } => return false,
+            CbmcTeacherError::Timeout { .. }
+            | CbmcTeacherError::Stopped { .. }
+            | CbmcTeacherError::ConcreteDisagrees { .. } => return false,
         };
         matches!(
             run_error,
@@ -231,6 +259,13 @@ pub struct CbmcTeacher<'p> {
     observer: Option<Observer<'p>>,
     /// The last conjecture built from confirmed answers: what a stopped run returns.
     last_conjecture: Option<Dfa>,
+    /// The words of concrete runs, if any (`concrete`).
+    concrete: Option<sampling::ConcreteWords<'p>>,
+    /// PAC equivalence instead of the conjecture query (`pac`), its queries so far, and
+    /// the guarantee of the last conjecture it accepted.
+    pac: Option<Pac>,
+    pac_queries: u64,
+    pac_result: Option<PacResult>,
 }
 
 impl<'p> CbmcTeacher<'p> {
@@ -263,6 +298,10 @@ impl<'p> CbmcTeacher<'p> {
             precheck_no: Cell::new(0),
             observer: None,
             last_conjecture: None,
+            concrete: None,
+            pac: None,
+            pac_queries: 0,
+            pac_result: None,
         };
         teacher.set_bounds(bounds);
         teacher
@@ -270,6 +309,12 @@ impl<'p> CbmcTeacher<'p> {
 
     pub fn bounds(&self) -> LearnBounds {
         self.bounds
+    }
+
+    /// Whether every word the pre-check admits at the current bounds has a known answer
+    /// ([`CbmcTeacher::prefetch`]).
+    pub fn is_complete(&self) -> bool {
+        self.complete
     }
 
     /// Counts CBMC runs into `counters` (e.g. one shared with other teachers).

@@ -32,6 +32,7 @@ impl CbmcTeacher<'_> {
     pub fn set_bounds(&mut self, bounds: LearnBounds) {
         self.bounds = bounds;
         self.exactness = None;
+        self.pac_result = None;
         self.complete = false;
         let shaped = shaped_words(
             &self.program.alphabet,
@@ -95,6 +96,7 @@ impl CbmcTeacher<'_> {
     pub(super) fn shortcut(&self, hypothesis: &Dfa) -> Option<Shortcut> {
         if let Some(word) = analysis::shortest_accepted(&ops::difference(hypothesis, &self.allowed))
             .or_else(|| self.known_disagreement(hypothesis))
+            .or_else(|| self.concrete_disagreement(hypothesis))
         {
             return Some(Shortcut::Refuted(word));
         }
@@ -131,6 +133,9 @@ impl CbmcTeacher<'_> {
         let answer = match self.shortcut(hypothesis)? {
             Shortcut::Refuted(word) => {
                 self.stats.conjectures_refuted_without_cbmc += 1;
+                if self.concrete_answer(&word) && self.lookup(&word).is_none() {
+                    self.stats.concrete_counterexamples += 1;
+                }
                 return Some(Equivalence::Counterexample(word));
             }
             Shortcut::Complete(exactness) => {
@@ -163,6 +168,9 @@ impl CbmcTeacher<'_> {
             } else if let Some(known) = self.lookup(word) {
                 self.stats.words_known += 1;
                 answers[i] = Some(known);
+            } else if self.concrete_answer(word) {
+                self.stats.from_concrete += 1;
+                answers[i] = Some(true);
             } else {
                 ask.push(i);
             }

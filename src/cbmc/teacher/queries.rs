@@ -117,7 +117,10 @@ impl CbmcTeacher<'_> {
     }
 
     /// One CBMC run over `words` (or, in the baseline, one per word).
-    fn cbmc_membership(&mut self, words: &[Word]) -> Result<Vec<bool>, CbmcTeacherError> {
+    pub(super) fn cbmc_membership(
+        &mut self,
+        words: &[Word],
+    ) -> Result<Vec<bool>, CbmcTeacherError> {
         let chunk = if self.options.baseline {
             1
         } else {
@@ -155,6 +158,9 @@ impl CbmcTeacher<'_> {
             Err(e) => return Err(self.query_error(describe_words(&self.program.alphabet, part), e)),
         };
         for (word, &accepted) in part.iter().zip(&replies) {
+            if !accepted {
+                self.check_concrete(word)?;
+            }
             self.record(word, accepted);
         }
         Ok(replies)
@@ -212,6 +218,9 @@ impl CbmcTeacher<'_> {
                 }
             };
             for (word, &accepted) in unknown.iter().zip(&replies) {
+                if !accepted {
+                    self.check_concrete(word)?;
+                }
                 self.record(word, accepted);
             }
             self.notify();
@@ -284,6 +293,9 @@ impl CbmcTeacher<'_> {
         feedback: Option<Feedback>,
     ) -> Result<Equivalence, CbmcTeacherError> {
         if let Some(feedback) = feedback {
+            if !feedback.positive {
+                self.check_concrete(&feedback.word)?;
+            }
             self.record(&feedback.word, feedback.positive);
             return Ok(Equivalence::Counterexample(feedback.word));
         }
@@ -308,16 +320,61 @@ impl CbmcTeacher<'_> {
         if let Some(answer) = self.equivalence_without_cbmc(hypothesis) {
             return Ok(answer);
         }
-        let known = self.known_accepted(hypothesis);
-        self.stats.conjectures_to_cbmc += 1;
-        let (bounds, end, timeout) = self.query_settings();
-        let result = self
-            .goto()?
-            .conjecture(hypothesis, bounds, end, &known, timeout);
-        self.notify();
-        let feedback =
-            result.map_err(|e| self.query_error(describe_conjecture(hypothesis, &[]), e))?;
+        if self.is_pac() {
+            return self.pac_equivalence(hypothesis);
+        }
+        // Fresh concrete runs before a CBMC run: a word of one the hypothesis rejects is a
+        // counterexample for free.
+        if let Some(word) = self.fresh_concrete_counterexample(hypothesis) {
+            self.stats.conjectures_refuted_without_cbmc += 1;
+            self.stats.concrete_counterexamples += 1;
+            return Ok(Equivalence::Counterexample(word));
+        }
+        let feedback = self.conjecture_query(hypothesis)?;
         self.conclude(hypothesis, feedback)
+    }
+
+    /// The conjecture query of `hypothesis`. The words of concrete runs it accepts ride
+    /// along, checked in the same run and known to its trap, so that the exactness pass
+    /// need not ask them again; if that run is too big (a timeout, out of memory), the
+    /// query runs alone and the exactness pass asks them in batches it can split.
+    fn conjecture_query(&mut self, hypothesis: &Dfa) -> Result<Option<Feedback>, CbmcTeacherError> {
+        let unverified = self.unverified_concrete(hypothesis, &[]);
+        let mut known = self.known_accepted(hypothesis);
+        known.extend(unverified.iter().cloned());
+        self.stats.conjectures_to_cbmc += 1;
+        self.stats.words_to_cbmc += unverified.len() as u64;
+        let (bounds, end, timeout) = self.query_settings();
+        let result = self.goto()?.conjecture_and_membership(
+            hypothesis,
+            bounds,
+            end,
+            &known,
+            &unverified,
+            timeout,
+        );
+        self.notify();
+        let (feedback, replies) = match result {
+            Ok(answered) => answered,
+            Err(CbmcRunError::Timeout { .. } | CbmcRunError::OutOfMemory { .. })
+                if !unverified.is_empty() && stop::stop_reason().is_none() =>
+            {
+                self.stats.batches_split += 1;
+                let known = self.known_accepted(hypothesis);
+                let alone = self
+                    .goto()?
+                    .conjecture(hypothesis, bounds, end, &known, timeout);
+                self.notify();
+                let feedback =
+                    alone.map_err(|e| self.query_error(describe_conjecture(hypothesis, &[]), e))?;
+                return Ok(feedback);
+            }
+            Err(e) => {
+                return Err(self.query_error(describe_conjecture(hypothesis, &unverified), e));
+            }
+        };
+        self.record_concrete_checks(&unverified, &replies)?;
+        Ok(feedback)
     }
 
     /// Answers the words at positions `ask` with CBMC, in batches.
@@ -348,15 +405,20 @@ impl CbmcTeacher<'_> {
         hypothesis: &Dfa,
     ) -> Result<(Vec<bool>, Option<Equivalence>), CbmcTeacherError> {
         let (mut answers, ask) = self.answers_without_cbmc(words);
-        let together =
-            !ask.is_empty() && !self.options.baseline && self.shortcut(hypothesis).is_none();
+        let together = !ask.is_empty()
+            && !self.options.baseline
+            && !self.is_pac()
+            && self.shortcut(hypothesis).is_none();
         let feedback = if together {
-            let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
+            let mut batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
+            let unverified = self.unverified_concrete(hypothesis, &batch);
+            batch.extend(unverified);
             self.stats.conjectures += 1;
             self.stats.conjectures_to_cbmc += 1;
             self.stats.words_to_cbmc += batch.len() as u64;
             self.notify();
-            let known = self.known_accepted(hypothesis);
+            let mut known = self.known_accepted(hypothesis);
+            known.extend(batch[ask.len()..].iter().cloned());
             let (bounds, end, timeout) = self.query_settings();
             let result = self
                 .goto()?
@@ -364,9 +426,7 @@ impl CbmcTeacher<'_> {
             self.notify();
             match result {
                 Ok((feedback, replies)) => {
-                    for (word, &accepted) in batch.iter().zip(&replies) {
-                        self.record(word, accepted);
-                    }
+                    self.record_concrete_checks(&batch, &replies)?;
                     for (&i, reply) in ask.iter().zip(replies) {
                         answers[i] = Some(reply);
                     }

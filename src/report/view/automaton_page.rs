@@ -243,6 +243,12 @@ fn banner(
                 }
             ),
         ),
+        // Sampling proves neither that an assertion cannot fail nor that nothing is missing.
+        _ if meta.pac().is_some() => (
+            "info",
+            "PAC result: probably approximately correct, not exact",
+            meta.pac().map(|p| p.guarantee.clone()).unwrap_or_default(),
+        ),
         (true, true) => (
             "clean",
             "The assertion cannot fail",
