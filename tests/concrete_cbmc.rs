@@ -84,7 +84,11 @@ fn concrete_runs_answer_queries_and_change_no_automaton() {
             &[args, &["--concrete-runs", "0"]].concat(),
             &off,
         ));
-        let with = automaton(&run(command, args, &on));
+        let with = automaton(&run(
+            command,
+            &[args, &["--concrete-runs", "200"]].concat(),
+            &on,
+        ));
         assert!(
             analysis::equivalence_witness(&without, &with).is_none(),
             "{command} {args:?}: the automata differ"

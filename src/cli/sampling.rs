@@ -16,8 +16,8 @@ pub enum ModeArg {
 #[derive(Debug, Args)]
 pub struct SamplingCli {
     /// Concrete runs (gcc, inputs from a seeded generator) before learning: their words are
-    /// "yes" answers without CBMC and the guesses of lazy learning; 0 for none. A program
-    /// gcc cannot build that way gets none.
+    /// "yes" answers without CBMC and the guesses of lazy learning; 200 is a good number, 0
+    /// (the default) for none. A program gcc cannot build that way gets none.
     #[arg(long, value_name = "N", default_value_t = crate::commands::sampling::DEFAULT_CONCRETE_RUNS)]
     pub concrete_runs: u64,
     /// `exact`, or `pac`: conjectures are checked on samples, not by CBMC's conjecture query
