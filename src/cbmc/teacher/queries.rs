@@ -167,7 +167,7 @@ impl CbmcTeacher<'_> {
     /// query: on small programs one batch replaces the rounds of guesses and checks of lazy
     /// learning and the conjecture queries. Nothing in the baseline.
     pub fn prefetch(&mut self) -> Result<usize, CbmcTeacherError> {
-        if self.options.baseline {
+        if self.options.baseline || self.options.paper_lazy {
             return Ok(0);
         }
         let limit = self.options.batch_size as u64;
@@ -348,8 +348,10 @@ impl CbmcTeacher<'_> {
         hypothesis: &Dfa,
     ) -> Result<(Vec<bool>, Option<Equivalence>), CbmcTeacherError> {
         let (mut answers, ask) = self.answers_without_cbmc(words);
-        let together =
-            !ask.is_empty() && !self.options.baseline && self.shortcut(hypothesis).is_none();
+        let together = !ask.is_empty()
+            && !self.options.baseline
+            && !self.options.paper_lazy
+            && self.shortcut(hypothesis).is_none();
         let feedback = if together {
             let batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
             self.stats.conjectures += 1;
