@@ -108,6 +108,11 @@ def run_one(binary, workdir, manifest, command, bounds, mode, extra, limit):
                from_precheck=learn["from_precheck"], from_concrete=learn.get(
                    "from_concrete", stats.get("from_concrete", 0)),
                states=learn["states"])
+    if "callback" in manifest:
+        # Whether the learned language reaches the harness's callback (a word with it).
+        words = subprocess.run([binary, "automaton", "words", out, "--max-length", str(length)],
+                               capture_output=True, text=True).stdout.split("\n")
+        row["callback_reached"] = any(manifest["callback"] in w.split() for w in words)
     partial = "PARTIAL" in err or "stopped early" in err
     if partial:
         row["timed_out"] = True
@@ -222,6 +227,14 @@ def review(binary, work, name, manifest, limit):
 
 
 def summarise(manifests, rows, limit):
+    # The default is the reference: its row says whether every other mode's automaton of
+    # the same program, command and bounds matched it (null when none could be compared).
+    for d in rows:
+        if d["mode"] == "default":
+            others = [r["equivalent"] for r in rows if r["mode"] != "default"
+                      and (r["program"], r["command"], r["bounds"]) == (d["program"], d["command"], d["bounds"])
+                      and r["equivalent"] is not None]
+            d["equivalent"] = all(others) if others else None
     by_mode = {m: [r for r in rows if r["mode"] == m] for m, _ in MODES}
 
     def total(mode, key):

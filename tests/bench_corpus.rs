@@ -60,7 +60,10 @@ fn manifests() -> Vec<(String, Manifest)> {
             let text = std::fs::read_to_string(p.join("bench.toml")).unwrap();
             let manifest: Manifest = toml::from_str(&text)
                 .unwrap_or_else(|e| panic!("{}: {e}", p.join("bench.toml").display()));
-            (p.file_name().unwrap().to_string_lossy().into_owned(), manifest)
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                manifest,
+            )
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -86,7 +89,8 @@ fn materialise(name: &str, m: &Manifest, dest: &Path, variant: &str) {
 
 fn compiles(name: &str, m: &Manifest, dir: &Path) {
     let mut gcc = Command::new("gcc");
-    gcc.current_dir(dir).args(["-fsyntax-only", "-Werror=implicit-function-declaration"]);
+    gcc.current_dir(dir)
+        .args(["-fsyntax-only", "-Werror=implicit-function-declaration"]);
     // CBMC's built-ins, which gcc does not know.
     gcc.args([
         "-D__CPROVER_assert(c,m)=((void)(c))",
@@ -122,7 +126,10 @@ fn every_manifest_is_complete_and_its_bounds_make_sense() {
     assert!(all.len() >= 6, "the corpus has its six kinds of program");
     for (name, m) in &all {
         assert!(!m.files.is_empty(), "{name}: no files");
-        assert!(!m.assertion.is_empty(), "{name}: the assertion is described");
+        assert!(
+            !m.assertion.is_empty(),
+            "{name}: the assertion is described"
+        );
         assert!(!m.modes.is_empty(), "{name}: no modes");
         for mode in &m.modes {
             assert!(mode == "learn" || mode == "explain", "{name}: mode {mode}");
@@ -131,9 +138,15 @@ fn every_manifest_is_complete_and_its_bounds_make_sense() {
                 _ => m.explain_bounds.as_ref(),
             }
             .unwrap_or(&m.bounds);
-            assert!((1..=3).contains(&bounds.len()), "{name}: 1 to 3 bounds pairs");
+            assert!(
+                (1..=3).contains(&bounds.len()),
+                "{name}: 1 to 3 bounds pairs"
+            );
             for &(unwind, length) in bounds {
-                assert!(unwind >= 1 && length >= 2, "{name}: bounds {unwind}, {length}");
+                assert!(
+                    unwind >= 1 && length >= 2,
+                    "{name}: bounds {unwind}, {length}"
+                );
             }
         }
         let sources = m.files.iter().chain(&m.harness);
@@ -163,7 +176,10 @@ fn every_program_and_both_sides_of_its_merge_compile() {
         materialise(&name, &m, base.path(), "base");
         compiles(&name, &m, base.path());
         let Some(review) = &m.review else { continue };
-        assert!(review.bounds.0 >= 1 && review.bounds.1 >= 2, "{name}: review bounds");
+        assert!(
+            review.bounds.0 >= 1 && review.bounds.1 >= 2,
+            "{name}: review bounds"
+        );
         for variant in [&review.ours, &review.theirs] {
             let dir = tempfile::tempdir().unwrap();
             match variant {
