@@ -13,6 +13,8 @@ static int used;
 static int head = NIL;
 static int length;
 
+void check(void);
+
 void push(int v)
 {
     if (used >= POOL)

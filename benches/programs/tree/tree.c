@@ -14,6 +14,8 @@ static int used;
 static int root = NIL;
 static int size;
 
+void check(void);
+
 static int new_node(int k)
 {
     int n = used++;
