@@ -1,7 +1,7 @@
 # The two commands of the README: `make demo` and `make test`. Both install what is missing.
 CARGO ?= cargo
 
-.PHONY: test demo deps bench bench-learner bench-learn bench-review bench-explain bench-concise
+.PHONY: test demo deps bench bench-automaton bench-learner bench-learn bench-review bench-explain bench-concise
 
 deps:
 	bash scripts/install-cbmc.sh
@@ -19,7 +19,13 @@ demo: deps
 	target/release/mergelens demo --out target/demo
 
 # Benchmarks print figures; they are not tests (see benches/README.md).
-bench:
+# The corpus of benches/programs/ in three modes side by side (baseline, the paper's lazy
+# learning, default); writes target/bench/summary.json (see benches/corpus.md).
+bench: deps
+	$(CARGO) build --release
+	python3 scripts/bench.py $${CARGO_TARGET_DIR:-target}/release/mergelens --out target/bench
+
+bench-automaton:
 	$(CARGO) bench --bench automaton
 
 bench-learner:

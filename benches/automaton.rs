@@ -1,6 +1,6 @@
 //! Speed of the automaton algebra on automata far larger than learning produces.
 //!
-//! Run with `cargo bench --bench automaton` (or `make bench`). The automata are built from
+//! Run with `cargo bench --bench automaton` (or `make bench-automaton`). The automata are built from
 //! a fixed seed, so every run measures the same work:
 //!
 //! * `random`: 100,000 states over 50 letters, 98% of the edges present, 30% accepting.

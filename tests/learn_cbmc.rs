@@ -109,6 +109,37 @@ fn the_baseline_learns_the_same_automata_with_ten_times_the_cbmc_runs() {
     }
 }
 
+/// `--paper-lazy` (lazy learning as the paper describes it, for `make bench`) asks CBMC
+/// nothing before learning: where the default's prefetch answers every word the pre-check
+/// admits in one run, it guesses and checks, in more runs, and learns the same automaton.
+#[test]
+fn the_papers_lazy_learning_skips_the_prefetch_and_learns_the_same_automaton() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut automata = Vec::new();
+    let mut stats_of = Vec::new();
+    for mode in ["default", "paper-lazy"] {
+        let stats_file = dir.path().join(format!("{mode}.json"));
+        let mut args = vec![
+            program("loop_calls.c"),
+            "--stats".into(),
+            stats_file.to_string_lossy().into_owned(),
+        ];
+        if mode == "paper-lazy" {
+            args.push("--paper-lazy".into());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        automata.push(learned(&args));
+        stats_of.push(stats(&stats_file));
+    }
+    assert_eq!(automata[0], automata[1]);
+    let prefetched = |s: &serde_json::Value| s["teacher"]["prefetched_words"].as_u64().unwrap();
+    assert!(prefetched(&stats_of[0]) > 0, "{}", stats_of[0]);
+    assert_eq!(prefetched(&stats_of[1]), 0, "{}", stats_of[1]);
+    assert_eq!(stats_of[1]["lazy"], true);
+    let runs = |s: &serde_json::Value| s["cbmc_runs"].as_u64().unwrap();
+    assert!(runs(&stats_of[0]) < runs(&stats_of[1]), "{stats_of:?}");
+}
+
 /// With batches of two words, the teacher does not prefetch the pre-check's words, so the
 /// learner guesses "yes", the teacher checks the guesses, and the exactness pass checks the
 /// conjecture; the result is the same.

@@ -365,6 +365,10 @@ pub struct ProgramCli {
     /// pre-checks, no lazy learning, no cache.
     #[arg(long, hide = true)]
     pub baseline: bool,
+    /// Lazy learning as the paper describes it, for benchmarks: pre-checks and guesses,
+    /// but no prefetch, no guesses in the conjecture query's run, no cache.
+    #[arg(long, hide = true, conflicts_with = "baseline")]
+    pub paper_lazy: bool,
     /// List every front-end warning (calls through function pointers, `goto`, ...); by
     /// default more than a few are counted in one line.
     #[arg(short, long)]
@@ -408,6 +412,7 @@ impl ProgramCli {
             },
             concise: (!self.exact).then(|| std::time::Duration::from_secs_f64(self.concise_time)),
             baseline: self.baseline,
+            paper_lazy: self.paper_lazy,
             verbose: self.verbose,
             sampling: self.sampling.into_args(),
         }

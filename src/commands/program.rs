@@ -65,6 +65,9 @@ pub struct ProgramArgs {
     /// The paper's baseline, for benchmarks: one CBMC run per membership query, no
     /// pre-checks, no lazy learning, no store.
     pub baseline: bool,
+    /// `--paper-lazy`: lazy learning as the paper describes it (no prefetch, guesses and
+    /// conjecture in separate runs, no store), for benchmarks.
+    pub paper_lazy: bool,
     /// `--verbose`: every front-end warning, not their count.
     pub verbose: bool,
     /// Concrete runs and PAC equivalence (`super::sampling`).
@@ -101,6 +104,7 @@ impl ProgramArgs {
             query_timeout: self.query_timeout,
             exact_limit: self.exact_limit,
             baseline: self.baseline,
+            paper_lazy: self.paper_lazy,
             library_unwind: self.library_unwind,
             ..TeacherOptions::default()
         }
@@ -139,7 +143,7 @@ impl ProgramArgs {
         mode: StoreMode,
         tools: &Toolchain,
     ) -> Option<AnswerStore> {
-        if self.baseline {
+        if self.baseline || self.paper_lazy {
             return None;
         }
         // Another library bound is another language; the default keeps the plain mode.

@@ -56,6 +56,10 @@ pub struct TeacherOptions {
     pub batch_size: usize,
     /// The paper's baseline: no pre-checks, one CBMC run per word.
     pub baseline: bool,
+    /// Lazy learning as the paper's Sec. 6 describes it, for benchmarks: pre-checks and
+    /// guesses checked in batches, but no prefetch of every word the pre-check admits and
+    /// no guesses riding along in the conjecture query's run.
+    pub paper_lazy: bool,
     /// How often a loop of CBMC's C library models may iterate
     /// ([`crate::cbmc::program::LIBRARY_UNWIND`] unless set).
     pub library_unwind: u32,
@@ -68,6 +72,7 @@ impl Default for TeacherOptions {
             exact_limit: DEFAULT_EXACT_LIMIT,
             batch_size: MEMBERSHIP_BATCH,
             baseline: false,
+            paper_lazy: false,
             library_unwind: crate::cbmc::program::LIBRARY_UNWIND,
         }
     }

@@ -173,7 +173,7 @@ impl CbmcTeacher<'_> {
     /// query: on small programs one batch replaces the rounds of guesses and checks of lazy
     /// learning and the conjecture queries. Nothing in the baseline.
     pub fn prefetch(&mut self) -> Result<usize, CbmcTeacherError> {
-        if self.options.baseline {
+        if self.options.baseline || self.options.paper_lazy {
             return Ok(0);
         }
         let limit = self.options.batch_size as u64;
@@ -408,6 +408,7 @@ impl CbmcTeacher<'_> {
         let together = !ask.is_empty()
             && !self.options.baseline
             && !self.is_pac()
+            && !self.options.paper_lazy
             && self.shortcut(hypothesis).is_none();
         let feedback = if together {
             let mut batch: Vec<Word> = ask.iter().map(|&i| words[i].clone()).collect();
