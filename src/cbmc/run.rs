@@ -128,8 +128,9 @@ pub(crate) fn run(
 }
 
 /// Whether a failed run ran out of the address space [`process::set_memory_limit`] gave it.
-/// CBMC catches the failed allocation and says so (exit 6, "Out of memory"); a tool that
-/// does not dies of a signal or an abort near the limit.
+/// CBMC catches the failed allocation and says so (exit 6, "Out of memory"), but not always
+/// (with `--json-ui` it has been seen to exit 6 with no output at all); a tool that does
+/// not dies of a signal or an abort. Either way, near the limit.
 fn out_of_memory(
     status: &ExitStatus,
     stdout: &[u8],
@@ -145,7 +146,9 @@ fn out_of_memory(
         let text = String::from_utf8_lossy(&bytes[bytes.len().saturating_sub(4096)..]);
         text.contains("Out of memory") || text.contains("std::bad_alloc")
     };
-    says(stderr) || says(stdout) || (status.signal().is_some() && peak_memory >= limit / 10 * 8)
+    let near_the_limit = peak_memory >= limit / 10 * 8;
+    let abnormal = status.signal().is_some() || status.code() == Some(6);
+    says(stderr) || says(stdout) || (abnormal && near_the_limit)
 }
 
 /// The last lines of a tool's error output, for a one-line error message.
@@ -162,5 +165,25 @@ pub(crate) fn tail(bytes: &[u8], lines: usize) -> String {
         "no output".to_string()
     } else {
         joined
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+
+    #[test]
+    fn a_silent_abnormal_exit_near_the_limit_is_out_of_memory() {
+        let gib = 1u64 << 30;
+        let exit6 = ExitStatus::from_raw(6 << 8);
+        assert!(out_of_memory(&exit6, b"", b"", 4 * gib - 1, 4 * gib));
+        // Far from the limit, exit 6 is CBMC's own failure, said as such.
+        assert!(!out_of_memory(&exit6, b"", b"", gib, 4 * gib));
+        assert!(out_of_memory(&exit6, b"", b"Out of memory", gib, 4 * gib));
+        let killed = ExitStatus::from_raw(9);
+        assert!(out_of_memory(&killed, b"", b"", 4 * gib, 4 * gib));
+        let found = ExitStatus::from_raw(10 << 8);
+        assert!(!out_of_memory(&found, b"", b"", 4 * gib, 4 * gib));
     }
 }
