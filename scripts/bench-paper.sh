@@ -58,29 +58,33 @@ run() {
   local stats="$out/$name.$tag.stats" json="$out/$name.$tag.json"
   local s e rc=0
   s=$(date +%s.%N)
-  timeout --signal=INT --kill-after=30 "$LIMIT" "$bin" explain "$demos/$file" --harness "$out/$harness.c" \
+  # CPU time (mergelens and the CBMC runs it waited for) beside wall time: on a machine
+  # shared with other work the wall time says more about the load than about mergelens.
+  /usr/bin/time -f '%U %S' -o "$out/$name.$tag.cpu" \
+    timeout --signal=INT --kill-after=30 "$LIMIT" "$bin" explain "$demos/$file" --harness "$out/$harness.c" \
     --only "$only" --unwind "$unwind" --max-word-length "$length" --no-cache \
     --stats "$stats" -o "$json" 2>"$out/$name.$tag.err" || rc=$?
   e=$(date +%s.%N)
   local wall
   wall=$(python3 -c "print(f'{$e - $s:.1f}')")
   if [ "$rc" -ne 0 ] || grep -q partial "$out/$name.$tag.err"; then
-    echo "- >$LIMIT -"
+    echo "- >$LIMIT - -"
     return
   fi
-  python3 - "$stats" "$json" "$wall" <<'PY'
+  python3 - "$stats" "$json" "$wall" "$out/$name.$tag.cpu" <<'PY'
 import json, sys
 stats = json.load(open(sys.argv[1]))
 doc = json.load(open(sys.argv[2]))
 runs = stats["cbmc_runs"] + stats.get("selection_cbmc_runs", 0)
-print(runs, sys.argv[3], doc["states"])
+cpu = sum(float(x) for x in open(sys.argv[4]).read().split()[-2:])
+print(runs, sys.argv[3], f"{cpu:.1f}", doc["states"])
 PY
 }
 
 if [ -n "$OTHER" ]; then
-  printf '| program | paper bounds | mergelens bounds | CBMC runs (other) | s (other) | CBMC runs | s | states | equivalent |\n|---|---|---|---:|---:|---:|---:|---:|---|\n'
+  printf '| program | paper bounds | mergelens bounds | CBMC runs (other) | wall s (other) | CPU s (other) | CBMC runs | wall s | CPU s | states | equivalent |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n'
 else
-  printf '| program | paper bounds | mergelens bounds | CBMC runs | s | states |\n|---|---|---|---:|---:|---:|\n'
+  printf '| program | paper bounds | mergelens bounds | CBMC runs | wall s | CPU s | states |\n|---|---|---|---:|---:|---:|---:|\n'
 fi
 for row in "${rows[@]}"; do
   IFS='|' read -r name file harness bounds only <<<"$row"
@@ -88,16 +92,16 @@ for row in "${rows[@]}"; do
   unwind=${bounds%-*}; length=${bounds#*-}
   [ "$READING" = paper ] && unwind=$((unwind - 1))
   if [ -n "$OTHER" ]; then
-    read -r oruns owall _ <<<"$(run "$OTHER" other "$name" "$file" "$harness" "$unwind" "$length" "$only")"
+    read -r oruns owall ocpu _ <<<"$(run "$OTHER" other "$name" "$file" "$harness" "$unwind" "$length" "$only")"
   fi
-  read -r runs wall states <<<"$(run "$M" this "$name" "$file" "$harness" "$unwind" "$length" "$only")"
+  read -r runs wall cpu states <<<"$(run "$M" this "$name" "$file" "$harness" "$unwind" "$length" "$only")"
   if [ -n "$OTHER" ]; then
     eq=n/a
     if [ -s "$out/$name.other.json" ] && [ -s "$out/$name.this.json" ] && [ "$owall" != ">$LIMIT" ] && [ "$wall" != ">$LIMIT" ]; then
       eq=$("$M" automaton equiv "$out/$name.other.json" "$out/$name.this.json" >/dev/null 2>&1 && echo yes || echo NO)
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$bounds" "--unwind $unwind --max-word-length $length" "$oruns" "$owall" "$runs" "$wall" "$states" "$eq"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$bounds" "\`--unwind $unwind --max-word-length $length\`" "$oruns" "$owall" "$ocpu" "$runs" "$wall" "$cpu" "$states" "$eq"
   else
-    printf '| %s | %s | %s | %s | %s | %s |\n' "$name" "$bounds" "--unwind $unwind --max-word-length $length" "$runs" "$wall" "$states"
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$bounds" "\`--unwind $unwind --max-word-length $length\`" "$runs" "$wall" "$cpu" "$states"
   fi
 done
