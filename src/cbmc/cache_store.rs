@@ -429,12 +429,11 @@ mod tests {
             3,
             "493e1db94f86370d58d63e2a434e8d9eb1110d337ce966ceceb2c490f731c2ed",
         ),
-        // The membership harness records the path as one bit-vector, and the conjecture
-        // harness's properties name the witness (for --slice-formula): same answers, the
-        // texts changed.
+        // The membership harness records the path as one bit-vector: same answers, the
+        // text changed.
         (
             4,
-            "e1b7a1452ae77e28bcc1711eb9b5577d6c47f10a1162612a81f18dd13a9ad4f7",
+            "5ad196e46c7df99b9a907618364412391e347889315ab4f441124c8f6092afe2",
         ),
     ];
 
