@@ -43,3 +43,10 @@ bench-review: deps
 bench-explain: deps
 	$(CARGO) build --release
 	bash scripts/bench-explain.sh target/release/mergelens
+
+# The paper's programs at their largest published bounds (benches/paper.md). PAPER_DEMOS is
+# the paper_demos/ directory of a checkout of martinchapman/learning-errors; nothing is fetched.
+.PHONY: bench-paper
+bench-paper: deps
+	$(CARGO) build --release
+	bash scripts/bench-paper.sh "$(PAPER_DEMOS)" target/release/mergelens $(OTHER_MERGELENS)

@@ -45,7 +45,7 @@ pub const STORE_FORMAT: &str = "mergelens-cache/1";
 /// includes it, with [`semantics_digest`] of the texts involved, so that answers and
 /// automata learned under older semantics are never served; the `semantics_are_pinned`
 /// test fails when those texts change and this number did not.
-pub const SEMANTICS_VERSION: u32 = 3;
+pub const SEMANTICS_VERSION: u32 = 4;
 
 /// A digest of [`SEMANTICS_VERSION`] and of the texts that decide what a query means: the
 /// front end's instrumentation (hooks, header, exit calls, preprocessor flags), the
@@ -428,6 +428,12 @@ mod tests {
         (
             3,
             "493e1db94f86370d58d63e2a434e8d9eb1110d337ce966ceceb2c490f731c2ed",
+        ),
+        // The membership harness records the path as one bit-vector: same answers, the
+        // text changed.
+        (
+            4,
+            "5ad196e46c7df99b9a907618364412391e347889315ab4f441124c8f6092afe2",
         ),
     ];
 

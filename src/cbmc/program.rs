@@ -323,6 +323,10 @@ impl GotoProgram {
                 batch,
             );
             // No --slice-formula here: it drops the copy of the feedback word from the trace.
+            // A harness whose properties name the copy keeps it in the slice, and each query
+            // then costs a third less CPU, but CBMC returns other counterexamples and the
+            // learner needs more rounds (the paper's merge_sort 8 -> 12 runs, Docking 5 -> 8,
+            // more CPU on every program measured: benches/paper.md), so it was dropped.
             let report = self.check(&source, &["--trace"], bounds, deadline, timeout, what)?;
             check_contract(&report, end, alphabet.len())?;
             if answers.is_none() {

@@ -27,6 +27,16 @@ pub struct ProgramProperty {
     pub description: String,
 }
 
+impl ProgramProperty {
+    /// Whether the assertion is one of CBMC's models of the C library (`malloc`'s "max
+    /// allocation size exceeded"), not the program's own.
+    pub fn in_library(&self) -> bool {
+        self.file
+            .to_str()
+            .is_some_and(|f| f.starts_with(super::program::LIBRARY_FILE_PREFIX))
+    }
+}
+
 /// What [`program_properties`] asks CBMC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PropertyQuery {
