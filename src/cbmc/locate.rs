@@ -120,14 +120,10 @@ impl Toolchain {
     }
 
     fn check(cbmc: PathBuf) -> Result<Toolchain, CbmcError> {
-        let output =
-            Command::new(&cbmc)
-                .arg("--version")
-                .output()
-                .map_err(|e| CbmcError::Broken {
-                    path: cbmc.clone(),
-                    reason: e.to_string(),
-                })?;
+        let output = version_output(&cbmc).map_err(|e| CbmcError::Broken {
+            path: cbmc.clone(),
+            reason: e.to_string(),
+        })?;
         let stdout = String::from_utf8_lossy(&output.stdout);
         let version = Version::parse(&stdout)
             .filter(|_| output.status.success())
@@ -186,6 +182,21 @@ pub(crate) fn private_prefix_bin() -> Option<PathBuf> {
         .or_else(|| var("XDG_DATA_HOME").map(|d| d.join("mergelens/cbmc")))
         .or_else(|| var("HOME").map(|h| h.join(".local/share/mergelens/cbmc")))?;
     Some(prefix.join("bin"))
+}
+
+/// `cbmc --version`'s output. A file just written is "busy" while a process forked at that
+/// moment (by another thread) still holds it open: that passes, so it is asked again.
+fn version_output(cbmc: &Path) -> std::io::Result<std::process::Output> {
+    let mut tries = 0;
+    loop {
+        match Command::new(cbmc).arg("--version").output() {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            result => return result,
+        }
+    }
 }
 
 #[cfg(test)]

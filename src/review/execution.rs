@@ -248,7 +248,7 @@ impl FreshRun<'_> {
         let root = |tag: char| {
             let version = ORDER
                 .iter()
-                .chain(&COPIES.map(|(v, c)| (v, c)))
+                .chain(&COPIES)
                 .find(|(_, t)| *t == tag)
                 .map(|(v, _)| *v);
             self.inputs

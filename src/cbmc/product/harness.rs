@@ -24,7 +24,7 @@ const SITE_STACK: usize = 8;
 
 /// How many items a version's log holds: an entry and a return per letter and `end`; letters
 /// that do not count towards the word bound still take room: twice as much then.
-pub fn log_room(max_word_length: usize, all_count: bool) -> usize {
+pub(crate) fn log_room(max_word_length: usize, all_count: bool) -> usize {
     if all_count {
         2 * max_word_length + 1
     } else {

@@ -44,9 +44,10 @@ mod harness;
 mod log;
 mod sites;
 
+pub use harness::TAPE_LENGTH;
+pub(crate) use harness::log_room;
 pub(crate) use harness::{Goal, Layout, harness};
 use harness::{MAX_ARGUMENTS, PINS_HERE, PROPERTY};
-pub use harness::{TAPE_LENGTH, log_room};
 pub use log::{Execution, Item};
 use log::{counter, len, log, read_count, read_values, seen};
 pub use sites::ReadSite;
