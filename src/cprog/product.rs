@@ -392,6 +392,37 @@ fn entry_letters(program: &InstrumentedProgram) -> Vec<String> {
         .collect()
 }
 
+/// Takes the site hooks of the call sites `numbers` gives 0 out of `version`'s files: a
+/// function called from one place in every version needs no site (the product logs one for
+/// it), and every hook CBMC need not execute makes its run cheaper.
+pub fn drop_unnumbered_sites(
+    version: &ProductVersion,
+    numbers: &[u32],
+) -> Result<(), FrontEndError> {
+    let hook = product_names(version.tag).site;
+    let dropped: Vec<String> = numbers
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n == 0)
+        .map(|(i, _)| format!("({hook}({}u), ", i + 1))
+        .collect();
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    for path in &version.files {
+        let io = |source| FrontEndError::Io {
+            path: path.clone(),
+            source,
+        };
+        let mut text = preprocess::decode(&std::fs::read(path).map_err(io)?);
+        for call in &dropped {
+            text = text.replace(call.as_str(), "(");
+        }
+        std::fs::write(path, preprocess::encode(&text)).map_err(io)?;
+    }
+    Ok(())
+}
+
 /// The name a scalar parameter declaration (`int x`, `unsigned long n`) declares, `None` for
 /// pointers, arrays, aggregates and unnamed parameters.
 fn scalar_parameter(declaration: &str) -> Option<String> {
@@ -566,5 +597,31 @@ mod tests {
         assert_eq!(scalar_parameter("char *s"), None);
         assert_eq!(scalar_parameter("struct s v"), None);
         assert_eq!(scalar_parameter("int"), None);
+    }
+
+    #[test]
+    fn unnumbered_site_hooks_are_taken_out_and_numbered_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a0.product.i");
+        let text = "x = (__mlsite_a(1u), f(1)); y = (__mlsite_a(2u), f((__mlsite_a(1u), g())));\n";
+        std::fs::write(&file, text).unwrap();
+        let version = ProductVersion {
+            tag: 'a',
+            files: vec![file.clone()],
+            arguments: 0,
+            nondet: Vec::new(),
+            inputs: Vec::new(),
+            recursive: Vec::new(),
+            exits: false,
+            readers: Vec::new(),
+            letters: Vec::new(),
+            call_sites: Vec::new(),
+            entries: Vec::new(),
+        };
+        drop_unnumbered_sites(&version, &[0, 7]).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            "x = (f(1)); y = (__mlsite_a(2u), f((g())));\n"
+        );
     }
 }

@@ -38,7 +38,7 @@ use crate::cbmc::product::{
 use crate::cbmc::{CbmcCounters, CbmcRunError};
 use crate::config::Settings;
 use crate::cprog::product::{
-    INPUT_BYTES, ProductError, ProductVersion, input_label, product_version,
+    INPUT_BYTES, ProductError, ProductVersion, drop_unnumbered_sites, input_label, product_version,
 };
 use crate::cprog::{self, EventKind, FrontEndError};
 use crate::document::{
@@ -242,20 +242,32 @@ struct FreshRun<'a> {
 }
 
 impl FreshRun<'_> {
+    /// The input of the version with this tag (a copy's is its version's).
+    fn input(&self, tag: char) -> Option<&VersionInput> {
+        let version = ORDER
+            .iter()
+            .chain(&COPIES)
+            .find(|(_, t)| *t == tag)
+            .map(|(v, _)| *v)?;
+        self.inputs.iter().find(|i| i.version == version)
+    }
+
+    fn front_end(&self, tag: char, source: FrontEndError) -> ReviewError {
+        match self.input(tag) {
+            Some(i) => ReviewError::front_end(i.version, &i.revision, &i.root, self.entry, source),
+            None => ReviewError::Product {
+                entry: self.entry.to_string(),
+                source: Box::new(CbmcRunError::Contract {
+                    message: format!("no version for the product's tag {tag}: {source}"),
+                }),
+            },
+        }
+    }
+
     /// Each version's call sites numbered alike where the versions share them (a copy is
     /// its version's checkout).
     fn site_numbers(&self) -> Vec<Vec<u32>> {
-        let root = |tag: char| {
-            let version = ORDER
-                .iter()
-                .chain(&COPIES)
-                .find(|(_, t)| *t == tag)
-                .map(|(v, _)| *v);
-            self.inputs
-                .iter()
-                .find(|i| Some(i.version) == version)
-                .map(|i| i.root.as_path())
-        };
+        let root = |tag: char| self.input(tag).map(|i| i.root.as_path());
         let (Some(base), Some(roots)) = (
             root('o'),
             self.versions
@@ -297,10 +309,15 @@ impl FreshRun<'_> {
             entry: entry.to_string(),
             source: Box::new(source),
         };
+        let numbers = self.site_numbers();
+        for (version, numbers) in self.versions.iter().zip(&numbers) {
+            drop_unnumbered_sites(version, numbers)
+                .map_err(|source| self.front_end(version.tag, source))?;
+        }
         let compiled = ProductProgram::compile(
             &self.ctx.tools,
             self.versions,
-            &self.site_numbers(),
+            &numbers,
             self.pairs.to_vec(),
             self.counters.clone(),
         );
