@@ -4,22 +4,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::chromium::{chromium, console_messages, dom_in_chromium, dom_of_page};
+use common::{report_document as document, report_fixture as fixture};
 use mergelens::report::{self, Document, Format, MARKDOWN_LIMIT, Options, ReportError};
 use serde_json::{Value, json};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/report")
-        .join(name)
-}
-
-fn document(name: &str) -> Document {
-    report::read(&fixture(name)).unwrap()
-}
 
 fn html(name: &str) -> String {
     report::render(&document(name), Format::Html, &Options::default()).unwrap()

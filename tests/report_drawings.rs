@@ -11,21 +11,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use common::chromium::{attribute, dom_of_page};
+use common::{report_document as document, report_fixture as fixture};
 use mergelens::report::{self, Document, Format, Options};
 use serde_json::Value;
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/report")
-        .join(name)
-}
-
-fn document(name: &str) -> Document {
-    report::read(&fixture(name)).unwrap()
-}
 
 fn html(document: &Document) -> String {
     report::render(document, Format::Html, &Options::default()).unwrap()

@@ -4,7 +4,7 @@
 //! Key items: [`SamplingArgs`], [`attach`] (gives a CBMC teacher its concrete runs and
 //! mode) and [`pac_note`] (what every output of a PAC result says).
 
-use mergelens::cbmc::concrete::ConcreteProgram;
+use mergelens::cbmc::concrete::{ConcreteError, ConcreteProgram};
 use mergelens::cbmc::{CbmcTeacher, Pac, PacResult};
 use mergelens::cprog::{self, AssertionTarget, FrontEndConfig, InstrumentedProgram};
 
@@ -60,17 +60,19 @@ pub(crate) fn attach<'p>(
 fn build(
     program: &InstrumentedProgram,
     config: &FrontEndConfig,
-) -> Result<ConcreteProgram, String> {
+) -> Result<ConcreteProgram, ConcreteError> {
     let dir = tempfile::Builder::new()
         .prefix("mergelens-concrete-")
         .tempdir()
-        .map_err(|e| e.to_string())?;
+        .map_err(|source| ConcreteError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
     let concrete = match error_target(program) {
         Some(target) => cprog::instrument_error(config, &target, dir.path()),
         None => cprog::instrument(config, dir.path()),
-    }
-    .map_err(|e| e.to_string())?;
-    ConcreteProgram::build(program, &concrete).map_err(|e| e.to_string())
+    }?;
+    ConcreteProgram::build(program, &concrete)
 }
 
 /// In error mode, the assertion `program` explains, as the front end was given it: the

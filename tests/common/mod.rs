@@ -214,3 +214,15 @@ pub fn conflicting() -> Repo {
     repo.git(&["checkout", "-q", "main"]);
     repo
 }
+
+/// A file of `tests/fixtures/report/`.
+pub fn report_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/report")
+        .join(name)
+}
+
+/// The report document of `tests/fixtures/report/NAME`.
+pub fn report_document(name: &str) -> mergelens::report::Document {
+    mergelens::report::read(&report_fixture(name)).unwrap()
+}

@@ -53,6 +53,9 @@ pub enum ConcreteError {
     Link { message: String },
     #[error("the concrete instrumentation has other letters than the learned program")]
     Alphabet,
+    /// The front end could not instrument the program a second time.
+    #[error(transparent)]
+    FrontEnd(#[from] crate::cprog::FrontEndError),
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,

@@ -55,8 +55,8 @@ impl<'p> CbmcTeacher<'p> {
                     concrete.program = Some(program);
                     self.stats.concrete = true;
                 }
-                Err(note) => {
-                    self.stats.concrete_note = Some(note);
+                Err(why) => {
+                    self.stats.concrete_note = Some(why.to_string());
                     self.concrete = None;
                     return Vec::new();
                 }

@@ -8,13 +8,13 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::automaton::Word;
-use crate::cbmc::concrete::ConcreteProgram;
+use crate::cbmc::concrete::{ConcreteError, ConcreteProgram};
 
 /// The longest one batch of concrete runs may take.
 pub(super) const SAMPLING_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Builds the concrete program, or says why there is none.
-pub type ConcreteBuilder<'p> = Box<dyn FnOnce() -> Result<ConcreteProgram, String> + 'p>;
+pub type ConcreteBuilder<'p> = Box<dyn FnOnce() -> Result<ConcreteProgram, ConcreteError> + 'p>;
 
 /// The concrete runs of one program version and what they found.
 pub(crate) struct ConcreteWords<'p> {
