@@ -18,6 +18,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 use std::time::Instant;
@@ -321,7 +322,7 @@ impl FreshRun<'_> {
             self.pairs.to_vec(),
             self.counters.clone(),
         );
-        let mut product = match compiled {
+        let product = match compiled {
             Ok(p) => p,
             // A program the renaming cannot link (goto-cc rejects the product): the review
             // goes on with the word-level verdict, saying why.
@@ -346,7 +347,7 @@ impl FreshRun<'_> {
         }
         let (settings, ctx, learned) = (self.settings, self.ctx, self.learned);
         let mut run = match run_product(
-            &mut product,
+            &product,
             entry,
             self.pairs,
             settings,
@@ -507,9 +508,11 @@ fn notes(entry: &str, versions: &[ProductVersion], learned: &EntryAutomata) -> V
     notes
 }
 
-/// The self-check, then (if it holds) the enumeration.
+/// The enumeration and the self-check, side by side on the pool's threads (they share
+/// the product's binary, not a CBMC run); a failed self-check discards the enumeration
+/// and, when it fails first, stops it.
 fn run_product(
-    product: &mut ProductProgram,
+    product: &ProductProgram,
     entry: &str,
     pairs: &[(char, char)],
     settings: &Settings,
@@ -522,46 +525,37 @@ fn run_product(
         "{entry}: per-execution check (with its self-check) at --unwind {} --max-word-length {}",
         bounds.unwind, bounds.max_word_length
     ));
-    let mut enumeration = product.enumerate(
-        |l| alphabet.letter(l).is_some(),
-        bounds,
-        LIMIT,
-        settings.query_timeout,
-        resume.start,
-        |so_far| {
-            let n = so_far.len();
-            ctx.progress(&format!("{entry}: per-execution check: {n} executions"));
-            if let Some(path) = &resume.path {
-                let partial = PartialEnumeration {
-                    format: CACHE_FORMAT.to_string(),
-                    executions: so_far.to_vec(),
-                };
-                if let Err(err) = save(path, &partial) {
-                    ctx.warn(&format!("cannot keep the executions found so far: {err}"));
-                }
-            }
-        },
-    )?;
-    let mut self_check = SelfCheck {
-        versions: pairs
-            .iter()
-            .filter_map(|&(tag, _)| ORDER.iter().find(|(_, t)| *t == tag))
-            .map(|(v, _)| v.to_string())
-            .collect(),
-        identical: enumeration.complete,
-        divergence: None,
-        wall_seconds: 0.0,
+    let failed = AtomicBool::new(false);
+    let enumerate = || {
+        product.enumerate(
+            |l| alphabet.letter(l).is_some(),
+            bounds,
+            LIMIT,
+            settings.query_timeout,
+            resume.start.clone(),
+            |so_far| keep_found(entry, ctx, resume.path.as_deref(), so_far),
+            || !failed.load(Ordering::Relaxed),
+        )
     };
-    // The copies rode along in every search, so a complete enumeration has proved them
-    // identical. A divergence is located, and a check stopped at its cap proves it apart.
-    if !enumeration.complete {
-        ctx.progress(&format!("{entry}: per-execution self-check"));
+    let self_check = || {
         let started = Instant::now();
-        let found = product.self_check(bounds, settings.query_timeout)?;
-        self_check.identical = found.identical;
-        self_check.divergence = found.divergence;
-        self_check.wall_seconds = started.elapsed().as_secs_f64();
-    }
+        let found = product.self_check(bounds, settings.query_timeout);
+        if found.as_ref().is_ok_and(|f| !f.identical) {
+            failed.store(true, Ordering::Relaxed);
+        }
+        found.map(|found| SelfCheck {
+            versions: pairs
+                .iter()
+                .filter_map(|&(tag, _)| ORDER.iter().find(|(_, t)| *t == tag))
+                .map(|(v, _)| v.to_string())
+                .collect(),
+            identical: found.identical,
+            divergence: found.divergence,
+            wall_seconds: started.elapsed().as_secs_f64(),
+        })
+    };
+    let (enumeration, self_check) = ctx.pool.install(|| rayon::join(enumerate, self_check));
+    let (mut enumeration, self_check) = (enumeration?, self_check?);
     if !self_check.identical {
         enumeration = Enumeration::default();
     }
@@ -570,6 +564,22 @@ fn run_product(
         self_check: Some(self_check),
         enumeration,
     })
+}
+
+/// Reports the executions found so far and keeps them beside the cache entry, against a
+/// stop.
+fn keep_found(entry: &str, ctx: &LearnContext, path: Option<&Path>, so_far: &[RawExecution]) {
+    let n = so_far.len();
+    ctx.progress(&format!("{entry}: per-execution check: {n} executions"));
+    if let Some(path) = path {
+        let partial = PartialEnumeration {
+            format: CACHE_FORMAT.to_string(),
+            executions: so_far.to_vec(),
+        };
+        if let Err(err) = save(path, &partial) {
+            ctx.warn(&format!("cannot keep the executions found so far: {err}"));
+        }
+    }
 }
 
 /// The input of a story: the raw execution's values, each with where it was read.

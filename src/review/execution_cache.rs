@@ -162,10 +162,7 @@ pub(super) fn cache_key(
     };
     h.field(&harness(
         &layout,
-        &Goal::NewQuadruple {
-            blocked: &[],
-            pairs: &[('o', 'p')],
-        },
+        &Goal::NewQuadruple { blocked: &[] },
     ));
     h.field(&harness(&layout, &Goal::Divergence(&[('o', 'p')])));
     let v = ctx.tools.version;

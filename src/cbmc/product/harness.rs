@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::log::{
-    Execution, Item, MAX_SITE, SITE_SHIFT, counter, len, log, read_count, read_values, seen,
+    Item, MAX_SITE, SITE_SHIFT, counter, len, log, read_count, read_values, seen,
 };
 use crate::cprog::product::{ARGUMENT_READER, INPUT_BYTES, input_reader, product_names};
 
@@ -50,12 +50,11 @@ pub(crate) struct Layout<'a> {
 /// What one run asks CBMC for.
 pub(crate) enum Goal<'a> {
     /// A quadruple of the logs of the first four versions (O, A, B, M) that is none of
-    /// `blocked` and is not explained whatever it holds, or an input on which one of the
-    /// `pairs` (a version and its copy) logs differently.
-    NewQuadruple {
-        blocked: &'a [Execution],
-        pairs: &'a [(char, char)],
-    },
+    /// `blocked` and is not explained whatever it holds.
+    NewQuadruple { blocked: &'a [Vec<Vec<Item>>] },
+    /// An input on which O, A, B and M log exactly `logs` (a found quadruple, replayed
+    /// unsliced for its input values).
+    Replay { logs: &'a [Vec<Item>] },
     /// An input on which a version and its copy (pairs of tags) log differently.
     Divergence(&'a [(char, char)]),
 }
@@ -118,21 +117,25 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
         );
     }
     c.push_str(PINS_HERE);
-    let (blocked, pairs): (Option<&[Execution]>, &[(char, char)]) = match goal {
-        Goal::NewQuadruple { blocked, pairs } => (Some(blocked), pairs),
-        Goal::Divergence(pairs) => (None, pairs),
-    };
-    match blocked {
-        Some(blocked) => new_quadruple(&mut c, &tags[..tags.len().min(4)], n, blocked),
-        None => c.push_str("  int __ml_new = 0;\n"),
-    }
-    for &(x, y) in pairs {
-        // The version itself ran above when the goal has a quadruple.
-        if blocked.is_none() {
-            let _ = writeln!(c, "  {}();", product_names(x).call);
+    match goal {
+        Goal::NewQuadruple { blocked } => {
+            new_quadruple(&mut c, &tags[..tags.len().min(4)], n, blocked);
         }
-        let _ = writeln!(c, "  {}();", product_names(y).call);
-        let _ = writeln!(c, "  __ml_new = __ml_new || !{};", same(x, y, n));
+        Goal::Replay { logs } => {
+            let quadruple = &tags[..tags.len().min(4)];
+            for &t in quadruple {
+                let _ = writeln!(c, "  {}();", product_names(t).call);
+            }
+            let _ = writeln!(c, "  int __ml_new = {};", quadruple_is(quadruple, logs));
+        }
+        Goal::Divergence(pairs) => {
+            c.push_str("  int __ml_new = 0;\n");
+            for &(x, y) in *pairs {
+                let (x_call, y_call) = (product_names(x).call, product_names(y).call);
+                let _ = writeln!(c, "  {x_call}();\n  {y_call}();");
+                let _ = writeln!(c, "  __ml_new = __ml_new || !{};", same(x, y, n));
+            }
+        }
     }
     // The assertion reads the logs (not `assert(0)` after assumptions): a sliced formula
     // keeps exactly what it depends on.
@@ -298,7 +301,7 @@ fn site_hooks(c: &mut String, t: char, sites: &[(u32, u32)], map: &[u32], marked
 
 /// `main`'s part for [`Goal::NewQuadruple`]: run O, A, B and M and set `__ml_new` when
 /// their logs are no quadruple of `blocked` and not trivially explained.
-fn new_quadruple(c: &mut String, tags: &[char], n: usize, blocked: &[Execution]) {
+fn new_quadruple(c: &mut String, tags: &[char], n: usize, blocked: &[Vec<Vec<Item>>]) {
     for &t in tags {
         let _ = writeln!(c, "  {}();", product_names(t).call);
     }
@@ -313,14 +316,19 @@ fn new_quadruple(c: &mut String, tags: &[char], n: usize, blocked: &[Execution])
             same(*a, *o, n)
         );
     }
-    for e in blocked {
-        let clauses: Vec<String> = tags
-            .iter()
-            .zip(&e.logs)
-            .map(|(&t, items)| is_log(t, items))
-            .collect();
-        let _ = writeln!(c, "  __ml_new = __ml_new && !({});", clauses.join(" && "));
+    for logs in blocked {
+        let _ = writeln!(c, "  __ml_new = __ml_new && !{};", quadruple_is(tags, logs));
     }
+}
+
+/// C: the versions `tags` log `logs`.
+fn quadruple_is(tags: &[char], logs: &[Vec<Item>]) -> String {
+    let clauses: Vec<String> = tags
+        .iter()
+        .zip(logs)
+        .map(|(&t, items)| is_log(t, items))
+        .collect();
+    format!("({})", clauses.join(" && "))
 }
 
 /// C: version `x`'s log equals version `y`'s.

@@ -74,20 +74,53 @@ fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
     pins
 }
 
+/// What one search found: the quadruple of logs and the input values its trace gave.
+struct Found {
+    logs: Vec<Vec<Item>>,
+    pins: Vec<Pin>,
+}
+
+/// The logs of the versions `tags` in a trace, if it has them all: every log of a run
+/// that reached the harness's assertion ends with `end` or an exit.
+fn read_logs(property: &json::PropertyResult, tags: &[char]) -> Option<Vec<Vec<Item>>> {
+    tags.iter()
+        .map(|&t| {
+            let n = property.last_value(&len(t))? as usize;
+            let codes = property.last_array(&log(t), n)?;
+            let items: Vec<Item> = codes.into_iter().map(Item::decode).collect::<Option<_>>()?;
+            matches!(items.last(), Some(Item::End | Item::Exit)).then_some(items)
+        })
+        .collect()
+}
+
+/// `source` with its inputs pinned to `pins` (a replay).
+fn pinned(mut source: String, pins: &[Pin]) -> String {
+    if pins.is_empty() {
+        return source;
+    }
+    let pinned: Vec<String> = pins
+        .iter()
+        .map(|(array, i, v)| format!("{array}[{i}] == {v}ll"))
+        .collect();
+    let at = source
+        .find(PINS_HERE)
+        .expect("the harness marks where inputs are pinned");
+    source.insert_str(
+        at,
+        &format!("  __CPROVER_assume({});\n", pinned.join(" && ")),
+    );
+    source
+}
+
 /// What [`ProductProgram::enumerate`] found.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Enumeration {
     /// The names of [`Item::Letter`]s.
     pub letters: Vec<String>,
     pub executions: Vec<Execution>,
-    /// Whether CBMC proved no other quadruple exists (false: stopped at the limit, or at a
-    /// divergence).
+    /// Whether CBMC proved no other quadruple exists (false: stopped at the limit, or
+    /// because the self-check failed).
     pub complete: bool,
-    /// A search found an input on which a version and its self-check copy log differently:
-    /// an input is not shared, and the enumeration stopped (see
-    /// [`ProductProgram::self_check`] for where they part).
-    #[serde(default)]
-    pub diverged: bool,
 }
 
 /// The four versions linked into one program.
@@ -102,9 +135,6 @@ pub struct ProductProgram {
     /// Per version, each call site's callee (its letter index in the version) and number.
     sites: Vec<Vec<(u32, u32)>>,
     letters: Vec<String>,
-    /// Which of `letters` count towards the word bound (the review's alphabet: letters
-    /// `--only`/`--exclude` drop are recorded but not counted, as the learning does not).
-    counted: Vec<bool>,
     arguments: usize,
     /// The keys of every input stream some version reads.
     inputs: Vec<String>,
@@ -204,7 +234,6 @@ impl ProductProgram {
             tags: versions.iter().map(|v| v.tag).collect(),
             maps,
             sites,
-            counted: vec![true; letters.len()],
             letters,
             arguments,
             inputs: versions
@@ -241,95 +270,153 @@ impl ProductProgram {
     /// Every quadruple of logs not trivially explained, within the learning's `bounds`
     /// (the word length counting the letters `counts` accepts), up to `limit` of them,
     /// starting from the executions in `start`; `found` hears of all found so far after
-    /// each new one (so a caller can keep them against a stop).
+    /// each new one (so a caller can keep them against a stop), and the search ends,
+    /// incomplete, before a run when `go_on` says no more.
+    #[allow(clippy::too_many_arguments)]
     pub fn enumerate(
-        &mut self,
+        &self,
         counts: impl Fn(&str) -> bool,
         bounds: LearnBounds,
         limit: usize,
         timeout: Option<Duration>,
         start: Vec<Execution>,
         mut found: impl FnMut(&[Execution]),
+        go_on: impl Fn() -> bool + Sync,
     ) -> Result<Enumeration, CbmcRunError> {
-        self.counted = self.letters.iter().map(|l| counts(l)).collect();
+        let counted: Vec<bool> = self.letters.iter().map(|l| counts(l)).collect();
+        // The learning's bounds exactly: the same CBMC unwinding for loops and recursion.
+        let layout = self.layout(bounds.max_word_length, &counted);
+        let bounds = (bounds.cbmc().unwind, bounds.max_word_length, timeout);
         // Executions an earlier, stopped run found: blocked from the first search on.
+        let mut blocked: Vec<Vec<Vec<Item>>> = start.iter().map(|e| e.logs.clone()).collect();
         let mut result = Enumeration {
             letters: self.letters.clone(),
             executions: start,
             ..Enumeration::default()
         };
-        // The learning's bounds exactly: the same CBMC unwinding for loops and recursion.
-        let max_word_length = bounds.max_word_length;
-        let bounds = (bounds.cbmc().unwind, max_word_length, timeout);
+        // A search's find is blocked in the next search at once, while its replay runs
+        // beside that search: the two CBMC runs share the cores.
+        let mut pending: Option<Found> = None;
         loop {
-            if result.executions.len() >= limit {
-                return Ok(result);
+            let searching = blocked.len() < limit && go_on();
+            let replay = pending.take();
+            let (replayed, searched) = rayon::join(
+                || {
+                    replay
+                        .map(|f| self.replay(&layout, &f, bounds, blocked.len()))
+                        .transpose()
+                },
+                || {
+                    searching
+                        .then(|| self.search(&layout, &blocked, bounds))
+                        .transpose()
+                },
+            );
+            if let Some(execution) = replayed? {
+                result.executions.push(execution);
+                found(&result.executions);
             }
-            let blocked = &result.executions;
-            // The search runs on a sliced formula (only what the logs depend on: 16 times
-            // faster on a product of four 2,000-line versions), whose trace lacks the logs,
-            // folded into the assertion; the execution it found is then replayed unsliced
-            // with its input values pinned, which leaves the solver little to search. The
-            // self-check's copies ride along in every search: a search that finds nothing
-            // has also proved them identical.
-            let search = self.harness(max_word_length, blocked, &self.pairs, &[]);
-            let report = self.check(&search, true, bounds, blocked.len())?;
-            let property = report.property(PROPERTY)?;
-            if property.status == json::Status::Holds {
-                result.complete = true;
-                return Ok(result);
-            }
-            let pins = pinned_inputs(property);
-            let replay = self.harness(max_word_length, blocked, &self.pairs, &pins);
-            let report = self.check(&replay, false, bounds, blocked.len())?;
-            let mut property = report.property(PROPERTY)?.clone();
-            if property.status == json::Status::Holds {
-                // A value the slice left out mattered after all: search unsliced.
-                let report = self.check(&search, false, bounds, blocked.len())?;
-                property = report.property(PROPERTY)?.clone();
-                if property.status == json::Status::Holds {
-                    return Err(CbmcRunError::Contract {
-                        message: "the sliced and the unsliced product disagree".to_string(),
-                    });
+            match searched? {
+                None => return Ok(result),
+                Some(None) => {
+                    result.complete = true;
+                    return Ok(result);
+                }
+                Some(Some(f)) => {
+                    if blocked.contains(&f.logs) {
+                        return Err(CbmcRunError::Contract {
+                            message: "CBMC returned a blocked execution again".to_string(),
+                        });
+                    }
+                    blocked.push(f.logs.clone());
+                    pending = Some(f);
                 }
             }
-            if self
-                .pairs
-                .iter()
-                .any(|&(x, y)| logs_differ(&property, x, y))
-            {
-                result.diverged = true;
-                return Ok(result);
-            }
-            let quadruple = &self.tags[..self.tags.len().min(4)];
-            let context = SiteContext {
-                tags: quadruple,
-                inputs: &self.inputs,
-                readers: &self.readers,
-            };
-            let execution = read_execution(&property, &context, self.arguments)?;
-            if result.executions.contains(&execution) {
+        }
+    }
+
+    /// One search for a quadruple none of `blocked`. It runs on a sliced formula (only what
+    /// the logs depend on: 16 times faster on a product of four 2,000-line versions), whose
+    /// trace has the logs but lacks the input values they do not depend on.
+    fn search(
+        &self,
+        layout: &Layout,
+        blocked: &[Vec<Vec<Item>>],
+        bounds: (u32, usize, Option<Duration>),
+    ) -> Result<Option<Found>, CbmcRunError> {
+        let source = harness(layout, &Goal::NewQuadruple { blocked });
+        let report = self.check(&source, true, bounds, blocked.len())?;
+        let property = report.property(PROPERTY)?;
+        if property.status == json::Status::Holds {
+            return Ok(None);
+        }
+        let quadruple = &self.tags[..self.tags.len().min(4)];
+        if let Some(logs) = read_logs(property, quadruple) {
+            return Ok(Some(Found {
+                logs,
+                pins: pinned_inputs(property),
+            }));
+        }
+        // A trace whose logs the slice left incomplete: the search again, unsliced.
+        let report = self.check(&source, false, bounds, blocked.len())?;
+        let property = report.property(PROPERTY)?;
+        if property.status == json::Status::Holds {
+            return Err(CbmcRunError::Contract {
+                message: "the sliced and the unsliced product disagree".to_string(),
+            });
+        }
+        let logs = read_logs(property, quadruple).ok_or_else(|| CbmcRunError::Json {
+            reason: "the product trace lacks the versions' logs".to_string(),
+        })?;
+        Ok(Some(Found {
+            logs,
+            pins: pinned_inputs(property),
+        }))
+    }
+
+    /// The execution a search found, run unsliced with its input values pinned (which
+    /// leaves the solver little to search) for the values and places of its reads.
+    fn replay(
+        &self,
+        layout: &Layout,
+        found: &Found,
+        bounds: (u32, usize, Option<Duration>),
+        count: usize,
+    ) -> Result<Execution, CbmcRunError> {
+        let source = harness(layout, &Goal::Replay { logs: &found.logs });
+        let report = self.check(&pinned(source.clone(), &found.pins), false, bounds, count)?;
+        let mut property = report.property(PROPERTY)?.clone();
+        if property.status == json::Status::Holds {
+            // A value the slice left out mattered after all: any input with these logs.
+            let report = self.check(&source, false, bounds, count)?;
+            property = report.property(PROPERTY)?.clone();
+            if property.status == json::Status::Holds {
                 return Err(CbmcRunError::Contract {
-                    message: "CBMC returned a blocked execution again".to_string(),
+                    message: "the sliced and the unsliced product disagree".to_string(),
                 });
             }
-            result.executions.push(execution);
-            found(&result.executions);
         }
+        let context = SiteContext {
+            tags: &self.tags[..self.tags.len().min(4)],
+            inputs: &self.inputs,
+            readers: &self.readers,
+        };
+        read_execution(&property, &context, self.arguments)
     }
 
     /// Whether the self-check's copies of one version behave alike on every input within
     /// the bounds: if not, some source of input is not shared, and the enumeration would
-    /// compare executions on different inputs.
+    /// compare executions on different inputs. It runs O, M and their copies only, so it
+    /// can run beside the enumeration, on another core.
     pub fn self_check(
-        &mut self,
+        &self,
         bounds: LearnBounds,
         timeout: Option<Duration>,
     ) -> Result<SelfCheck, CbmcRunError> {
         let (unwind, max_word_length) = (bounds.cbmc().unwind, bounds.max_word_length);
-        self.counted = vec![true; self.letters.len()];
+        let counted = vec![true; self.letters.len()];
         let source = harness(
-            &self.layout(max_word_length),
+            &self.layout(max_word_length, &counted),
             &Goal::Divergence(&self.pairs),
         );
         // Sliced, as the enumeration's search is; only a failure is run again unsliced,
@@ -354,43 +441,16 @@ impl ProductProgram {
         })
     }
 
-    fn layout(&self, max_word_length: usize) -> Layout<'_> {
+    fn layout<'a>(&'a self, max_word_length: usize, counted: &'a [bool]) -> Layout<'a> {
         Layout {
             tags: &self.tags,
             maps: &self.maps,
             sites: &self.sites,
-            counted: &self.counted,
+            counted,
             arguments: self.arguments,
             max_word_length,
             inputs: &self.inputs,
         }
-    }
-
-    fn harness(
-        &self,
-        max_word_length: usize,
-        blocked: &[Execution],
-        pairs: &[(char, char)],
-        pins: &[Pin],
-    ) -> String {
-        let mut source = harness(
-            &self.layout(max_word_length),
-            &Goal::NewQuadruple { blocked, pairs },
-        );
-        if !pins.is_empty() {
-            let pinned: Vec<String> = pins
-                .iter()
-                .map(|(array, i, v)| format!("{array}[{i}] == {v}ll"))
-                .collect();
-            let at = source
-                .find(PINS_HERE)
-                .expect("the harness marks where inputs are pinned");
-            source.insert_str(
-                at,
-                &format!("  __CPROVER_assume({});\n", pinned.join(" && ")),
-            );
-        }
-        source
     }
 
     /// Links `source` and runs CBMC on it with a trace of the product's property.
@@ -481,18 +541,6 @@ impl ProductProgram {
     }
 }
 
-/// Whether an (unsliced) trace shows version `x` and its copy `y` with different logs.
-fn logs_differ(property: &json::PropertyResult, x: char, y: char) -> bool {
-    let log_of = |t: char| {
-        let n = property.last_value(&len(t))? as usize;
-        property.last_array(&log(t), n)
-    };
-    match (log_of(x), log_of(y)) {
-        (Some(a), Some(b)) => a != b,
-        _ => false,
-    }
-}
-
 /// Where the logs of version `x` and its copy `y` part: the last place both ran before
 /// their steps differ, as `file:line (function)`.
 fn divergence(steps: &[json::Location], x: char, y: char) -> Option<String> {
@@ -522,21 +570,12 @@ fn read_execution(
     let missing = |what: String| CbmcRunError::Json {
         reason: format!("the product trace lacks {what}"),
     };
-    let mut logs = Vec::new();
-    let mut read = 0;
-    for &t in tags {
-        let n = property.last_value(&len(t)).unwrap_or(0) as usize;
-        let codes = property
-            .last_array(&log(t), n)
-            .ok_or_else(|| missing(log(t)))?;
-        let items = codes
-            .into_iter()
-            .map(Item::decode)
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| missing(format!("a valid {}", log(t))))?;
-        logs.push(items);
-        read = read.max(property.last_value(&counter(t)).unwrap_or(0) as usize);
-    }
+    let logs = read_logs(property, tags).ok_or_else(|| missing("the versions' logs".to_string()))?;
+    let read = tags
+        .iter()
+        .map(|&t| property.last_value(&counter(t)).unwrap_or(0) as usize)
+        .max()
+        .unwrap_or(0);
     let signed = |v: u64| v as i64;
     // Each value as the first version that read it converted it; the raw tape value where
     // the trace lacks that (a formula slice leaves out what no log depends on).
@@ -650,11 +689,10 @@ mod tests {
         let h = harness(
             &layout,
             &Goal::NewQuadruple {
-                blocked: &[e],
-                pairs: &[('o', 'p')],
+                blocked: &[e.logs],
             },
         );
-        assert!(h.contains("__mlcall_p();"));
+        assert!(!h.contains("__mlcall_p();"));
         assert!(h.contains("memcpy(p, __ml_in_local_main_x[__ml_ic_m_local_main_x], n)"));
         assert!(h.contains("const unsigned int __ml_count_o[2] = { 1u, 0u };"));
         assert!(h.contains("const unsigned int __ml_map_b[2] = { 3u, 4u };"));
