@@ -315,13 +315,15 @@ impl FreshRun<'_> {
             drop_unnumbered_sites(version, numbers)
                 .map_err(|source| self.front_end(version.tag, source))?;
         }
-        let compiled = ProductProgram::compile(
-            &self.ctx.tools,
-            self.versions,
-            &numbers,
-            self.pairs.to_vec(),
-            self.counters.clone(),
-        );
+        let compiled = self.ctx.pool.install(|| {
+            ProductProgram::compile(
+                &self.ctx.tools,
+                self.versions,
+                &numbers,
+                self.pairs.to_vec(),
+                self.counters.clone(),
+            )
+        });
         let product = match compiled {
             Ok(p) => p,
             // A program the renaming cannot link (goto-cc rejects the product): the review
@@ -346,15 +348,8 @@ impl FreshRun<'_> {
             ));
         }
         let (settings, ctx, learned) = (self.settings, self.ctx, self.learned);
-        let mut run = match run_product(
-            &product,
-            entry,
-            self.pairs,
-            settings,
-            ctx,
-            learned,
-            resume,
-        ) {
+        let mut run = match run_product(&product, entry, self.pairs, settings, ctx, learned, resume)
+        {
             Ok(run) => run,
             Err(e) => {
                 let Some(reason) = unfinished(&e, partial.is_some()) else {

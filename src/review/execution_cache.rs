@@ -160,10 +160,7 @@ pub(super) fn cache_key(
         max_word_length: bounds.max_word_length,
         inputs: &["key".to_string()],
     };
-    h.field(&harness(
-        &layout,
-        &Goal::NewQuadruple { blocked: &[] },
-    ));
+    h.field(&harness(&layout, &Goal::NewQuadruple { blocked: &[] }));
     h.field(&harness(&layout, &Goal::Divergence(&[('o', 'p')])));
     let v = ctx.tools.version;
     h.field(&format!("{}.{}.{}", v.major, v.minor, v.patch));
