@@ -74,6 +74,32 @@ fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
     pins
 }
 
+/// The loops of the C library's models the goto binary calls (`entry`: a function it
+/// defines), each bounded on its own (see [`unwinding`]).
+fn library_loops(
+    tools: &Toolchain,
+    binary: &Path,
+    entry: &str,
+) -> Result<Vec<String>, CbmcRunError> {
+    // The library models a version calls are the same from any version's call wrapper:
+    // CBMC adds one for every function the binary declares and does not define. Listing
+    // those is a quarter of the cost of listing the loops, and often shows none.
+    if !calls_the_library(tools, binary)? {
+        return Ok(Vec::new());
+    }
+    let mut show = Command::new(&tools.cbmc);
+    show.arg(binary)
+        .arg("--show-loops")
+        .arg("--function")
+        .arg(entry);
+    match run::run(show, "cbmc", None, None)? {
+        Outcome::Finished(f) if f.status.success() => {
+            Ok(library_loop_ids(&String::from_utf8_lossy(&f.stdout)))
+        }
+        _ => Ok(Vec::new()),
+    }
+}
+
 /// Whether the goto binary calls a function it does not define, other than CBMC's
 /// built-ins and the product's own hooks (which the harness defines): one of the C
 /// library's, whose model CBMC adds and whose loops need their own bound. Unsure: yes.
@@ -226,11 +252,15 @@ impl ProductProgram {
         };
         let quadruple: Vec<char> = versions.iter().take(4).map(|v| v.tag).collect();
         let copies: Vec<char> = pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
-        let (linked, copies_linked) = rayon::join(
-            || link(&quadruple, &binary),
+        let entry = product_names(quadruple[0]).call;
+        let (library_loops, copies_linked) = rayon::join(
+            || {
+                link(&quadruple, &binary)?;
+                library_loops(tools, &binary, &entry)
+            },
             || link(&copies, &copies_binary),
         );
-        linked?;
+        let library_loops = library_loops?;
         copies_linked?;
         let arguments = versions.iter().map(|v| v.arguments).max().unwrap_or(0);
         if arguments > MAX_ARGUMENTS {
@@ -276,7 +306,7 @@ impl ProductProgram {
                     .collect()
             })
             .collect();
-        let mut product = ProductProgram {
+        Ok(ProductProgram {
             tools: tools.clone(),
             dir,
             binary,
@@ -298,27 +328,10 @@ impl ProductProgram {
                 .collect(),
             pairs,
             recursive: versions.iter().flat_map(|v| v.recursive.clone()).collect(),
-            library_loops: Vec::new(),
+            library_loops,
             counters,
             object_bits: AtomicU32::new(0),
-        };
-        // The library models a version calls are the same from any version's call wrapper:
-        // CBMC adds one for every function the binary declares and does not define. Listing
-        // those is a quarter of the cost of listing the loops, and often shows none.
-        if !calls_the_library(tools, &product.binary)? {
-            return Ok(product);
-        }
-        let mut show = Command::new(&tools.cbmc);
-        show.arg(&product.binary)
-            .arg("--show-loops")
-            .arg("--function")
-            .arg(product_names(product.tags[0]).call);
-        if let Outcome::Finished(f) = run::run(show, "cbmc", None, None)?
-            && f.status.success()
-        {
-            product.library_loops = library_loop_ids(&String::from_utf8_lossy(&f.stdout));
-        }
-        Ok(product)
+        })
     }
 
     /// Every quadruple of logs not trivially explained, within the learning's `bounds`
