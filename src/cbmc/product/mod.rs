@@ -19,6 +19,11 @@
 //! (within the bounds: exact as the learning's queries are) or at `limit` quadruples.
 //! Every log is bounded like the learning's words: at most `max_word_length` letters, `end`
 //! included; longer executions are out of the bounds and are not enumerated.
+//!
+//! Two CBMC runs go side by side where they can (two goto binaries, so that neither loads
+//! the other's versions): the self-check ([`ProductProgram::self_check`], O and M beside
+//! copies of themselves) beside the enumeration, and the replay of one found execution
+//! (unsliced, for its input values) beside the search for the next.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -133,10 +138,16 @@ struct Query<'a> {
     field_sensitive_up_to: Option<usize>,
 }
 
-/// What one search found: the quadruple of logs and the input values its trace gave.
-struct Found {
-    logs: Vec<Vec<Item>>,
-    pins: Vec<Pin>,
+/// What one search found.
+enum Found {
+    /// The quadruple of logs a sliced trace showed, and the input values it gave: replayed
+    /// beside the next search.
+    Logs {
+        logs: Vec<Vec<Item>>,
+        pins: Vec<Pin>,
+    },
+    /// An execution read from an unsliced trace.
+    Execution(Execution),
 }
 
 /// The logs of the versions `tags` in a trace, if it has them all: every log of a run
@@ -363,14 +374,16 @@ impl ProductProgram {
         };
         // A search's find is blocked in the next search at once, while its replay runs
         // beside that search: the two CBMC runs share the cores.
-        let mut pending: Option<Found> = None;
+        let mut pending: Option<(Vec<Vec<Item>>, Vec<Pin>)> = None;
         loop {
             let searching = blocked.len() < limit && go_on();
             let replay = pending.take();
             let (replayed, searched) = rayon::join(
                 || {
                     replay
-                        .map(|f| self.replay(&layout, &f, bounds, blocked.len()))
+                        .map(|(logs, pins)| {
+                            self.replay(&layout, (&logs, &pins), bounds, blocked.len())
+                        })
                         .transpose()
                 },
                 || {
@@ -383,28 +396,38 @@ impl ProductProgram {
                 result.executions.push(execution);
                 found(&result.executions);
             }
-            match searched? {
+            let logs = match searched? {
                 None => return Ok(result),
                 Some(None) => {
                     result.complete = true;
                     return Ok(result);
                 }
-                Some(Some(f)) => {
-                    if blocked.contains(&f.logs) {
-                        return Err(CbmcRunError::Contract {
-                            message: "CBMC returned a blocked execution again".to_string(),
-                        });
-                    }
-                    blocked.push(f.logs.clone());
-                    pending = Some(f);
+                Some(Some(Found::Logs { logs, pins })) => {
+                    pending = Some((logs.clone(), pins));
+                    logs
                 }
+                Some(Some(Found::Execution(execution))) => {
+                    let logs = execution.logs.clone();
+                    result.executions.push(execution);
+                    found(&result.executions);
+                    logs
+                }
+            };
+            if blocked.contains(&logs) {
+                return Err(CbmcRunError::Contract {
+                    message: "CBMC returned a blocked execution again".to_string(),
+                });
             }
+            blocked.push(logs);
         }
     }
 
     /// One search for a quadruple none of `blocked`. It runs on a sliced formula (only what
     /// the logs depend on: 16 times faster on a product of four 2,000-line versions), whose
-    /// trace has the logs but lacks the input values they do not depend on.
+    /// trace lacks the input values the logs do not depend on, and may lack the logs too
+    /// (CBMC folds logs that are constants on the path into the assertion): then the
+    /// search runs again unsliced with the input values pinned, which leaves the solver
+    /// little to search.
     fn search(
         &self,
         layout: &Layout,
@@ -412,72 +435,75 @@ impl ProductProgram {
         bounds: (u32, usize, Option<Duration>),
     ) -> Result<Option<Found>, CbmcRunError> {
         let source = harness(layout, &Goal::NewQuadruple { blocked });
-        let mut query = Query {
+        let sliced = Query {
             binary: &self.binary,
             source: &source,
             slice: true,
             field_sensitive_up_to: Some(layout.log_room()),
         };
-        let report = self.check(&query, bounds, blocked.len())?;
+        let report = self.check(&sliced, bounds, blocked.len())?;
         let property = report.property(PROPERTY)?;
         if property.status == json::Status::Holds {
             return Ok(None);
         }
         let quadruple = &self.tags[..self.tags.len().min(4)];
+        let pins = pinned_inputs(property);
         if let Some(logs) = read_logs(property, quadruple) {
-            return Ok(Some(Found {
-                logs,
-                pins: pinned_inputs(property),
-            }));
+            return Ok(Some(Found::Logs { logs, pins }));
         }
-        // A trace whose logs the slice left incomplete: the search again, unsliced.
-        query.slice = false;
-        let report = self.check(&query, bounds, blocked.len())?;
+        let with_pins = pinned(source.clone(), &pins);
+        let property = self.unsliced(&with_pins, &source, bounds, blocked.len())?;
+        let context = SiteContext {
+            tags: quadruple,
+            inputs: &self.inputs,
+            readers: &self.readers,
+        };
+        read_execution(&property, &context, self.arguments).map(|e| Some(Found::Execution(e)))
+    }
+
+    /// The trace of `pinned` (a harness with input values pinned) run unsliced, or, when
+    /// the pinned values did not give it (a value the slice left out mattered after all),
+    /// of `free`, the same harness without the pins.
+    fn unsliced(
+        &self,
+        pinned: &str,
+        free: &str,
+        bounds: (u32, usize, Option<Duration>),
+        count: usize,
+    ) -> Result<json::PropertyResult, CbmcRunError> {
+        let mut query = Query {
+            binary: &self.binary,
+            source: pinned,
+            slice: false,
+            field_sensitive_up_to: None,
+        };
+        let report = self.check(&query, bounds, count)?;
+        let property = report.property(PROPERTY)?;
+        if property.status == json::Status::Fails {
+            return Ok(property.clone());
+        }
+        query.source = free;
+        let report = self.check(&query, bounds, count)?;
         let property = report.property(PROPERTY)?;
         if property.status == json::Status::Holds {
             return Err(CbmcRunError::Contract {
                 message: "the sliced and the unsliced product disagree".to_string(),
             });
         }
-        let logs = read_logs(property, quadruple).ok_or_else(|| CbmcRunError::Json {
-            reason: "the product trace lacks the versions' logs".to_string(),
-        })?;
-        Ok(Some(Found {
-            logs,
-            pins: pinned_inputs(property),
-        }))
+        Ok(property.clone())
     }
 
-    /// The execution a search found, run unsliced with its input values pinned (which
-    /// leaves the solver little to search) for the values and places of its reads.
+    /// The execution whose logs a sliced search found, run unsliced with its input values
+    /// pinned, for the values and places of its reads.
     fn replay(
         &self,
         layout: &Layout,
-        found: &Found,
+        (logs, pins): (&[Vec<Item>], &[Pin]),
         bounds: (u32, usize, Option<Duration>),
         count: usize,
     ) -> Result<Execution, CbmcRunError> {
-        let source = harness(layout, &Goal::Replay { logs: &found.logs });
-        let with_pins = pinned(source.clone(), &found.pins);
-        let mut query = Query {
-            binary: &self.binary,
-            source: &with_pins,
-            slice: false,
-            field_sensitive_up_to: None,
-        };
-        let report = self.check(&query, bounds, count)?;
-        let mut property = report.property(PROPERTY)?.clone();
-        if property.status == json::Status::Holds {
-            // A value the slice left out mattered after all: any input with these logs.
-            query.source = &source;
-            let report = self.check(&query, bounds, count)?;
-            property = report.property(PROPERTY)?.clone();
-            if property.status == json::Status::Holds {
-                return Err(CbmcRunError::Contract {
-                    message: "the sliced and the unsliced product disagree".to_string(),
-                });
-            }
-        }
+        let source = harness(layout, &Goal::Replay { logs });
+        let property = self.unsliced(&pinned(source.clone(), pins), &source, bounds, count)?;
         let context = SiteContext {
             tags: &self.tags[..self.tags.len().min(4)],
             inputs: &self.inputs,
