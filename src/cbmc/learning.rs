@@ -6,7 +6,7 @@
 //! Choosing the bounds, the guess policy and the answer store stays with the callers: each
 //! reports progress and store problems in its own way.
 
-use super::{CbmcTeacher, CbmcTeacherError};
+use super::{CbmcTeacher, CbmcTeacherError, MEMBERSHIP_BATCH};
 use crate::automaton::Dfa;
 use crate::cprog::InstrumentedProgram;
 use crate::learn::{
@@ -66,6 +66,9 @@ pub fn learn_with_teacher(
     }
     let config = LearnConfig {
         guess,
+        // A batch of up to this many words is one CBMC run, which costs about what one
+        // word does.
+        lookahead: MEMBERSHIP_BATCH,
         ..LearnConfig::default()
     };
     let mut learner = Learner::new(program.alphabet.clone(), config);

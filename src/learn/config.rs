@@ -140,6 +140,13 @@ pub struct LearnConfig {
     /// asks the teacher. 0 never stops. The default, 0.9, is where random targets showed
     /// lazy learning to cost more words than it saves batches.
     pub min_guess_accuracy: f64,
+    /// Words asked ahead: when a table fill sends a batch to the teacher anyway, the cells
+    /// the extensions of its fresh rows would need if a closing round promoted them ride
+    /// along, up to this many words in the batch (0: none). For a teacher whose batch
+    /// costs about what one word costs (one CBMC run), a closing round then often finds
+    /// its answers in the cache. Never while guessing: guesses are what lazy learning
+    /// asks instead.
+    pub lookahead: usize,
 }
 
 /// The sample of checked guesses [`LearnConfig::min_guess_accuracy`] needs.
@@ -156,6 +163,7 @@ impl Default for LearnConfig {
             max_equivalence_queries: DEFAULT_MAX_EQUIVALENCE_QUERIES,
             rs_words_per_step: 1,
             min_guess_accuracy: 0.9,
+            lookahead: 0,
         }
     }
 }

@@ -9,7 +9,7 @@ use super::error::LearnError;
 use super::guess::Guesser;
 use super::hash::FastMap;
 use super::stats::LearnStats;
-use super::table::{Hypothesis, Table};
+use super::table::{Hypothesis, RowId, Table};
 use super::teacher::{Answer, Equivalence, Teacher, unpack};
 use crate::automaton::{Alphabet, Dfa, Letter, Word, ops};
 
@@ -481,12 +481,33 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             };
             nodes.push(self.cache.extend(row, &table.columns()[j]));
         }
-        let words = |i: usize, out: &mut Vec<Letter>| {
-            let (r, j) = cells[i];
-            out.extend_from_slice(table.word(r));
-            out.extend_from_slice(&table.columns()[j]);
+        // Asked ahead (see `LearnConfig::lookahead`): row, letter and column.
+        let mut ahead: Vec<(RowId, Letter, usize)> = Vec::new();
+        if self.config.lookahead > 0 && !self.guesser.active() {
+            for r in table.fresh_lower_rows() {
+                let Some(row) = table.node(r) else { continue };
+                for a in 0..self.alphabet.len() as Letter {
+                    let extended = self.cache.extend(row, &[a]);
+                    for (j, column) in table.columns().iter().enumerate() {
+                        nodes.push(self.cache.extend(extended, column));
+                        ahead.push((r, a, j));
+                    }
+                }
+            }
+        }
+        let words = |i: usize, out: &mut Vec<Letter>| match cells.get(i) {
+            Some(&(r, j)) => {
+                out.extend_from_slice(table.word(r));
+                out.extend_from_slice(&table.columns()[j]);
+            }
+            None => {
+                let (r, a, j) = ahead[i - cells.len()];
+                out.extend_from_slice(table.word(r));
+                out.push(a);
+                out.extend_from_slice(&table.columns()[j]);
+            }
         };
-        let answers = self.answer(&nodes, words)?;
+        let answers = self.answer(&nodes[..cells.len()], &nodes[cells.len()..], words)?;
         for (&(r, j), answer) in cells.iter().zip(answers) {
             table.set(r, j, answer);
         }
@@ -499,16 +520,19 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             .iter()
             .map(|w| self.cache.extend(QueryCache::ROOT, w))
             .collect();
-        self.answer(&nodes, |i, out| out.extend_from_slice(&words[i]))
+        self.answer(&nodes, &[], |i, out| out.extend_from_slice(&words[i]))
     }
 
     /// Answers the learner's words (as cache nodes; `word(i, out)` appends the `i`-th) from
     /// the cache, the pre-check, the guess policy and, for the rest, one batch to the
     /// teacher. The words for the teacher end up packed in one buffer, as the others are
-    /// cut off it again.
+    /// cut off it again. When there is a batch, words of `ahead` (numbered on after
+    /// `nodes`) the cache and the pre-check cannot answer ride along in it, up to
+    /// [`LearnConfig::lookahead`] words; their answers go to the cache only.
     fn answer(
         &mut self,
         nodes: &[u32],
+        ahead: &[u32],
         word: impl Fn(usize, &mut Vec<Letter>),
     ) -> Result<Vec<bool>, LearnError> {
         let mut answers: Vec<Option<bool>> = vec![None; nodes.len()];
@@ -557,6 +581,14 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 batch_nodes.push(node);
             }
         }
+        if !ends.is_empty() {
+            self.ask_ahead(
+                ahead,
+                nodes.len(),
+                &word,
+                (&mut letters, &mut ends, &mut batch_nodes),
+            )?;
+        }
         for &node in &batch_nodes {
             self.pending[node as usize] = 0;
         }
@@ -573,6 +605,39 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             .into_iter()
             .map(|a| a.expect("every word answered"))
             .collect())
+    }
+
+    /// The words of `ahead` (the `first`-th word and on) that join a batch: each the cache
+    /// and the pre-check cannot answer, while the batch has room.
+    fn ask_ahead(
+        &mut self,
+        ahead: &[u32],
+        first: usize,
+        word: &impl Fn(usize, &mut Vec<Letter>),
+        (letters, ends, batch_nodes): (&mut Vec<Letter>, &mut Vec<usize>, &mut Vec<u32>),
+    ) -> Result<(), LearnError> {
+        for (k, &node) in ahead.iter().enumerate() {
+            if ends.len() >= self.config.lookahead {
+                break;
+            }
+            if self.cache.entry(node).is_some() || self.pending[node as usize] != 0 {
+                continue;
+            }
+            let start = letters.len();
+            word(first + k, letters);
+            self.stats.membership_queries += 1;
+            if let Some(answer) = self.teacher.precheck(&letters[start..]) {
+                let accepted = self.yes_no(answer, &letters[start..])?;
+                self.remember(node, Entry::confirmed(accepted, Source::Precheck), accepted)?;
+                self.stats.from_precheck += 1;
+                letters.truncate(start);
+            } else {
+                self.pending[node as usize] = ends.len() as u32 + 1;
+                ends.push(letters.len());
+                batch_nodes.push(node);
+            }
+        }
+        Ok(())
     }
 
     fn remember(&mut self, node: u32, entry: Entry, accepted: bool) -> Result<(), LearnError> {

@@ -178,6 +178,15 @@ impl Table {
         cells
     }
 
+    /// The rows of `S·Σ` created since the last fill: the ones a closing round may promote
+    /// next, whose extensions would then need every column.
+    pub(crate) fn fresh_lower_rows(&self) -> Vec<RowId> {
+        (self.fresh_from.min(self.rows.len())..self.rows.len())
+            .filter(|&r| !self.rows[r].short)
+            .map(|r| r as RowId)
+            .collect()
+    }
+
     pub(crate) fn cell_word(&self, row: RowId, column: usize) -> Word {
         let mut word = self.rows[row as usize].word.clone();
         word.extend_from_slice(&self.columns[column]);

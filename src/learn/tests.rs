@@ -308,6 +308,32 @@ fn every_search_width_finds_the_same_automaton() {
 }
 
 #[test]
+fn words_asked_ahead_save_batches_and_change_nothing_learned() {
+    let mut rng = SplitMix64::new(21);
+    for _ in 0..10 {
+        let target = random_minimal_dfa(&mut rng, 30, 3, 0.0).unwrap();
+        let mut batches = Vec::new();
+        for lookahead in [0, 1024] {
+            let mut teacher = Recorder::new(target.clone());
+            let mut cache = QueryCache::new(target.alphabet().clone());
+            let cfg = LearnConfig {
+                lookahead,
+                ..LearnConfig::default()
+            };
+            let learned = learn(target.alphabet(), &mut teacher, &mut cache, &cfg).unwrap();
+            assert_eq!(learned.dfa, target);
+            let s = &learned.stats;
+            assert_eq!(
+                s.membership_queries,
+                s.from_cache + s.from_precheck + s.from_guess + s.from_teacher
+            );
+            batches.push(s.teacher_batches);
+        }
+        assert!(batches[1] < batches[0], "{batches:?}");
+    }
+}
+
+#[test]
 fn the_empty_language_and_the_empty_alphabet() {
     let alphabet = Alphabet::from_names(["a"]);
     let empty = Dfa::new(alphabet.clone());
