@@ -126,9 +126,43 @@ fn calls_the_library(tools: &Toolchain, binary: &Path) -> Result<bool, CbmcRunEr
     Ok(names.any(|name| !name.starts_with("__CPROVER_") && !name.starts_with("__ml")))
 }
 
+/// One goto binary of the product, with what its runs bound on their own: the functions
+/// of its versions that may call themselves and the loops of the library models it calls
+/// (CBMC refuses a bound for a loop or function the binary lacks).
+#[derive(Debug)]
+struct Binary {
+    path: PathBuf,
+    recursive: Vec<String>,
+    library_loops: Vec<String>,
+}
+
+impl Binary {
+    /// Links the rewritten units of the versions `tags` into `path`.
+    fn build(
+        tools: &Toolchain,
+        versions: &[ProductVersion],
+        tags: &[char],
+        path: &Path,
+    ) -> Result<Binary, CbmcRunError> {
+        let mut cmd = Command::new(&tools.goto_cc);
+        let chosen = || versions.iter().filter(|v| tags.contains(&v.tag));
+        for v in chosen() {
+            cmd.args(&v.files);
+        }
+        cmd.arg("-o").arg(path);
+        goto_cc(cmd, None)?;
+        let entry = product_names(tags[0]).call;
+        Ok(Binary {
+            path: path.to_path_buf(),
+            recursive: chosen().flat_map(|v| v.recursive.iter().cloned()).collect(),
+            library_loops: library_loops(tools, path, &entry)?,
+        })
+    }
+}
+
 /// One CBMC run of the product: which binary, which harness, and how the formula is made.
 struct Query<'a> {
-    binary: &'a Path,
+    binary: &'a Binary,
     source: &'a str,
     /// Sliced: only what the harness's assertion depends on.
     slice: bool,
@@ -199,9 +233,9 @@ pub struct ProductProgram {
     tools: Toolchain,
     dir: TempDir,
     /// O, A, B and M: what the enumeration runs.
-    binary: PathBuf,
+    binary: Binary,
     /// O, M and their copies: what the self-check runs.
-    copies_binary: PathBuf,
+    copies_binary: Binary,
     tags: Vec<char>,
     /// Per version, each of its letters' index in `letters`.
     maps: Vec<Vec<u32>>,
@@ -216,8 +250,6 @@ pub struct ProductProgram {
     readers: HashSet<String>,
     /// The copies the self-check compares: each version's tag and its copy's.
     pairs: Vec<(char, char)>,
-    recursive: Vec<String>,
-    library_loops: Vec<String>,
     counters: Arc<CbmcCounters>,
     /// `--object-bits` once CBMC found its default too small (0: the default).
     object_bits: AtomicU32,
@@ -249,30 +281,15 @@ impl ProductProgram {
             .prefix("mergelens-product-")
             .tempdir()
             .map_err(CbmcRunError::io(std::env::temp_dir()))?;
-        // Two binaries, linked side by side: O, A, B and M for the enumeration, and O, M and
+        // Two binaries, built side by side: O, A, B and M for the enumeration, and O, M and
         // the copies for the self-check, so that neither run loads the other's versions.
-        let binary = dir.path().join("product.gb");
-        let copies_binary = dir.path().join("self-check.gb");
-        let link = |tags: &[char], out: &Path| {
-            let mut cmd = Command::new(&tools.goto_cc);
-            for v in versions.iter().filter(|v| tags.contains(&v.tag)) {
-                cmd.args(&v.files);
-            }
-            cmd.arg("-o").arg(out);
-            goto_cc(cmd, None)
-        };
         let quadruple: Vec<char> = versions.iter().take(4).map(|v| v.tag).collect();
         let copies: Vec<char> = pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
-        let entry = product_names(quadruple[0]).call;
-        let (library_loops, copies_linked) = rayon::join(
-            || {
-                link(&quadruple, &binary)?;
-                library_loops(tools, &binary, &entry)
-            },
-            || link(&copies, &copies_binary),
+        let (binary, copies_binary) = rayon::join(
+            || Binary::build(tools, versions, &quadruple, &dir.path().join("product.gb")),
+            || Binary::build(tools, versions, &copies, &dir.path().join("self-check.gb")),
         );
-        let library_loops = library_loops?;
-        copies_linked?;
+        let (binary, copies_binary) = (binary?, copies_binary?);
         let arguments = versions.iter().map(|v| v.arguments).max().unwrap_or(0);
         if arguments > MAX_ARGUMENTS {
             return Err(CbmcRunError::Contract {
@@ -338,8 +355,6 @@ impl ProductProgram {
                 .flat_map(|v| v.readers.iter().cloned())
                 .collect(),
             pairs,
-            recursive: versions.iter().flat_map(|v| v.recursive.clone()).collect(),
-            library_loops,
             counters,
             object_bits: AtomicU32::new(0),
         })
@@ -610,11 +625,11 @@ impl ProductProgram {
         // CBMC links the harness with the product itself: no goto-cc run per query.
         let mut cmd = Command::new(&self.tools.cbmc);
         cmd.arg(&harness_c)
-            .arg(query.binary)
+            .arg(&query.binary.path)
             .args(unwinding(
                 unwind,
-                &self.recursive,
-                &self.library_loops,
+                &query.binary.recursive,
+                &query.binary.library_loops,
                 super::program::LIBRARY_UNWIND,
             ))
             .arg("--json-ui")
