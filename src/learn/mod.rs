@@ -25,6 +25,9 @@
 //!
 //! * it hands the teacher all the words it needs before it can go on at once (a new row
 //!   or column, a step of a counterexample analysis), never a word it already knows;
+//! * when a batch goes to the teacher anyway and no guess is made, the words the next
+//!   closing round would need ride along ([`LearnConfig::lookahead`]: a speculative
+//!   one-step lookahead of the table, worth it where a batch costs what one word costs);
 //! * before each equivalence query it looks for a counterexample among the words it
 //!   knows: the table's cells (with Rivest-Schapire's columns a conjecture can disagree
 //!   with its own table), the words of earlier analyses, the whole cache; the conjecture
