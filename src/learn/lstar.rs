@@ -22,6 +22,10 @@ const GUESS_BUDGET: usize = 256;
 /// The wrong guesses a check should find, on average ([`Session::guess_budget`]).
 const WRONG_PER_CHECK: f64 = 4.0;
 
+/// Words asked ahead (see [`LearnConfig::lookahead`]): how many, and the cache node of the
+/// `k`-th, made in the cache only when it is asked.
+type Ahead<'a> = (usize, &'a dyn Fn(&mut QueryCache, usize) -> u32);
+
 /// A learning run's settings and, once it ran, its statistics.
 pub struct Learner {
     alphabet: Alphabet,
@@ -485,13 +489,8 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
         let mut ahead: Vec<(RowId, Letter, usize)> = Vec::new();
         if self.config.lookahead > 0 && !self.guesser.active() {
             for r in table.fresh_lower_rows() {
-                let Some(row) = table.node(r) else { continue };
                 for a in 0..self.alphabet.len() as Letter {
-                    let extended = self.cache.extend(row, &[a]);
-                    for (j, column) in table.columns().iter().enumerate() {
-                        nodes.push(self.cache.extend(extended, column));
-                        ahead.push((r, a, j));
-                    }
+                    ahead.extend((0..table.columns().len()).map(|j| (r, a, j)));
                 }
             }
         }
@@ -507,7 +506,13 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
                 out.extend_from_slice(&table.columns()[j]);
             }
         };
-        let answers = self.answer(&nodes[..cells.len()], &nodes[cells.len()..], words)?;
+        let node_ahead = |cache: &mut QueryCache, k: usize| {
+            let (r, a, j) = ahead[k];
+            let row = table.node(r).expect("a filled row has its node");
+            let extended = cache.extend(row, &[a]);
+            cache.extend(extended, &table.columns()[j])
+        };
+        let answers = self.answer(&nodes, (ahead.len(), &node_ahead), words)?;
         for (&(r, j), answer) in cells.iter().zip(answers) {
             table.set(r, j, answer);
         }
@@ -520,19 +525,23 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             .iter()
             .map(|w| self.cache.extend(QueryCache::ROOT, w))
             .collect();
-        self.answer(&nodes, &[], |i, out| out.extend_from_slice(&words[i]))
+        let none = |_: &mut QueryCache, _: usize| QueryCache::ROOT;
+        self.answer(&nodes, (0, &none), |i, out| {
+            out.extend_from_slice(&words[i])
+        })
     }
 
     /// Answers the learner's words (as cache nodes; `word(i, out)` appends the `i`-th) from
     /// the cache, the pre-check, the guess policy and, for the rest, one batch to the
     /// teacher. The words for the teacher end up packed in one buffer, as the others are
-    /// cut off it again. When there is a batch, words of `ahead` (numbered on after
-    /// `nodes`) the cache and the pre-check cannot answer ride along in it, up to
+    /// cut off it again. When there is a batch, words asked ahead (`ahead`: how many, and
+    /// the cache node of the `k`-th, made only when asked; numbered on after `nodes` for
+    /// `word`) that the cache and the pre-check cannot answer ride along in it, up to
     /// [`LearnConfig::lookahead`] words; their answers go to the cache only.
     fn answer(
         &mut self,
         nodes: &[u32],
-        ahead: &[u32],
+        ahead: Ahead<'_>,
         word: impl Fn(usize, &mut Vec<Letter>),
     ) -> Result<Vec<bool>, LearnError> {
         let mut answers: Vec<Option<bool>> = vec![None; nodes.len()];
@@ -607,18 +616,22 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             .collect())
     }
 
-    /// The words of `ahead` (the `first`-th word and on) that join a batch: each the cache
-    /// and the pre-check cannot answer, while the batch has room.
+    /// The words asked ahead (the `first`-th word and on) that join a batch: each the
+    /// cache and the pre-check cannot answer, while the batch has room.
     fn ask_ahead(
         &mut self,
-        ahead: &[u32],
+        (count, node_of): Ahead<'_>,
         first: usize,
         word: &impl Fn(usize, &mut Vec<Letter>),
         (letters, ends, batch_nodes): (&mut Vec<Letter>, &mut Vec<usize>, &mut Vec<u32>),
     ) -> Result<(), LearnError> {
-        for (k, &node) in ahead.iter().enumerate() {
+        for k in 0..count {
             if ends.len() >= self.config.lookahead {
                 break;
+            }
+            let node = node_of(self.cache, k);
+            if self.pending.len() < self.cache.nodes() {
+                self.pending.resize(self.cache.nodes(), 0);
             }
             if self.cache.entry(node).is_some() || self.pending[node as usize] != 0 {
                 continue;
