@@ -5,9 +5,12 @@
 //! [`crate::cprog::CallSite`]s.
 //!
 //! A site is named by where it is in the base: each version's file is diffed against the
-//! base's (`similar`, by lines), and a call on a line the diff keeps is the base's line; a
-//! call on a line the version added or changed is named by the base line its hunk starts
-//! at, the line's text and how many such calls came before it there. So two branches that
+//! base's (`similar`, by lines), and a call on a line the diff keeps is the base's line. A
+//! call on a line the version changed is the base's call it replaced when the hunk's
+//! removed lines call the same function (the k-th such call on the added lines is the k-th
+//! on the removed ones: a call re-indented, wrapped in an `if` or given other arguments is
+//! the same site); any other call on an added or changed line is named by the base line
+//! its hunk starts at, the line's text and how many such calls came before it there. So two branches that
 //! add the same line in the same place (one change to diff3, taken once) give the same
 //! site, and the merge, which has that line once, gives it too; the same function called
 //! from two different new lines gives two sites. A call in a file outside the checkout (a
@@ -104,9 +107,18 @@ struct Files {
 
 /// One file of a version.
 struct FileLines {
-    /// Each line's (0-based) base line, or the anchor of the hunk that added it.
+    /// Each line's (0-based) base line, or the hunk that added or changed it.
     base: Vec<Result<usize, usize>>,
+    hunks: Vec<Hunk>,
     text: Vec<String>,
+    old_text: Vec<String>,
+}
+
+/// A part of the diff that is not kept: base lines `old` became the version's lines `new`
+/// (0-based ranges; `old` empty for an addition).
+struct Hunk {
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
 }
 
 impl Files {
@@ -130,11 +142,18 @@ impl Files {
                 line: *line as u32 + 1,
                 callee,
             },
-            Some(Err(anchor)) => SiteKey::New {
-                file,
-                anchor: *anchor,
-                text: lines.text[index].trim().to_string(),
-                callee,
+            Some(&Err(h)) => match lines.replaced_call(h, index, &callee) {
+                Some(line) => SiteKey::Base {
+                    file,
+                    line: line as u32 + 1,
+                    callee,
+                },
+                None => SiteKey::New {
+                    file,
+                    anchor: lines.hunks[h].old.start,
+                    text: lines.text[index].trim().to_string(),
+                    callee,
+                },
             },
             // A line the file does not have (it changed under us): a site of its own.
             None => SiteKey::New {
@@ -150,29 +169,67 @@ impl Files {
         self.maps.entry(root.join(relative)).or_insert_with(|| {
             let new = std::fs::read_to_string(root.join(relative)).unwrap_or_default();
             let old = std::fs::read_to_string(base.join(relative)).unwrap_or_default();
+            let (base, hunks) = line_map(&old, &new);
             FileLines {
-                base: line_map(&old, &new),
+                base,
+                hunks,
                 text: new.lines().map(str::to_string).collect(),
+                old_text: old.lines().map(str::to_string).collect(),
             }
         })
     }
 }
 
-/// For each line of `new`: `Ok(base line)` where the diff keeps it, `Err(anchor)` where
-/// a hunk starting at base line `anchor` added or changed it (0-based).
-fn line_map(old: &str, new: &str) -> Vec<Result<usize, usize>> {
+impl FileLines {
+    /// The base line of the call of `callee` that the call on version line `index` (in hunk
+    /// `h`) replaced: as many calls of `callee` on the hunk's lines before it as on its
+    /// removed lines before that one.
+    fn replaced_call(&self, h: usize, index: usize, callee: &str) -> Option<usize> {
+        let hunk = &self.hunks[h];
+        let rank: usize = (hunk.new.start..index)
+            .map(|i| calls_in(&self.text[i], callee))
+            .sum();
+        let mut seen = 0;
+        hunk.old.clone().find(|&i| {
+            seen += calls_in(&self.old_text[i], callee);
+            seen > rank
+        })
+    }
+}
+
+/// How many times `line` calls `callee` (its name, not part of a longer one, then `(`).
+fn calls_in(line: &str, callee: &str) -> usize {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    line.match_indices(callee)
+        .filter(|&(at, _)| {
+            let before = line[..at].chars().next_back();
+            let after = line[at + callee.len()..].trim_start();
+            !before.is_some_and(ident) && after.starts_with('(')
+        })
+        .count()
+}
+
+/// For each line of `new`: `Ok(base line)` where the diff keeps it, `Err(hunk)` where the
+/// hunk added or changed it (0-based); and the hunks.
+fn line_map(old: &str, new: &str) -> (Vec<Result<usize, usize>>, Vec<Hunk>) {
     let diff = TextDiff::from_lines(old, new);
-    let mut out = Vec::new();
+    let (mut out, mut hunks) = (Vec::new(), Vec::new());
     for op in diff.ops() {
         let (old_range, new_range) = (op.old_range(), op.new_range());
+        if op.tag() != DiffTag::Equal {
+            hunks.push(Hunk {
+                old: old_range.clone(),
+                new: new_range.clone(),
+            });
+        }
         for k in 0..new_range.len() {
             out.push(match op.tag() {
                 DiffTag::Equal => Ok(old_range.start + k),
-                _ => Err(old_range.start),
+                _ => Err(hunks.len() - 1),
             });
         }
     }
-    out
+    (out, hunks)
 }
 
 #[cfg(test)]
@@ -249,6 +306,41 @@ mod tests {
         assert!(ours >= 2 && theirs >= 2);
         assert_eq!((n[3][0], n[3][2]), (ours, theirs));
         assert_eq!(n[4], n[5]);
+    }
+
+    #[test]
+    fn a_call_re_indented_or_given_other_arguments_keeps_its_base_site() {
+        let dir = tempfile::tempdir().unwrap();
+        let [o, b] = ["o", "b"].map(|v| dir.path().join(v));
+        for (root, text) in [
+            (&o, "int main(void)\n{\n    sort(n);\n    my_sort(n);\n}\n"),
+            (
+                &b,
+                "int main(void)\n{\n    if (n > 1)\n        sort(n, 0);\n    my_sort(n);\n    sort(1);\n}\n",
+            ),
+        ] {
+            std::fs::create_dir_all(root).unwrap();
+            std::fs::write(root.join("f.c"), text).unwrap();
+        }
+        let so = [site(&o, "f.c", 3, "sort")];
+        let sb = [site(&b, "f.c", 4, "sort"), site(&b, "f.c", 6, "sort")];
+        let n = all_numbers(
+            &o,
+            &[
+                SitesOf {
+                    root: &o,
+                    sites: &so,
+                },
+                SitesOf {
+                    root: &b,
+                    sites: &sb,
+                },
+            ],
+        );
+        // The wrapped call is the base's; the added one after `my_sort` is new.
+        assert_eq!(n[1][0], n[0][0]);
+        assert_ne!(n[1][1], n[0][0]);
+        assert_eq!(calls_in("  my_sort(n); sort (2); sorted(3);", "sort"), 1);
     }
 
     #[test]
