@@ -88,10 +88,18 @@ pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
         "long long {ARGUMENT_READER}(unsigned int i) {{ return __ml_args[i]; }}"
     );
     for key in inputs {
-        let _ = writeln!(c, "unsigned char (*__ml_in_{key})[{INPUT_BYTES}];");
+        let _ = writeln!(c, "unsigned char *__ml_in_{key};");
     }
     let marked = marked_callees(maps, sites);
+    // Only the versions the goal runs get hooks: the others are not in its binary.
+    let runs: Vec<char> = match goal {
+        Goal::NewQuadruple { .. } | Goal::Replay { .. } => tags.iter().take(4).copied().collect(),
+        Goal::Divergence(pairs) => pairs.iter().flat_map(|&(x, y)| [x, y]).collect(),
+    };
     for (v, &t) in tags.iter().enumerate() {
+        if !runs.contains(&t) {
+            continue;
+        }
         let map = maps.get(v).map(Vec::as_slice).unwrap_or_default();
         let version_sites = sites.get(v).map(Vec::as_slice).unwrap_or_default();
         site_hooks(&mut c, t, version_sites, map, &marked);
@@ -102,7 +110,7 @@ pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
             // A read of a scalar's size is recorded as the signed number it holds.
             let _ = writeln!(
                 c,
-                "unsigned int {count}; long long {values}[{TAPE_LENGTH}]; void {}(void *p, unsigned long n) {{ __CPROVER_assume({count} < {TAPE_LENGTH}u); if (n > {INPUT_BYTES}ul) n = {INPUT_BYTES}ul; memcpy(p, __ml_in_{key}[{count}], n); \
+                "unsigned int {count}; long long {values}[{TAPE_LENGTH}]; void {}(void *p, unsigned long n) {{ __CPROVER_assume({count} < {TAPE_LENGTH}u); if (n > {INPUT_BYTES}ul) n = {INPUT_BYTES}ul; memcpy(p, __ml_in_{key} + {count} * {INPUT_BYTES}u, n); \
 if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}[{count}] = *(short *)p; else if (n == 4ul) {values}[{count}] = *(int *)p; else if (n == 8ul) {values}[{count}] = *(long long *)p; {count}++; }}",
                 input_reader(t, key)
             );
@@ -118,7 +126,8 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
     for key in inputs {
         let _ = writeln!(
             c,
-            "  unsigned char __ml_data_{key}[{TAPE_LENGTH}][{INPUT_BYTES}]; __ml_in_{key} = __ml_data_{key};"
+            "  unsigned char __ml_data_{key}[{}]; __ml_in_{key} = __ml_data_{key};",
+            TAPE_LENGTH * INPUT_BYTES
         );
     }
     c.push_str(PINS_HERE);

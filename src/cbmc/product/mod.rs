@@ -166,10 +166,6 @@ struct Query<'a> {
     source: &'a str,
     /// Sliced: only what the harness's assertion depends on.
     slice: bool,
-    /// CBMC keeps the arrays up to this size element by element (its field sensitivity):
-    /// the logs, whose items the trace of a sliced search must show. `None`: no array, for
-    /// the harness's input streams (32 rows each) cost twice the run of a small product.
-    field_sensitive_up_to: Option<usize>,
 }
 
 /// What one search found.
@@ -454,7 +450,6 @@ impl ProductProgram {
             binary: &self.binary,
             source: &source,
             slice: true,
-            field_sensitive_up_to: Some(layout.log_room()),
         };
         let report = self.check(&sliced, bounds, blocked.len())?;
         let property = report.property(PROPERTY)?;
@@ -490,7 +485,6 @@ impl ProductProgram {
             binary: &self.binary,
             source: pinned,
             slice: false,
-            field_sensitive_up_to: None,
         };
         let report = self.check(&query, bounds, count)?;
         let property = report.property(PROPERTY)?;
@@ -549,7 +543,6 @@ impl ProductProgram {
             binary: &self.copies_binary,
             source: &source,
             slice: true,
-            field_sensitive_up_to: None,
         };
         let report = self.check(&query, bounds, 0)?;
         if report.property(PROPERTY)?.status == json::Status::Holds {
@@ -638,18 +631,6 @@ impl ProductProgram {
             .arg("main.assertion.1");
         if query.slice {
             cmd.arg("--slice-formula");
-        }
-        // CBMC's default keeps arrays of up to 64 elements element by element.
-        match query.field_sensitive_up_to {
-            _ if self.tools.version.major < 6 => {}
-            None => {
-                cmd.arg("--no-array-field-sensitivity");
-            }
-            Some(n) if n < 64 => {
-                cmd.arg("--max-field-sensitivity-array-size")
-                    .arg(n.to_string());
-            }
-            Some(_) => {}
         }
         if let Some(bits) = object_bits {
             cmd.arg("--object-bits").arg(bits.to_string());
@@ -829,7 +810,7 @@ mod tests {
         };
         let h = harness(&layout, &Goal::NewQuadruple { blocked: &[e.logs] });
         assert!(!h.contains("__mlcall_p();"));
-        assert!(h.contains("memcpy(p, __ml_in_local_main_x[__ml_ic_m_local_main_x], n)"));
+        assert!(h.contains("memcpy(p, __ml_in_local_main_x + __ml_ic_m_local_main_x * 64u, n)"));
         assert!(h.contains("const unsigned int __ml_count_o[2] = { 1u, 0u };"));
         assert!(h.contains("const unsigned int __ml_map_b[2] = { 3u, 4u };"));
         assert!(h.contains("__ml_new = __ml_new && !((__ml_len_o == 1u && __ml_log_o[0] == 0u)"));
