@@ -4,7 +4,7 @@
 //! Key items: [`SamplingArgs`], [`attach`] (gives a CBMC teacher its concrete runs and
 //! mode) and [`pac_note`] (what every output of a PAC result says).
 
-use mergelens::cbmc::concrete::{ConcreteError, ConcreteProgram};
+use mergelens::cbmc::concrete::{self, ConcreteError, ConcreteProgram};
 use mergelens::cbmc::{CbmcTeacher, Pac, PacResult};
 use mergelens::cprog::{self, AssertionTarget, FrontEndConfig, InstrumentedProgram};
 
@@ -61,13 +61,7 @@ fn build(
     program: &InstrumentedProgram,
     config: &FrontEndConfig,
 ) -> Result<ConcreteProgram, ConcreteError> {
-    let dir = tempfile::Builder::new()
-        .prefix("mergelens-concrete-")
-        .tempdir()
-        .map_err(|source| ConcreteError::Io {
-            path: std::env::temp_dir(),
-            source,
-        })?;
+    let dir = concrete::scratch_dir()?;
     let concrete = match error_target(program) {
         Some(target) => cprog::instrument_error(config, &target, dir.path()),
         None => cprog::instrument(config, dir.path()),

@@ -109,13 +109,7 @@ impl ConcreteProgram {
         if names(learned) != names(concrete) || learned.end != concrete.end {
             return Err(ConcreteError::Alphabet);
         }
-        let dir = tempfile::Builder::new()
-            .prefix("mergelens-concrete-")
-            .tempdir()
-            .map_err(|source| ConcreteError::Io {
-                path: std::env::temp_dir(),
-                source,
-            })?;
+        let dir = scratch_dir()?;
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| ConcreteError::Io { path, source }
@@ -255,6 +249,17 @@ impl ConcreteProgram {
                 .all(|&a| a != self.end && (a as usize) < self.letters);
         valid.then_some(Sample { word, unwind })
     }
+}
+
+/// A new temporary directory for the files of concrete runs.
+pub fn scratch_dir() -> Result<tempfile::TempDir, ConcreteError> {
+    tempfile::Builder::new()
+        .prefix("mergelens-concrete-")
+        .tempdir()
+        .map_err(|source| ConcreteError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })
 }
 
 /// The symbols a linker's message says are undefined.

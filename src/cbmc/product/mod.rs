@@ -463,12 +463,17 @@ impl ProductProgram {
         }
         let with_pins = pinned(source.clone(), &pins);
         let property = self.unsliced(&with_pins, &source, bounds, blocked.len())?;
+        self.execution(&property).map(|e| Some(Found::Execution(e)))
+    }
+
+    /// The execution of O, A, B and M an unsliced trace shows.
+    fn execution(&self, property: &json::PropertyResult) -> Result<Execution, CbmcRunError> {
         let context = SiteContext {
-            tags: quadruple,
+            tags: &self.tags[..self.tags.len().min(4)],
             inputs: &self.inputs,
             readers: &self.readers,
         };
-        read_execution(&property, &context, self.arguments).map(|e| Some(Found::Execution(e)))
+        read_execution(property, &context, self.arguments)
     }
 
     /// The trace of `pinned` (a harness with input values pinned) run unsliced, or, when
@@ -513,12 +518,7 @@ impl ProductProgram {
     ) -> Result<Execution, CbmcRunError> {
         let source = harness(layout, &Goal::Replay { logs });
         let property = self.unsliced(&pinned(source.clone(), pins), &source, bounds, count)?;
-        let context = SiteContext {
-            tags: &self.tags[..self.tags.len().min(4)],
-            inputs: &self.inputs,
-            readers: &self.readers,
-        };
-        read_execution(&property, &context, self.arguments)
+        self.execution(&property)
     }
 
     /// Whether the self-check's copies of one version behave alike on every input within

@@ -64,8 +64,9 @@ impl CbmcTeacher<'_> {
             words.extend(self.more_concrete(concrete_samples));
         }
         let mut rng = SplitMix64::new(0x5eed_0000 + i);
+        let uniform = UniformWords::new(&self.allowed, self.bounds.max_word_length);
         for _ in concrete_samples..m {
-            if let Some(w) = uniform_word(&self.allowed, self.bounds.max_word_length, &mut rng) {
+            if let Some(w) = uniform.draw(&mut rng) {
                 words.push(w);
             }
         }
@@ -128,63 +129,77 @@ impl CbmcTeacher<'_> {
     }
 }
 
-/// A word drawn uniformly from the words of at most `max_len` letters `d` accepts; `None`
-/// when it accepts none.
-pub(super) fn uniform_word(d: &Dfa, max_len: usize, rng: &mut SplitMix64) -> Option<Word> {
-    let states: Vec<_> = d.states().collect();
-    let n = states.len();
-    // ways[r][q]: accepted words of exactly r letters from state q (as floats: only their
-    // ratios matter, and exact counts overflow on large alphabets).
-    let mut ways = vec![vec![0.0f64; n]; max_len + 1];
-    for &q in &states {
-        ways[0][q as usize] = if d.is_accepting(q) { 1.0 } else { 0.0 };
-    }
-    let letters: Vec<Letter> = d.alphabet().letters().collect();
-    for r in 1..=max_len {
+/// Words drawn uniformly from the words of at most `max_len` letters a DFA accepts: the
+/// number of accepted words from each state is counted once, for every draw.
+pub(super) struct UniformWords<'d> {
+    d: &'d Dfa,
+    letters: Vec<Letter>,
+    /// `ways[r][q]`: accepted words of exactly `r` letters from state `q` (as floats: only
+    /// their ratios matter, and exact counts overflow on large alphabets).
+    ways: Vec<Vec<f64>>,
+}
+
+impl<'d> UniformWords<'d> {
+    pub(super) fn new(d: &'d Dfa, max_len: usize) -> UniformWords<'d> {
+        let states: Vec<_> = d.states().collect();
+        let mut ways = vec![vec![0.0f64; states.len()]; max_len + 1];
         for &q in &states {
-            ways[r][q as usize] = letters
-                .iter()
-                .filter_map(|&a| d.next(q, a))
-                .map(|p| ways[r - 1][p as usize])
-                .sum();
+            ways[0][q as usize] = if d.is_accepting(q) { 1.0 } else { 0.0 };
         }
-    }
-    let start = d.initial() as usize;
-    let total: f64 = ways.iter().map(|w| w[start]).sum();
-    if total <= 0.0 {
-        return None;
-    }
-    let mut pick = rng.unit() * total;
-    let mut length = max_len;
-    for (r, w) in ways.iter().enumerate() {
-        if pick < w[start] {
-            length = r;
-            break;
+        let letters: Vec<Letter> = d.alphabet().letters().collect();
+        for r in 1..=max_len {
+            for &q in &states {
+                ways[r][q as usize] = letters
+                    .iter()
+                    .filter_map(|&a| d.next(q, a))
+                    .map(|p| ways[r - 1][p as usize])
+                    .sum();
+            }
         }
-        pick -= w[start];
+        UniformWords { d, letters, ways }
     }
-    let mut q = d.initial();
-    let mut word = Vec::with_capacity(length);
-    for r in (1..=length).rev() {
-        let choices: Vec<(Letter, f64)> = letters
-            .iter()
-            .filter_map(|&a| d.next(q, a).map(|p| (a, ways[r - 1][p as usize])))
-            .filter(|(_, w)| *w > 0.0)
-            .collect();
-        let sum: f64 = choices.iter().map(|(_, w)| w).sum();
-        let mut x = rng.unit() * sum;
-        let mut chosen = choices.last()?.0;
-        for (a, w) in &choices {
-            if x < *w {
-                chosen = *a;
+
+    /// One word; `None` when the automaton accepts none.
+    pub(super) fn draw(&self, rng: &mut SplitMix64) -> Option<Word> {
+        let (d, ways) = (self.d, &self.ways);
+        let start = d.initial() as usize;
+        let total: f64 = ways.iter().map(|w| w[start]).sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut pick = rng.unit() * total;
+        let mut length = ways.len() - 1;
+        for (r, w) in ways.iter().enumerate() {
+            if pick < w[start] {
+                length = r;
                 break;
             }
-            x -= w;
+            pick -= w[start];
         }
-        word.push(chosen);
-        q = d.next(q, chosen)?;
+        let mut q = d.initial();
+        let mut word = Vec::with_capacity(length);
+        for r in (1..=length).rev() {
+            let choices: Vec<(Letter, f64)> = self
+                .letters
+                .iter()
+                .filter_map(|&a| d.next(q, a).map(|p| (a, ways[r - 1][p as usize])))
+                .filter(|(_, w)| *w > 0.0)
+                .collect();
+            let sum: f64 = choices.iter().map(|(_, w)| w).sum();
+            let mut x = rng.unit() * sum;
+            let mut chosen = choices.last()?.0;
+            for (a, w) in &choices {
+                if x < *w {
+                    chosen = *a;
+                    break;
+                }
+                x -= w;
+            }
+            word.push(chosen);
+            q = d.next(q, chosen)?;
+        }
+        Some(word)
     }
-    Some(word)
 }
 
 #[cfg(test)]
@@ -210,14 +225,16 @@ mod tests {
         let d = ops::from_words(&alphabet, &words);
         let mut rng = SplitMix64::new(7);
         let mut counts = [0u32; 4];
+        let uniform = UniformWords::new(&d, 3);
         for _ in 0..4000 {
-            let w = uniform_word(&d, 3, &mut rng).unwrap();
+            let w = uniform.draw(&mut rng).unwrap();
             counts[words.iter().position(|x| *x == w).unwrap()] += 1;
         }
         assert!(
             counts.iter().all(|&c| (850..1150).contains(&c)),
             "{counts:?}"
         );
-        assert_eq!(uniform_word(&Dfa::new(alphabet), 3, &mut rng), None);
+        let none = Dfa::new(alphabet);
+        assert_eq!(UniformWords::new(&none, 3).draw(&mut rng), None);
     }
 }
