@@ -51,6 +51,25 @@ pub(crate) fn membership(words: &[&[Letter]], end: Letter, max_len: usize) -> St
             .all(|w| w.last() == Some(&end) && w.len() <= max_len)
     );
     let code = PathCode::new(words, max_len);
+    let mut c = path_hooks(&code, end);
+    for (i, word) in words.iter().enumerate() {
+        let _ = writeln!(
+            c,
+            "  __CPROVER_assert(__mergelens_code != {}, \"{}\");",
+            code.constant(word),
+            word_property(i)
+        );
+    }
+    // The entry function has returned: nothing after this belongs to the word.
+    c.push_str("  __CPROVER_assume(0);\n}\n");
+    c
+}
+
+/// The hooks of a harness that records the path as [`PathCode`] `code`, up to the middle of
+/// `__mergelens_end`, where the path holds the whole word: the caller adds its assertions
+/// and closes the function with `__CPROVER_assume(0)` (the entry has returned, nothing
+/// after belongs to the word).
+fn path_hooks(code: &PathCode, end: Letter) -> String {
     let ty = code.c_type();
     let mut c = String::new();
     c.push_str(PRELUDE);
@@ -68,7 +87,7 @@ pub(crate) fn membership(words: &[&[Letter]], end: Letter, max_len: usize) -> St
            __mergelens_code = (__mergelens_code << {}) | ({ty})(letter + 1u);\n  \
            __mergelens_len++;\n}}",
         code.max_letter,
-        max_len - 1,
+        code.max_len - 1,
         code.bits
     );
     let _ = writeln!(
@@ -78,17 +97,43 @@ pub(crate) fn membership(words: &[&[Letter]], end: Letter, max_len: usize) -> St
         code.bits,
         end + 1
     );
-    for (i, word) in words.iter().enumerate() {
-        let _ = writeln!(
-            c,
-            "  __CPROVER_assert(__mergelens_code != {}, \"{}\");",
-            code.constant(word),
-            word_property(i)
-        );
-    }
-    // The entry function has returned: nothing after this belongs to the word.
-    c.push_str("  __CPROVER_assume(0);\n}\n");
     c
+}
+
+/// The global a [`word_formula`] harness compares the path with.
+pub(crate) const QUERY_WORD: &str = "__mergelens_query";
+/// The one property CBMC checks in a [`word_formula`] harness (its `--property` name).
+pub(crate) const QUERY_PROPERTY_ID: &str = "__mergelens_end.assertion.1";
+
+/// The harness of a formula kept for many membership queries (see [`super::formula`]): the
+/// hooks of [`membership`] for every letter below `letters`, and one assertion that fails
+/// iff the path is [`QUERY_WORD`], a global the harness declares `extern` and never
+/// defines, so that CBMC leaves its value free (one symbol, whose bits the formula names).
+/// Returns the source and the bits of one letter's digit in the code.
+pub(crate) fn word_formula(letters: usize, end: Letter, max_len: usize) -> (String, u32) {
+    debug_assert!(max_len >= 1 && (end as usize) < letters);
+    let max_letter = letters.saturating_sub(1) as Letter;
+    let code = PathCode::with_max_letter(max_letter, max_len);
+    let ty = code.c_type();
+    let mut c = format!("extern {ty} {QUERY_WORD};\n");
+    c.push_str(&path_hooks(&code, end));
+    let _ = writeln!(
+        c,
+        "  __CPROVER_assert(__mergelens_code != {QUERY_WORD}, \"mergelens query\");"
+    );
+    c.push_str("  __CPROVER_assume(0);\n}\n");
+    (c, code.bits)
+}
+
+/// The code of `word` as [`PathCode`] with `bits` bits a digit lays it out, lowest bit
+/// first: letter `a` is the digit `a + 1`, the last letter the lowest digit.
+pub(crate) fn code_bits(word: &[Letter], bits: u32) -> Vec<bool> {
+    let mut out = Vec::with_capacity(word.len() * bits as usize);
+    for &a in word.iter().rev() {
+        let digit = u64::from(a) + 1;
+        out.extend((0..bits).map(|b| digit >> b & 1 == 1));
+    }
+    out
 }
 
 /// A path of at most `max_len` letters as one unsigned bit-vector of `bits * max_len` bits:
@@ -110,6 +155,10 @@ impl PathCode {
             .copied()
             .max()
             .unwrap_or(0);
+        PathCode::with_max_letter(max_letter, max_len)
+    }
+
+    fn with_max_letter(max_letter: Letter, max_len: usize) -> PathCode {
         PathCode {
             bits: u32::BITS - (max_letter + 1).leading_zeros(),
             max_letter,

@@ -1,10 +1,12 @@
 //! A program version compiled once to a goto binary, and the queries CBMC answers on it.
 
+mod formula;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
@@ -19,7 +21,7 @@ use crate::automaton::{Dfa, Letter, Word, ops};
 
 /// The bounds of a query (Eqn. (4) of the paper): loops and recursion are unwound `unwind`
 /// times, and a word has at most `max_word_length` letters, `end` included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Bounds {
     pub unwind: u32,
     pub max_word_length: usize,
@@ -32,6 +34,9 @@ pub struct Feedback {
     pub word: Word,
     pub positive: bool,
 }
+
+/// A conjecture query's feedback, and the membership of the words asked with it.
+type Answers = (Option<Feedback>, Vec<bool>);
 
 /// How many words one membership run checks when a trap candidate is confirmed: a batch
 /// this size costs about as much as a single word (on Fig. 12, 40 ms of CBMC CPU time for
@@ -94,6 +99,10 @@ pub struct GotoProgram {
     counters: Arc<CbmcCounters>,
     /// `--object-bits` once CBMC found the default too small (0: the default).
     object_bits: AtomicU32,
+    /// The alphabet's size, when known: membership queries may then be answered from a
+    /// formula kept per bounds ([`formula`]).
+    letters: Option<usize>,
+    formulas: Mutex<HashMap<Bounds, formula::Slot>>,
 }
 
 impl GotoProgram {
@@ -139,6 +148,8 @@ impl GotoProgram {
             library_unwind: LIBRARY_UNWIND,
             counters: Arc::new(CbmcCounters::new()),
             object_bits: AtomicU32::new(0),
+            letters: None,
+            formulas: Mutex::new(HashMap::new()),
         })
     }
 
@@ -163,6 +174,13 @@ impl GotoProgram {
     /// [`LIBRARY_UNWIND`] (`--library-unwind`).
     pub fn with_library_unwind(mut self, k: u32) -> GotoProgram {
         self.library_unwind = k;
+        self
+    }
+
+    /// Lets membership queries be answered from one formula per bounds, kept in a SAT
+    /// solver ([`formula`]), for words over an alphabet of `letters` letters.
+    pub fn with_kept_formulas(mut self, letters: usize) -> GotoProgram {
+        self.letters = Some(letters);
         self
     }
 
@@ -211,22 +229,26 @@ impl GotoProgram {
         if asked.is_empty() {
             return Ok(answers);
         }
-        let source = harness::membership(&asked, end, bounds.max_word_length);
-        let what = || describe_words(&asked);
-        // Membership reads no trace, so the formula may drop every assignment the
-        // assertions do not depend on (about 10% less CPU on batches of 50-500 words).
-        let report = self.check(
-            &source,
-            &["--slice-formula"],
-            bounds,
-            deadline,
-            timeout,
-            what,
-        )?;
-        for (at, fails) in positions
-            .iter()
-            .zip(word_answers(&report, positions.len())?)
-        {
+        let replies = match self.answers_from_formula(&asked, bounds, end, deadline, timeout)? {
+            Some(replies) => replies,
+            None => {
+                let source = harness::membership(&asked, end, bounds.max_word_length);
+                let what = || describe_words(&asked);
+                // Membership reads no trace, so the formula may drop every assignment the
+                // assertions do not depend on (about 10% less CPU on batches of 50-500
+                // words).
+                let report = self.check(
+                    &source,
+                    &["--slice-formula"],
+                    bounds,
+                    deadline,
+                    timeout,
+                    what,
+                )?;
+                word_answers(&report, positions.len())?
+            }
+        };
+        for (at, fails) in positions.iter().zip(replies) {
             for &i in at {
                 answers[i] = fails;
             }
@@ -277,7 +299,7 @@ impl GotoProgram {
         known_words: &[Word],
         words: &[Word],
         timeout: Option<Duration>,
-    ) -> Result<(Option<Feedback>, Vec<bool>), CbmcRunError> {
+    ) -> Result<Answers, CbmcRunError> {
         let alphabet = hypothesis.alphabet();
         assert!(
             (end as usize) < alphabet.len(),
@@ -301,10 +323,15 @@ impl GotoProgram {
             return Ok((feedback, self.membership(words, bounds, end, timeout)?));
         }
         let deadline = timeout.map(|t| Instant::now() + t);
+        let asked: Vec<&[Letter]> = words.iter().map(Vec::as_slice).collect();
+        if let Some(answers) =
+            self.conjecture_from_formula(hypothesis, &asked, bounds, end, deadline, timeout)?
+        {
+            return Ok(answers);
+        }
         let what = || format!("a conjecture with {} states", hypothesis.num_states());
         let hypothesis_table = Table::new(hypothesis);
         let mut known = known_words.to_vec();
-        let asked: Vec<&[Letter]> = words.iter().map(Vec::as_slice).collect();
         let mut answers: Option<Vec<bool>> = None;
         loop {
             // The known words as a minimal automaton rather than a list: the harness

@@ -14,6 +14,7 @@ pub struct CbmcCounters {
     runs: AtomicU64,
     nanos: AtomicU64,
     timeouts: AtomicU64,
+    formula_answers: AtomicU64,
 }
 
 impl CbmcCounters {
@@ -38,6 +39,16 @@ impl CbmcCounters {
     /// CBMC runs that were killed at their deadline.
     pub fn timeouts(&self) -> u64 {
         self.timeouts.load(Ordering::Relaxed)
+    }
+
+    /// Membership answers read from a formula kept in a SAT solver, without a CBMC run of
+    /// their own (see `GotoProgram::with_kept_formulas`).
+    pub fn formula_answers(&self) -> u64 {
+        self.formula_answers.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn record_formula_answers(&self, n: u64) {
+        self.formula_answers.fetch_add(n, Ordering::Relaxed);
     }
 
     fn record(&self, elapsed: Duration, timed_out: bool) {

@@ -129,6 +129,10 @@ pub struct TeacherStats {
     /// CBMC runs and their wall time, from the program's [`CbmcCounters`].
     pub cbmc_runs: u64,
     pub cbmc_seconds: f64,
+    /// Membership answers and positive conjecture halves read from a formula CBMC wrote
+    /// once per bounds and a SAT solver kept, with no CBMC run of their own
+    /// ([`crate::cbmc::GotoProgram::with_kept_formulas`]).
+    pub formula_answers: u64,
     /// Whether concrete runs answered (`--concrete-runs`, see [`crate::cbmc::concrete`]).
     pub concrete: bool,
     /// Why there were no concrete runs, when they were asked for.
@@ -407,6 +411,7 @@ impl<'p> CbmcTeacher<'p> {
         stats.precheck_no = self.precheck_no.get();
         stats.cbmc_runs = self.counters.runs();
         stats.cbmc_seconds = self.counters.seconds();
+        stats.formula_answers = self.counters.formula_answers();
         stats
     }
 

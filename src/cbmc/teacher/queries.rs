@@ -33,7 +33,13 @@ impl CbmcTeacher<'_> {
                     .with_recursive_functions(self.program.recursive_functions())
                     .with_library_unwind(self.options.library_unwind)
                     .with_counters(Arc::clone(&self.counters));
-            self.goto = Some(program);
+            // The paper's modes ask CBMC once per batch, as the paper did.
+            let paper = self.options.baseline || self.options.paper_lazy;
+            self.goto = Some(if paper {
+                program
+            } else {
+                program.with_kept_formulas(self.program.alphabet.len())
+            });
         }
         Ok(self.goto.as_ref().expect("compiled above"))
     }
