@@ -9,6 +9,9 @@
 //! * [`GotoProgram::membership`] answers a batch of membership queries in one CBMC run
 //!   (Fig. 7 of Chockler, Kesseli, Kroening and Strichman, *Learning the Language of
 //!   Software Errors*, JAIR 2020, with one assertion per word);
+//! * from the second query at a bounds on, both are answered from one formula CBMC writes
+//!   for those bounds and a SAT solver keeps (`formula`): incremental SAT under assumptions
+//!   instead of a symbolic execution per query;
 //! * [`GotoProgram::conjecture`] answers a conjecture query (Fig. 9, with the trap of
 //!   Fig. 11 at exit points), returning [`Feedback`]; Theorem 4.1 is what it guarantees;
 //! * [`Bounds`] (loop unwinding and word length, Eqn. (4)), [`CbmcCounters`] (runs and
@@ -40,6 +43,7 @@ pub mod cache_store;
 pub mod concrete;
 mod coverage;
 mod error;
+mod formula;
 mod harness;
 mod json;
 mod language;

@@ -1,6 +1,6 @@
 //! A program version compiled once to a goto binary, and the queries CBMC answers on it.
 
-mod formula;
+mod kept;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 use super::error::CbmcRunError;
+use super::formula::Slot;
 use super::harness::{self, Table};
 use super::json::{self, Report, Status};
 use super::language::{complete, first_words, is_explanation_word, misshapen_accepted_word};
@@ -100,9 +101,9 @@ pub struct GotoProgram {
     /// `--object-bits` once CBMC found the default too small (0: the default).
     object_bits: AtomicU32,
     /// The alphabet's size, when known: membership queries may then be answered from a
-    /// formula kept per bounds ([`formula`]).
+    /// formula kept per bounds ([`super::formula`]).
     letters: Option<usize>,
-    formulas: Mutex<HashMap<Bounds, formula::Slot>>,
+    formulas: Mutex<HashMap<Bounds, Slot>>,
 }
 
 impl GotoProgram {
@@ -178,7 +179,7 @@ impl GotoProgram {
     }
 
     /// Lets membership queries be answered from one formula per bounds, kept in a SAT
-    /// solver ([`formula`]), for words over an alphabet of `letters` letters.
+    /// solver ([`super::formula`]), for words over an alphabet of `letters` letters.
     pub fn with_kept_formulas(mut self, letters: usize) -> GotoProgram {
         self.letters = Some(letters);
         self

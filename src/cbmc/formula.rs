@@ -3,7 +3,9 @@
 //!
 //! Key types: [`WordFormula`] (the CNF in a SAT solver, and the literals of the queried
 //! word), built by [`WordFormula::read`] from `cbmc --dimacs` on the harness of
-//! [`crate::cbmc::harness::word_formula`]; [`WordFormula::contains`] answers one word.
+//! [`crate::cbmc::harness::word_formula`]; [`WordFormula::contains`] answers a membership
+//! query, [`WordFormula::rejected_word`] the positive half of a conjecture query. [`Slot`]
+//! is what a program keeps per bounds (the policy is in `program/kept.rs`).
 //!
 //! Why: a membership batch (Fig. 7 of Chockler, Kesseli, Kroening and Strichman, *Learning
 //! the Language of Software Errors*, JAIR 2020) is one CBMC run, and each run executes the
@@ -26,14 +28,12 @@
 //! disjunction true), so the run checks only the harness's one property (`--property`).
 
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use batsat::{Callbacks, Lit, Solver, SolverInterface, SolverOpts, Var, lbool};
 
-use super::{Answers, Bounds, Feedback, GotoProgram};
+use super::harness::{QUERY_WORD, code_bits};
 use crate::automaton::{Dfa, Letter, Word};
-use crate::cbmc::error::CbmcRunError;
-use crate::cbmc::harness::{self, QUERY_PROPERTY_ID, QUERY_WORD, code_bits};
 use crate::stop;
 
 /// A bit of the queried word in the formula: a literal, or a constant where CBMC's
@@ -268,149 +268,13 @@ impl WordFormula {
     }
 }
 
-/// The largest formula file kept in a solver (a few hundred MB in memory once loaded, and
-/// a review learns two versions at once);
-/// a larger one is dropped and CBMC's batches answer.
-const MAX_FORMULA_BYTES: u64 = 128 << 20;
-
 /// What a program keeps for one bounds: how many queries CBMC has answered there, the
 /// formula, or that the formula is no use.
 #[derive(Debug)]
-pub(super) enum Slot {
+pub(crate) enum Slot {
     Queries(u32),
     Ready(Box<WordFormula>),
     Unusable,
-}
-
-impl GotoProgram {
-    /// The answers to `words` (each ending with `end`, within the bounds) from the formula
-    /// kept for `bounds`, built on the second batch asked there (a program whose words fit
-    /// one batch pays no extra run). `None`: CBMC's batch answers, because the formula is
-    /// no use here, or the solver ran out of time on a word (then it is not used again).
-    pub(super) fn answers_from_formula(
-        &self,
-        words: &[&[Letter]],
-        bounds: Bounds,
-        end: Letter,
-        deadline: Option<Instant>,
-        timeout: Option<Duration>,
-    ) -> Result<Option<Vec<bool>>, CbmcRunError> {
-        let answers: Option<Vec<bool>> =
-            self.with_formula(bounds, end, deadline, timeout, |formula| {
-                words
-                    .iter()
-                    .map(|w| formula.contains(w, deadline))
-                    .collect()
-            })?;
-        if let Some(answers) = &answers {
-            self.counters.record_formula_answers(answers.len() as u64);
-        }
-        Ok(answers)
-    }
-
-    /// The positive half of a conjecture query for `hypothesis` and the membership of
-    /// `words`, from the formula kept for `bounds` (see [`Self::answers_from_formula`]).
-    /// There is no trap (Fig. 11) here: an accepted word no execution has is left to the
-    /// exactness pass, which the formula makes cheap.
-    pub(super) fn conjecture_from_formula(
-        &self,
-        hypothesis: &Dfa,
-        words: &[&[Letter]],
-        bounds: Bounds,
-        end: Letter,
-        deadline: Option<Instant>,
-        timeout: Option<Duration>,
-    ) -> Result<Option<Answers>, CbmcRunError> {
-        let found = self.with_formula(bounds, end, deadline, timeout, |formula| {
-            let answers: Vec<bool> = words
-                .iter()
-                .map(|w| formula.contains(w, deadline))
-                .collect::<Option<_>>()?;
-            let positive = formula.rejected_word(hypothesis, deadline)?;
-            let feedback = positive.map(|word| Feedback {
-                word,
-                positive: true,
-            });
-            Some((feedback, answers))
-        })?;
-        if let Some((_, answers)) = &found {
-            self.counters
-                .record_formula_answers(answers.len() as u64 + 1);
-        }
-        Ok(found)
-    }
-
-    /// Runs `ask` on the formula kept for `bounds`, built on the second CBMC query there (a
-    /// program whose words one run answers pays no extra run). `None`: CBMC answers,
-    /// because the formula is no use here, or `ask` ran out of time (then it is not used
-    /// again).
-    fn with_formula<R>(
-        &self,
-        bounds: Bounds,
-        end: Letter,
-        deadline: Option<Instant>,
-        timeout: Option<Duration>,
-        ask: impl FnOnce(&mut WordFormula) -> Option<R>,
-    ) -> Result<Option<R>, CbmcRunError> {
-        let Some(letters) = self.letters else {
-            return Ok(None);
-        };
-        let mut formulas = self.formulas.lock().unwrap_or_else(|e| e.into_inner());
-        let slot = formulas.entry(bounds).or_insert(Slot::Queries(0));
-        if let Slot::Queries(n) = slot {
-            if *n == 0 {
-                *n += 1;
-                return Ok(None);
-            }
-            *slot = Slot::Unusable;
-            if let Some(formula) = self.formula(bounds, end, letters, deadline, timeout)? {
-                *slot = Slot::Ready(Box::new(formula));
-            }
-        }
-        let Slot::Ready(formula) = slot else {
-            return Ok(None);
-        };
-        let answer = ask(formula);
-        if answer.is_none() {
-            *slot = Slot::Unusable;
-        }
-        Ok(answer)
-    }
-
-    /// One CBMC run writing the formula of the program at `bounds` with the word left
-    /// free, loaded in a solver.
-    fn formula(
-        &self,
-        bounds: Bounds,
-        end: Letter,
-        letters: usize,
-        deadline: Option<Instant>,
-        timeout: Option<Duration>,
-    ) -> Result<Option<WordFormula>, CbmcRunError> {
-        let (source, bits) = harness::word_formula(letters, end, bounds.max_word_length);
-        let file = self.dir.path().join(format!(
-            "formula-{}-{}.cnf",
-            bounds.unwind, bounds.max_word_length
-        ));
-        let path = file.to_string_lossy();
-        let options = [
-            "--slice-formula",
-            "--dimacs",
-            "--outfile",
-            &path,
-            "--property",
-            QUERY_PROPERTY_ID,
-        ];
-        let what = || "the formula of every word, for membership queries".to_string();
-        self.check(&source, &options, bounds, deadline, timeout, what)?;
-        // No file: CBMC decided the property without a formula (no path ends).
-        let size = std::fs::metadata(&file).map_or(u64::MAX, |m| m.len());
-        let text = (size <= MAX_FORMULA_BYTES)
-            .then(|| std::fs::read_to_string(&file).ok())
-            .flatten();
-        let _ = std::fs::remove_file(&file);
-        Ok(text.and_then(|cnf| WordFormula::read(&cnf, bits, letters)))
-    }
 }
 
 /// The solver being loaded, and its variables in DIMACS order.
