@@ -253,7 +253,7 @@ mod tests {
             max_word_length: 6,
         };
         let library = CutLoop {
-            file: format!("{}strlen", super::super::program::LIBRARY_FILE_PREFIX),
+            file: format!("{}strlen", super::super::library::LIBRARY_FILE_PREFIX),
             ..cut("strlen")
         };
         let mut asked = Vec::new();

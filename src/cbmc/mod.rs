@@ -48,6 +48,7 @@ mod harness;
 mod json;
 mod language;
 pub mod learning;
+mod library;
 mod locate;
 pub mod product;
 mod program;

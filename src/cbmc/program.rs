@@ -16,6 +16,7 @@ use super::formula::Slot;
 use super::harness::{self, Table};
 use super::json::{self, Report, Status};
 use super::language::{complete, first_words, is_explanation_word, misshapen_accepted_word};
+use super::library;
 use super::locate::Toolchain;
 use super::run::{self, CbmcCounters, Outcome};
 use crate::automaton::{Dfa, Letter, Word, ops};
@@ -78,9 +79,6 @@ const DEFAULT_ENTRY: &str = "main";
 /// fixed-size buffers of up to 63 bytes); a longer walk is cut, as a program loop is.
 pub const LIBRARY_UNWIND: u32 = 64;
 
-/// The file name CBMC gives the source of its library models in `--show-loops`.
-pub(super) const LIBRARY_FILE_PREFIX: &str = "<builtin-library-";
-
 /// One instrumented program version, compiled by `goto-cc` into a goto binary that every
 /// query links its generated harness against.
 #[derive(Debug)]
@@ -139,6 +137,11 @@ impl GotoProgram {
         }
         cmd.args(sources).arg("-o").arg(&binary);
         goto_cc(cmd, None)?;
+        if let Some(undefined) = library::undefined_functions(tools, &binary)?
+            && let Some(link) = library::supplement_command(tools, &binary, &undefined)?
+        {
+            goto_cc(link, None)?;
+        }
         Ok(GotoProgram {
             tools: tools.clone(),
             dir,
@@ -649,7 +652,9 @@ pub(super) fn library_loop_ids(listing: &str) -> Vec<String> {
         } else if let Some(id) = current.take()
             && line
                 .trim_start()
-                .starts_with(&format!("file {LIBRARY_FILE_PREFIX}"))
+                .strip_prefix("file ")
+                .and_then(|rest| rest.split(" line ").next())
+                .is_some_and(library::is_library_file)
         {
             ids.push(id.to_string());
         }

@@ -33,7 +33,7 @@ impl ProgramProperty {
     pub fn in_library(&self) -> bool {
         self.file
             .to_str()
-            .is_some_and(|f| f.starts_with(super::program::LIBRARY_FILE_PREFIX))
+            .is_some_and(super::library::is_library_file)
     }
 }
 

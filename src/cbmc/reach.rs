@@ -37,7 +37,7 @@ impl CutLoop {
     /// A loop of one of CBMC's C library models (`strncpy`), which `--library-unwind`
     /// bounds.
     pub fn is_library(&self) -> bool {
-        self.file.starts_with(super::program::LIBRARY_FILE_PREFIX)
+        super::library::is_library_file(&self.file)
     }
 }
 

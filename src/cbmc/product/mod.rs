@@ -37,6 +37,7 @@ use tempfile::TempDir;
 
 use super::error::CbmcRunError;
 use super::json;
+use super::library;
 use super::locate::Toolchain;
 use super::program::{
     describe_status, goto_cc, library_loop_ids, more_object_bits, quiet_checks, unwinding,
@@ -79,18 +80,26 @@ fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
     pins
 }
 
-/// The loops of the C library's models the goto binary calls (`entry`: a function it
-/// defines), each bounded on its own (see [`unwinding`]).
+/// The loops of the library code `binary` calls, each bounded by the library's bound: the
+/// models CBMC adds for every function the binary declares and does not define (listing
+/// those is a quarter of the cost of listing the loops, and often shows none), and the
+/// definitions of [`library::MODELLED_HERE`] linked in here for the ones CBMC lacks.
 fn library_loops(
     tools: &Toolchain,
     binary: &Path,
     entry: &str,
 ) -> Result<Vec<String>, CbmcRunError> {
-    // The library models a version calls are the same from any version's call wrapper:
-    // CBMC adds one for every function the binary declares and does not define. Listing
-    // those is a quarter of the cost of listing the loops, and often shows none.
-    if !calls_the_library(tools, binary)? {
-        return Ok(Vec::new());
+    let undefined = library::undefined_functions(tools, binary)?;
+    if let Some(undefined) = &undefined {
+        // CBMC's built-ins and the product's own hooks (which the harness defines) are no
+        // library code.
+        let library = |name: &&String| !name.starts_with("__CPROVER_") && !name.starts_with("__ml");
+        if !undefined.iter().any(|name| library(&name)) {
+            return Ok(Vec::new());
+        }
+        if let Some(link) = library::supplement_command(tools, binary, undefined)? {
+            goto_cc(link, None)?;
+        }
     }
     let mut show = Command::new(&tools.cbmc);
     show.arg(binary)
@@ -103,27 +112,6 @@ fn library_loops(
         }
         _ => Ok(Vec::new()),
     }
-}
-
-/// Whether the goto binary calls a function it does not define, other than CBMC's
-/// built-ins and the product's own hooks (which the harness defines): one of the C
-/// library's, whose model CBMC adds and whose loops need their own bound. Unsure: yes.
-fn calls_the_library(tools: &Toolchain, binary: &Path) -> Result<bool, CbmcRunError> {
-    let mut list = Command::new(&tools.goto_instrument);
-    list.arg("--list-undefined-functions").arg(binary);
-    let Outcome::Finished(f) = run::run(list, "goto-instrument", None, None)? else {
-        return Ok(true);
-    };
-    if !f.status.success() {
-        return Ok(true);
-    }
-    // One name a line, after a status line ("Reading GOTO program from ...").
-    let listing = String::from_utf8_lossy(&f.stdout);
-    let mut names = listing
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.contains(' '));
-    Ok(names.any(|name| !name.starts_with("__CPROVER_") && !name.starts_with("__ml")))
 }
 
 /// One goto binary of the product, with what its runs bound on their own: the functions
