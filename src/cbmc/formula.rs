@@ -3,8 +3,8 @@
 //!
 //! Key types: [`WordFormula`] (the CNF in a SAT solver, and the literals of the queried
 //! word), built by [`WordFormula::read`] from `cbmc --dimacs` on the harness of
-//! [`crate::cbmc::harness::word_formula`]; [`WordFormula::contains`] answers a membership
-//! query, [`WordFormula::rejected_word`] the positive half of a conjecture query. [`Slot`]
+//! [`crate::cbmc::harness::word_formula`]; [`WordFormula::members`] answers a batch of
+//! membership queries, [`WordFormula::rejected_word`] the positive half of a conjecture query. [`Slot`]
 //! is what a program keeps per bounds (the policy is in `program/kept.rs`).
 //!
 //! Why: a membership batch (Fig. 7 of Chockler, Kesseli, Kroening and Strichman, *Learning
@@ -17,8 +17,11 @@
 //! map from each SSA symbol to its literals). A word is in the language iff the formula is
 //! satisfiable with that global's bits assumed to be the word's code: MiniSat's incremental
 //! interface (Eén and Sörensson, *Temporal induction by incremental SAT solving*, 2003), on
-//! batsat. Learned clauses carry over from word to word, so after the first solve a word
-//! costs milliseconds.
+//! batsat. Learned clauses carry over from word to word; where the word fixes the path, a
+//! word costs about a millisecond (`schedule`, the corpus's sort). Where it does not (a
+//! hash of an input decides the path), each word is a hard refutation, so the solver's
+//! time per query is bounded by what CBMC's run costs there, and past it the formula is
+//! dropped (`program/kept.rs`).
 //!
 //! Exactness: the formula is CBMC's own for that program at those bounds, and the harness
 //! is the membership harness with the word left free, so each answer is the one CBMC would
@@ -28,7 +31,7 @@
 //! disjunction true), so the run checks only the harness's one property (`--property`).
 
 use std::fmt;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use batsat::{Callbacks, Lit, Solver, SolverInterface, SolverOpts, Var, lbool};
 
@@ -56,7 +59,6 @@ pub(crate) struct WordFormula {
     /// `digits[p][v]` holds iff digit `p` (from the lowest) of the queried word is `v`;
     /// made on the first conjecture.
     digits: Vec<Vec<Lit>>,
-    assumptions: Vec<Lit>,
 }
 
 impl fmt::Debug for WordFormula {
@@ -113,35 +115,49 @@ impl WordFormula {
             bits,
             letters,
             digits: Vec::new(),
-            assumptions: Vec::new(),
         })
     }
 
-    /// Whether some execution within the formula's bounds has the event word `word`:
-    /// `None` if the solver ran past `deadline` or the run was asked to stop.
-    pub(crate) fn contains(&mut self, word: &[Letter], deadline: Option<Instant>) -> Option<bool> {
-        let code = code_bits(word, self.bits);
-        if code.len() > self.query.len() {
-            return Some(false);
-        }
-        self.assumptions.clear();
-        for (i, bit) in self.query.iter().enumerate() {
-            let want = code.get(i).copied().unwrap_or(false);
-            match *bit {
-                Bit::Const(c) if c != want => return Some(false),
-                Bit::Const(_) => {}
-                Bit::Lit(l) => self.assumptions.push(if want { l } else { !l }),
-            }
-        }
+    /// Whether some execution within the formula's bounds has the event word, for each of
+    /// `words`: `None` if the solver ran past `deadline` or the run was asked to stop. One
+    /// solve per word, with the queried word's bits assumed: the assumptions propagate
+    /// into the formula, so on programs whose path the word fixes a word costs
+    /// milliseconds. (One solve for a whole batch, a selector literal per word and their
+    /// disjunction asked as CBMC asks a batch's assertions, cost three times as much on the
+    /// corpus's sort: each "yes" is then a search for any open word.)
+    pub(crate) fn members(
+        &mut self,
+        words: &[&[Letter]],
+        deadline: Option<Instant>,
+    ) -> Option<Vec<bool>> {
         self.solver.cb_mut().0 = deadline;
-        let answer = self.solver.solve_limited(&self.assumptions);
-        if answer == lbool::TRUE {
-            Some(true)
-        } else if answer == lbool::FALSE {
-            Some(false)
-        } else {
-            None
+        let mut assumptions = Vec::with_capacity(self.query.len());
+        let mut answers = Vec::with_capacity(words.len());
+        'words: for word in words {
+            let code = code_bits(word, self.bits);
+            if code.len() > self.query.len() {
+                answers.push(false);
+                continue;
+            }
+            assumptions.clear();
+            for (i, bit) in self.query.iter().enumerate() {
+                let want = code.get(i).copied().unwrap_or(false);
+                match *bit {
+                    Bit::Const(c) if c != want => {
+                        answers.push(false);
+                        continue 'words;
+                    }
+                    Bit::Const(_) => {}
+                    Bit::Lit(l) => assumptions.push(if want { l } else { !l }),
+                }
+            }
+            let answer = self.solver.solve_limited(&assumptions);
+            if answer == lbool::UNDEF {
+                return None;
+            }
+            answers.push(answer == lbool::TRUE);
         }
+        Some(answers)
     }
 }
 
@@ -268,12 +284,19 @@ impl WordFormula {
     }
 }
 
-/// What a program keeps for one bounds: how many queries CBMC has answered there, the
-/// formula, or that the formula is no use.
+/// What a program keeps for one bounds.
 #[derive(Debug)]
 pub(crate) enum Slot {
-    Queries(u32),
-    Ready(Box<WordFormula>),
+    /// CBMC has answered `count` queries here, the longest taking `longest`.
+    Queries { count: u32, longest: Duration },
+    /// The formula, and how long the solver may take on one query before the formula is
+    /// dropped: about what a CBMC run here costs, so that a formula harder for the solver
+    /// alone than for CBMC's batches costs at most one such run.
+    Ready {
+        formula: Box<WordFormula>,
+        budget: Duration,
+    },
+    /// The formula is no use here: CBMC answers.
     Unusable,
 }
 
@@ -324,10 +347,19 @@ mod tests {
     fn a_word_is_in_the_language_iff_the_formula_allows_its_code() {
         let cnf = "p cnf 4 4\nc __mergelens_query#1 1 2 3 4\n-1 0\n2 0\n3 0\n-4 0\n";
         let mut f = WordFormula::read(cnf, 2, 2).expect("one query symbol");
-        assert_eq!(f.contains(&[0, 1], None), Some(true));
-        assert_eq!(f.contains(&[1, 0], None), Some(false));
-        assert_eq!(f.contains(&[1], None), Some(false));
-        assert_eq!(f.contains(&[0, 1, 1], None), Some(false));
+        let words: [&[Letter]; 4] = [&[1, 0], &[0, 1], &[1], &[0, 1, 1]];
+        assert_eq!(
+            f.members(&words, None),
+            Some(vec![false, true, false, false])
+        );
+        // Asked again, alone: the first batch's selectors changed nothing.
+        assert_eq!(f.members(&[&[0, 1]], None), Some(vec![true]));
+        assert_eq!(f.members(&[], None), Some(vec![]));
+        // Two words of a language of two, asked in one batch: a solve for each "yes".
+        let two = "p cnf 4 2\nc __mergelens_query#1 1 2 3 4\n3 0\n-4 0\n";
+        let mut f = WordFormula::read(two, 2, 2).expect("one query symbol");
+        let words: [&[Letter]; 3] = [&[0, 0], &[1, 0], &[0, 1]];
+        assert_eq!(f.members(&words, None), Some(vec![true, false, true]));
     }
 
     /// The positive half of a conjecture query finds the language's word the automaton
@@ -345,17 +377,16 @@ mod tests {
         exact.set_transition(s1, 1, s2);
         assert_eq!(f.rejected_word(&exact, None), Some(None));
         assert_eq!(f.rejected_word(&empty, None), Some(Some(vec![0, 1])));
-        assert_eq!(f.contains(&[0, 1], None), Some(true));
+        assert_eq!(f.members(&[&[0, 1]], None), Some(vec![true]));
     }
 
     #[test]
     fn constant_bits_answer_without_the_solver() {
         let cnf = "p cnf 2 0\nc __mergelens_query#1 FALSE TRUE 1 2\n";
         let mut f = WordFormula::read(cnf, 2, 2).expect("one query symbol");
-        // Last letter 0: digit 1, bits 1 0, against the constants FALSE TRUE.
-        assert_eq!(f.contains(&[0], None), Some(false));
-        // Last letter 1: digit 2, bits 0 1.
-        assert_eq!(f.contains(&[1], None), Some(true));
+        // Last letter 0: digit 1, bits 1 0, against the constants FALSE TRUE; last letter
+        // 1: digit 2, bits 0 1.
+        assert_eq!(f.members(&[&[0], &[1]], None), Some(vec![false, true]));
     }
 
     #[test]

@@ -241,6 +241,7 @@ impl GotoProgram {
                 // Membership reads no trace, so the formula may drop every assignment the
                 // assertions do not depend on (about 10% less CPU on batches of 50-500
                 // words).
+                let started = Instant::now();
                 let report = self.check(
                     &source,
                     &["--slice-formula"],
@@ -249,6 +250,7 @@ impl GotoProgram {
                     timeout,
                     what,
                 )?;
+                self.note_cbmc_query(bounds, started.elapsed());
                 word_answers(&report, positions.len())?
             }
         };
@@ -358,7 +360,9 @@ impl GotoProgram {
             // then costs a third less CPU, but CBMC returns other counterexamples and the
             // learner needs more rounds (the paper's merge_sort 8 -> 12 runs, Docking 5 -> 8,
             // more CPU on every program measured: benches/paper.md), so it was dropped.
+            let started = Instant::now();
             let report = self.check(&source, &["--trace"], bounds, deadline, timeout, what)?;
+            self.note_cbmc_query(bounds, started.elapsed());
             check_contract(&report, end, alphabet.len())?;
             if answers.is_none() {
                 answers = Some(word_answers(&report, batch.len())?);
