@@ -276,7 +276,11 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     );
     let pac = explained.pac.as_ref().map(|(p, _)| p);
     let concise_part = concise::summary_part(concise.as_ref());
-    eprintln!("{}{concise_part}", super::sampling::pac_line(pac, line));
+    let kept = super::learn::formula_note(&counters);
+    eprintln!(
+        "{}{kept}{concise_part}",
+        super::sampling::pac_line(pac, line)
+    );
     if let Some(partial) = explained.partial {
         partial.finish()?;
     }

@@ -177,8 +177,9 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         )
     });
     eprintln!(
-        "{}{}{}{partial_note}",
+        "{}{}{}{}{partial_note}",
         summary(&stats, counters.runs()),
+        formula_note(&counters),
         super::sampling::pac_note(result.pac.as_ref().map(|(p, _)| p)),
         concise::summary_part(result.concise.as_ref())
     );
@@ -531,6 +532,15 @@ pub(crate) fn add_stats(total: &mut LearnStats, run: &LearnStats) {
     total.wall_seconds += run.wall_seconds;
     total.teacher_seconds += run.teacher_seconds;
     total.finish_accuracy();
+}
+
+/// ` · N of them from kept formulas` when some answers came from a formula CBMC wrote once
+/// per bounds (a SAT solver on CBMC's formula: CBMC's answers, without a run each).
+pub(super) fn formula_note(counters: &mergelens::cbmc::CbmcCounters) -> String {
+    match counters.formula_answers() {
+        0 => String::new(),
+        n => format!(" · {n} answers from kept CBMC formulas"),
+    }
 }
 
 /// `learned 5 states · 7 CBMC runs · 42 membership queries (30 pre-check, 8 cache, 0
