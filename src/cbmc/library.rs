@@ -39,6 +39,32 @@ pub(super) fn is_library_file(file: &str) -> bool {
     file.starts_with(LIBRARY_FILE_PREFIX) || Path::new(file).ends_with(SUPPLEMENT_FILE)
 }
 
+/// Whether `sources` (preprocessed C) may call one of [`MODELLED_HERE`]: a name that
+/// occurs more than once, as the system header declares each once. A cheap, conservative
+/// test that spares the listing of undefined functions (a process of its own) where no
+/// such function is called.
+pub(super) fn may_call_modelled(sources: &[String]) -> bool {
+    MODELLED_HERE.iter().any(|name| {
+        sources
+            .iter()
+            .map(|text| identifier_count(text, name))
+            .sum::<usize>()
+            > 1
+    })
+}
+
+/// How often `name` occurs in `text` as a whole identifier.
+fn identifier_count(text: &str, name: &str) -> usize {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name)
+        .filter(|&(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            !before.is_some_and(ident) && !after.is_some_and(ident)
+        })
+        .count()
+}
+
 /// The C definitions of `names` (each one of [`MODELLED_HERE`]), self-contained (no
 /// header), with the C library's signatures.
 pub(super) fn supplement(names: &[&str]) -> String {
@@ -188,6 +214,16 @@ mod tests {
         assert!(is_library_file("/tmp/mergelens-cbmc-x/mergelens-library.c"));
         assert!(!is_library_file("/tmp/src/parser.c"));
         assert!(!is_library_file("/tmp/src/not-mergelens-library.c"));
+    }
+
+    #[test]
+    fn a_name_declared_once_is_not_called() {
+        let header = "extern void *memchr (const void *__s, int __c, size_t __n);\n".to_string();
+        assert!(!may_call_modelled(std::slice::from_ref(&header)));
+        let call = "int f(const char *p) { return memchr(p, 61, 3) != 0; }\n".to_string();
+        assert!(may_call_modelled(&[header.clone(), call]));
+        let other = "void *my_memchr(void); int rawmemchr;\n".to_string();
+        assert!(!may_call_modelled(&[header, other]));
     }
 
     #[test]

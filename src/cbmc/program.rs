@@ -137,7 +137,13 @@ impl GotoProgram {
         }
         cmd.args(sources).arg("-o").arg(&binary);
         goto_cc(cmd, None)?;
-        if let Some(undefined) = library::undefined_functions(tools, &binary)?
+        // A source that cannot be read may call anything.
+        let texts: Option<Vec<String>> = sources
+            .iter()
+            .map(|s| std::fs::read_to_string(work_dir.join(s)).ok())
+            .collect();
+        if texts.is_none_or(|texts| library::may_call_modelled(&texts))
+            && let Some(undefined) = library::undefined_functions(tools, &binary)?
             && let Some(link) = library::supplement_command(tools, &binary, &undefined)?
         {
             goto_cc(link, None)?;
