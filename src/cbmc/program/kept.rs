@@ -9,9 +9,8 @@ use crate::cbmc::error::CbmcRunError;
 use crate::cbmc::formula::{Slot, WordFormula};
 use crate::cbmc::harness::{self, QUERY_PROPERTY_ID};
 
-/// The largest formula file kept in a solver (a few hundred MB in memory once loaded, and
-/// a review learns two versions at once);
-/// a larger one is dropped and CBMC's batches answer.
+/// The largest formula file kept in a solver (a few hundred MB in memory once loaded, and a
+/// review learns two versions at once); with a larger one CBMC's batches answer.
 const MAX_FORMULA_BYTES: u64 = 128 << 20;
 
 /// The least time the solver gets on one query, however fast CBMC's runs were.
