@@ -287,8 +287,8 @@ impl WordFormula {
 /// What a program keeps for one bounds.
 #[derive(Debug)]
 pub(crate) enum Slot {
-    /// CBMC has answered `count` queries here, the longest taking `longest`.
-    Queries { count: u32, longest: Duration },
+    /// CBMC has answered queries here, the longest taking `longest`.
+    Queries { longest: Duration },
     /// The formula, and how long the solver may take on one query before the formula is
     /// dropped: about what a CBMC run here costs, so that a formula harder for the solver
     /// alone than for CBMC's batches costs at most one such run.

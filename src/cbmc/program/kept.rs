@@ -87,11 +87,9 @@ impl GotoProgram {
         }
         let mut formulas = self.formulas.lock().unwrap_or_else(|e| e.into_inner());
         let slot = formulas.entry(bounds).or_insert(Slot::Queries {
-            count: 0,
             longest: Duration::ZERO,
         });
-        if let Slot::Queries { count, longest } = slot {
-            *count += 1;
+        if let Slot::Queries { longest } = slot {
             *longest = (*longest).max(took);
         }
     }
@@ -116,7 +114,7 @@ impl GotoProgram {
         let Some(slot) = formulas.get_mut(&bounds) else {
             return Ok(None);
         };
-        if let Slot::Queries { longest, .. } = *slot {
+        if let Slot::Queries { longest } = *slot {
             *slot = Slot::Unusable;
             if let Some(formula) = self.formula(bounds, end, letters, deadline, timeout)? {
                 *slot = Slot::Ready {
