@@ -66,7 +66,7 @@ impl GotoProgram {
         let deadline = timeout.map(|t| Instant::now() + t);
         let (report, _) = self.check_output(
             &harness(bounds.max_word_length, hunks),
-            &[],
+            &["--slice-formula"],
             bounds,
             deadline,
             timeout,
