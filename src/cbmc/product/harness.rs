@@ -17,11 +17,11 @@ pub(super) const PROPERTY: &str = "mergelens execution";
 pub(super) const PINS_HERE: &str = "  /* inputs */\n";
 
 /// The fewest elements an array needs for CBMC to keep it one array: field sensitivity
-/// splits arrays of up to 64 elements into one variable each, and a write at a symbolic
-/// index (a log's `len`) into one guarded write per element. The logs are written only
-/// there, so they are declared at least this large (the parser's product: symbolic
-/// execution 0.10 s -> 0.05 s per search); so are the input streams, whose rows are read
-/// only at a symbolic index (a split stream was 2,048 variables).
+/// splits arrays of up to 64 elements into one variable each. An input stream's rows are
+/// read only at a symbolic index, so its array is declared at least this large (a split
+/// stream was 2,048 variables). The logs stay split: a sliced trace then shows their
+/// elements, so a search's find is read from it without a run of its own; as one array,
+/// CBMC folds the elements that are constant on the path out of the trace.
 const UNSPLIT_ARRAY: usize = 65;
 
 /// How many call sites named and not yet entered a version keeps (calls nested in a call's
@@ -217,8 +217,7 @@ fn version_hooks(
     let (log, len, tc) = (log(t), len(t), counter(t));
     let _ = writeln!(
         c,
-        "unsigned int {log}[{}]; unsigned int {len}; unsigned int __ml_words_{t}; unsigned int {tc};",
-        n.max(UNSPLIT_ARRAY)
+        "unsigned int {log}[{n}]; unsigned int {len}; unsigned int __ml_words_{t}; unsigned int {tc};"
     );
     let push = |c: &mut String, code: &str| {
         let _ = write!(
