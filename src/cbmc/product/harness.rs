@@ -18,10 +18,8 @@ pub(super) const PINS_HERE: &str = "  /* inputs */\n";
 
 /// The fewest elements an array needs for CBMC to keep it one array: field sensitivity
 /// splits arrays of up to 64 elements into one variable each. An input stream's rows are
-/// read only at a symbolic index, so its array is declared at least this large (a split
-/// stream was 2,048 variables). The logs stay split: a sliced trace then shows their
-/// elements, so a search's find is read from it without a run of its own; as one array,
-/// CBMC folds the elements that are constant on the path out of the trace.
+/// read only at a symbolic index, where a split array costs a choice among all its rows, so
+/// a stream is declared at least this large.
 const UNSPLIT_ARRAY: usize = 65;
 
 /// How many call sites named and not yet entered a version keeps (calls nested in a call's
@@ -215,6 +213,9 @@ fn version_hooks(
         array(&codes)
     );
     let (log, len, tc) = (log(t), len(t), counter(t));
+    // The log stays small enough to be split: a sliced trace then shows its elements, so a
+    // search's find is read from it without a run of its own (as one array, CBMC folds the
+    // elements that are constant on the path out of the trace).
     let _ = writeln!(
         c,
         "unsigned int {log}[{n}]; unsigned int {len}; unsigned int __ml_words_{t}; unsigned int {tc};"
