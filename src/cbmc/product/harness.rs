@@ -213,9 +213,9 @@ fn version_hooks(
         array(&codes)
     );
     let (log, len, tc) = (log(t), len(t), counter(t));
-    // The log stays small enough to be split: a sliced trace then shows its elements, so a
-    // search's find is read from it without a run of its own (as one array, CBMC folds the
-    // elements that are constant on the path out of the trace).
+    // Unlike the streams, the log is not padded to `UNSPLIT_ARRAY`: split, its elements show
+    // in a sliced trace, so a search's find is read from it without a run of its own (as one
+    // array, CBMC folds the elements that are constant on the path out of the trace).
     let _ = writeln!(
         c,
         "unsigned int {log}[{n}]; unsigned int {len}; unsigned int __ml_words_{t}; unsigned int {tc};"
