@@ -534,7 +534,7 @@ pub(crate) fn add_stats(total: &mut LearnStats, run: &LearnStats) {
     total.finish_accuracy();
 }
 
-/// ` · N of them from kept formulas` when some answers came from a formula CBMC wrote once
+/// ` · N answers from kept CBMC formulas` when some answers came from a formula CBMC wrote once
 /// per bounds (a SAT solver on CBMC's formula: CBMC's answers, without a run each).
 pub(super) fn formula_note(counters: &mergelens::cbmc::CbmcCounters) -> String {
     match counters.formula_answers() {
