@@ -45,7 +45,7 @@ pub const STORE_FORMAT: &str = "mergelens-cache/1";
 /// includes it, with [`semantics_digest`] of the texts involved, so that answers and
 /// automata learned under older semantics are never served; the `semantics_are_pinned`
 /// test fails when those texts change and this number did not.
-pub const SEMANTICS_VERSION: u32 = 4;
+pub const SEMANTICS_VERSION: u32 = 5;
 
 /// A digest of [`SEMANTICS_VERSION`] and of the texts that decide what a query means: the
 /// front end's instrumentation (hooks, header, exit calls, preprocessor flags), the
@@ -76,6 +76,7 @@ fn semantics_texts_digest() -> String {
         "library-unwind={}",
         crate::cbmc::program::LIBRARY_UNWIND
     ));
+    h.field(&super::library::supplement(&super::library::MODELLED_HERE));
     h.hex()
 }
 
@@ -434,6 +435,12 @@ mod tests {
         (
             4,
             "5ad196e46c7df99b9a907618364412391e347889315ab4f441124c8f6092afe2",
+        ),
+        // mergelens's own models of C library functions (the `strtod` family added) are
+        // part of the texts.
+        (
+            5,
+            "a82808a52c2fc4fb97d02a1d2fd7550b3a94b9f2e96c6db1ca2d37baec6ed83e",
         ),
     ];
 

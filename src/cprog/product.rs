@@ -97,6 +97,16 @@ pub fn input_label(key: &str) -> String {
     }
 }
 
+/// The size of the floating-point number each read of input stream `key` holds, for the
+/// streams of the `strto*` wrappers (`long double`'s is no scalar the check records).
+pub fn input_real_bytes(key: &str) -> Option<usize> {
+    match key {
+        "lib_strtod" => Some(8),
+        "lib_strtof" => Some(4),
+        _ => None,
+    }
+}
+
 /// A local as people read it; the generated harnesses' locals are the entry's arguments.
 fn local_label(function: &str, variable: &str) -> String {
     let Some(entry) = function.strip_prefix("__mergelens_call_") else {
@@ -164,6 +174,24 @@ const LIBRARY_INPUTS: &[(&str, &str)] = &[
     (
         "strdup",
         "char *strdup(const char *); char *{W}(const char *s) { char ok; {IN}lib_alloc(&ok, 1); if (!ok) return 0; char *p = strdup(s); __CPROVER_assume(p != 0); return p; }",
+    ),
+    // The number a text holds is an input (`crate::cbmc::library` models the rest of
+    // `strtod`: the end pointer, `errno`); one stream per type, which `atof` shares.
+    (
+        "strtod",
+        "double __mergelens_strtod_result(const char *, char **, double); double {W}(const char *s, char **end) { double v; {IN}lib_strtod(&v, sizeof v); return __mergelens_strtod_result(s, end, v); }",
+    ),
+    (
+        "atof",
+        "double __mergelens_strtod_result(const char *, char **, double); double {W}(const char *s) { double v; {IN}lib_strtod(&v, sizeof v); return __mergelens_strtod_result(s, 0, v); }",
+    ),
+    (
+        "strtof",
+        "float __mergelens_strtof_result(const char *, char **, float); float {W}(const char *s, char **end) { float v; {IN}lib_strtof(&v, sizeof v); return __mergelens_strtof_result(s, end, v); }",
+    ),
+    (
+        "strtold",
+        "long double __mergelens_strtold_result(const char *, char **, long double); long double {W}(const char *s, char **end) { long double v; {IN}lib_strtold(&v, sizeof v); return __mergelens_strtold_result(s, end, v); }",
     ),
     (
         "getenv",

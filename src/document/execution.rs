@@ -57,6 +57,31 @@ pub struct InputReads {
     /// Where each read was made, in the same order as `values`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sites: Vec<Option<InputSite>>,
+    /// Set where the values are floating-point numbers (`strtod`'s): each of `values` is
+    /// then the number's IEEE 754 bits, shown as the number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real: Option<RealType>,
+}
+
+/// A floating-point type of an input's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RealType {
+    Float,
+    Double,
+}
+
+impl InputReads {
+    /// Value `v` as people read it: the number it holds (a floating-point one with its point
+    /// or exponent: `8.0`, `1e300`), or `(bytes)` for a buffer's bytes.
+    fn shown(&self, v: Option<i64>) -> String {
+        match (v, self.real) {
+            (None, _) => "(bytes)".to_string(),
+            (Some(v), None) => v.to_string(),
+            (Some(v), Some(RealType::Double)) => format!("{:?}", f64::from_bits(v as u64)),
+            (Some(v), Some(RealType::Float)) => format!("{:?}", f32::from_bits(v as u32)),
+        }
+    }
 }
 
 /// The line of the program that read one input value, so that a reader sees what the value
@@ -227,25 +252,24 @@ impl Execution {
     /// Each input value with what read it, in reading order per source: the arguments,
     /// the tape, then the other sources. Empty when no value is read.
     pub fn labelled_inputs(&self) -> Vec<LabelledValue> {
-        let number = |v: Option<i64>| v.map_or_else(|| "(bytes)".to_string(), |v| v.to_string());
-        let labelled = |fallback: String, site: Option<&InputSite>, value: Option<i64>| {
+        let labelled = |fallback: String, site: Option<&InputSite>, value: String| {
             let (read, place) = match site {
                 Some(s) => (s.read().unwrap_or(fallback), s.place()),
                 None => (fallback, String::new()),
             };
-            LabelledValue {
-                read,
-                place,
-                value: number(value),
-            }
+            LabelledValue { read, place, value }
         };
         let mut out = Vec::new();
         for (k, a) in self.input.arguments.iter().enumerate() {
-            out.push(labelled(format!("argument {}", k + 1), None, Some(*a)));
+            out.push(labelled(format!("argument {}", k + 1), None, a.to_string()));
         }
         for (k, v) in self.input.tape.iter().enumerate() {
             let site = self.input.tape_sites.get(k).and_then(Option::as_ref);
-            out.push(labelled(format!("nondet value {}", k + 1), site, Some(*v)));
+            out.push(labelled(
+                format!("nondet value {}", k + 1),
+                site,
+                v.to_string(),
+            ));
         }
         for r in &self.input.reads {
             for (k, v) in r.values.iter().enumerate() {
@@ -255,7 +279,7 @@ impl Execution {
                 } else {
                     r.source.clone()
                 };
-                let mut value = labelled(source.clone(), site, *v);
+                let mut value = labelled(source.clone(), site, r.shown(*v));
                 // The source names a stream better than its call alone (`fgets (bytes)`,
                 // `buf in main`): the call is shown only with the variable it fills.
                 if site.is_none_or(|s| s.variable.is_none() || s.call.is_none()) {
@@ -295,11 +319,7 @@ impl Execution {
             parts.push(format!("nondet values [{}]", list(&self.input.tape)));
         }
         for r in &self.input.reads {
-            let values: Vec<String> = r
-                .values
-                .iter()
-                .map(|v| v.map_or("(bytes)".to_string(), |v| v.to_string()))
-                .collect();
+            let values: Vec<String> = r.values.iter().map(|&v| r.shown(v)).collect();
             parts.push(format!("{} [{}]", r.source, values.join(", ")));
         }
         if parts.is_empty() {
@@ -405,11 +425,20 @@ mod tests {
             input: ExecutionInput {
                 tape: vec![0],
                 arguments: vec![],
-                reads: vec![InputReads {
-                    source: "sensor()".to_string(),
-                    values: vec![Some(-2147483648), None],
-                    sites: vec![],
-                }],
+                reads: vec![
+                    InputReads {
+                        source: "sensor()".to_string(),
+                        values: vec![Some(-2147483648), None],
+                        sites: vec![],
+                        real: None,
+                    },
+                    InputReads {
+                        source: "strtod".to_string(),
+                        values: vec![Some(2.5f64.to_bits() as i64)],
+                        sites: vec![],
+                        real: Some(RealType::Double),
+                    },
+                ],
                 tape_sites: vec![],
             },
             base: w("funcA funcB end"),
@@ -425,7 +454,7 @@ mod tests {
         );
         assert_eq!(
             e.input_text(),
-            "nondet values [0], sensor() [-2147483648, (bytes)]"
+            "nondet values [0], sensor() [-2147483648, (bytes)], strtod [2.5]"
         );
         // funcB, which ours kept, is gone, but no branch added it: nothing a branch meant.
         assert!(!e.loses());
@@ -455,6 +484,7 @@ mod tests {
                     source: "buf in main".into(),
                     values: vec![None],
                     sites: vec![Some(site(4, None, None, Version::Merged))],
+                    real: None,
                 }],
                 tape_sites: vec![
                     Some(site(118, Some("nondet_uint"), Some("len"), Version::Merged)),

@@ -39,12 +39,13 @@ use crate::cbmc::product::{
 use crate::cbmc::{CbmcCounters, CbmcRunError};
 use crate::config::Settings;
 use crate::cprog::product::{
-    INPUT_BYTES, ProductError, ProductVersion, drop_unnumbered_sites, input_label, product_version,
+    INPUT_BYTES, ProductError, ProductVersion, drop_unnumbered_sites, input_label,
+    input_real_bytes, product_version,
 };
 use crate::cprog::{self, EventKind, FrontEndError};
 use crate::document::{
-    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, SelfCheck,
-    Version,
+    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, RealType,
+    SelfCheck, Version,
 };
 
 /// The check of one entry.
@@ -601,6 +602,11 @@ fn story_input(raw: &RawExecution) -> ExecutionInput {
             .map(|(k, (key, values))| InputReads {
                 source: input_label(key),
                 values: values.clone(),
+                real: match input_real_bytes(key) {
+                    Some(8) => Some(RealType::Double),
+                    Some(4) => Some(RealType::Float),
+                    _ => None,
+                },
                 sites: sites(raw.read_sites.get(k).map_or(&[], Vec::as_slice)),
             })
             .collect(),
