@@ -102,7 +102,7 @@ fn a_branch_on_an_uninitialised_local_and_on_malloced_bytes_composes() {
 }
 
 #[test]
-fn a_branch_on_what_strtod_read_composes() {
+fn a_branch_on_what_strtod_and_strtoul_read_composes() {
     // CBMC 6.6 has no model of `strtod`: mergelens's gives the end pointer from the text
     // and reads the number from the shared input.
     assert_arms_compose(
@@ -110,6 +110,14 @@ fn a_branch_on_what_strtod_read_composes() {
         "int main(void)",
         "char text[4];\n    text[3] = 0;\n    char *end;\n    double v = strtod(text, &end);",
         "end != text && v > 2.5",
+        &[],
+    );
+    // Nor of `strtoul`: mergelens's gives its value too, the same in every version.
+    assert_arms_compose(
+        "#include <stdlib.h>",
+        "int main(void)",
+        "char text[3];\n    text[2] = 0;\n    unsigned long n = strtoul(text, 0, 10);",
+        "n > 5",
         &[],
     );
 }

@@ -440,7 +440,7 @@ mod tests {
         // part of the texts.
         (
             5,
-            "a82808a52c2fc4fb97d02a1d2fd7550b3a94b9f2e96c6db1ca2d37baec6ed83e",
+            "a2b7213acc4cbfe5ca2bbefe648eeee34783436818303f88ca9d8e35cd7b040d",
         ),
     ];
 

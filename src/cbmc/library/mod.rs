@@ -15,17 +15,9 @@
 //! over the bytes; their loops count as the library's (`--library-unwind`), as CBMC's own
 //! models' loops do, so a small `--unwind` does not cut every path through them.
 //!
-//! `strtod` and its siblings (`strtof`, `strtold`, `atof`) are modelled by what a parser
-//! reads from them: the end pointer, the sign, whether the text is zero, infinity or NaN,
-//! and whether it may be out of range (then `errno` is `ERANGE` exactly when the result is
-//! infinite, zero or subnormal). The text is scanned as C11 7.22.1.3 says (white space, a
-//! sign, a decimal or hexadecimal number with its exponent, `INF`, `INFINITY`, `NAN`,
-//! `NAN(...)`); the value of a nonzero number is an input (any value of its sign, finite
-//! where the text cannot be out of range), because computing it bit-precisely would cost
-//! a floating-point division per call. [`NUMBER_RESULT`] is that part, shared with the
-//! product program, whose wrappers read the value from the versions' shared input.
+//! The C library's number parsers (`strtod`, `strtoul` and their siblings) are in
+//! [`numbers`].
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -33,14 +25,17 @@ use super::error::CbmcRunError;
 use super::locate::Toolchain;
 use super::run::{self, Outcome};
 
+mod numbers;
+
 /// The file name CBMC gives the source of its library models in `--show-loops`.
 pub(super) const LIBRARY_FILE_PREFIX: &str = "<builtin-library-";
 
 /// The name of the file holding [`supplement`]'s definitions.
 pub(super) const SUPPLEMENT_FILE: &str = "mergelens-library.c";
 
-/// The functions CBMC 6.6 has no model of that mergelens defines.
-pub(super) const MODELLED_HERE: [&str; 13] = [
+/// The functions CBMC 6.6 has no model of that mergelens defines, and what the product's
+/// wrappers of the floating-point ones call (`crate::cprog::product`).
+pub(super) const MODELLED_HERE: [&str; 19] = [
     "memchr",
     "strnlen",
     "strspn",
@@ -51,21 +46,15 @@ pub(super) const MODELLED_HERE: [&str; 13] = [
     "strtof",
     "strtold",
     "atof",
-    // What the product's wrappers of the four above call (`crate::cprog::product`).
     "__mergelens_strtod_result",
     "__mergelens_strtof_result",
     "__mergelens_strtold_result",
-];
-
-/// The floating-point types of the `strto*` family: the function's name, its type, the
-/// suffix of CBMC's classification built-ins for it, and how far a text may reach and still
-/// be sure to convert to a normal number: decimal digits plus the decimal exponent, and four
-/// bits per hexadecimal digit plus the binary exponent.
-const NUMBER_TYPES: [(&str, &str, &str, u32, u32); 3] = [
-    ("strtod", "double", "d", 300, 1000),
-    ("strtof", "float", "f", 37, 120),
-    // Conservative: `long double` holds more than `double`.
-    ("strtold", "long double", "ld", 300, 1000),
+    "strtoul",
+    "strtoull",
+    "strtoumax",
+    "strtoll",
+    "strtoimax",
+    "atoll",
 ];
 
 /// Whether `file` (as CBMC names a source location) holds library code: CBMC's models or
@@ -118,152 +107,9 @@ pub(super) fn supplement(names: &[&str]) -> String {
             _ => "",
         });
     }
-    let number = |n: &&str| n.starts_with("strto") || *n == "atof" || n.starts_with("__mergelens");
-    if names.iter().any(number) {
-        c.push_str(NUMBER_SCAN);
-        for (name, ty, builtin, decimal, hex) in NUMBER_TYPES {
-            c.push_str(&number_result(name, ty, builtin, decimal, hex));
-            if names.contains(&name) {
-                let _ = writeln!(
-                    c,
-                    "{ty} {name}(const char *s, char **end) {{ {ty} v; return __mergelens_{name}_result(s, end, v); }}"
-                );
-            }
-        }
-        if names.contains(&"atof") {
-            c.push_str(
-                "double atof(const char *s) { double v; return __mergelens_strtod_result(s, 0, v); }\n",
-            );
-        }
-    }
+    numbers::define(&mut c, names);
     c
 }
-
-/// The C text of `__mergelens_<name>_result(s, end, v)`: what `name` returns for text `s`
-/// when the value of a nonzero number in it is `v` (an input), setting `*end` and `errno`.
-pub(crate) fn number_result(name: &str, ty: &str, builtin: &str, decimal: u32, hex: u32) -> String {
-    NUMBER_RESULT
-        .replace("{NAME}", name)
-        .replace("{T}", ty)
-        .replace("{B}", builtin)
-        .replace("{DEC}", &decimal.to_string())
-        .replace("{HEX}", &hex.to_string())
-}
-
-/// Scans the longest prefix of `s` that `strtod` converts: its length (0: none), whether
-/// its sign is minus, and its kind (0 nothing, 1 zero, 2 a nonzero number within range, 3 a
-/// nonzero number that may be out of range, 4 infinity, 5 NaN). The reach of a number
-/// (digits plus exponent) is a bound on its magnitude either way: `1e9` and `0.001` are
-/// within range, `1e999` may not be.
-///
-/// One automaton over the characters, one character a step: every step reads `s[i]` at the
-/// step's own constant `i`, where separate loops for white space, digits and exponent would
-/// read at a position the earlier loops left symbolic (on cJSON's parser that ran CBMC out
-/// of 4 GiB). `(c | 32) == 'x'` holds for the letter in either case and no other character.
-const NUMBER_SCAN: &str = "enum { ML_START, ML_SIGN, ML_ZERO, ML_INT, ML_DOT, ML_FRAC, ML_E, ML_ESIGN, ML_EDIG,
-  ML_X, ML_XINT, ML_XDOT, ML_XFRAC, ML_P, ML_PSIGN, ML_PDIG,
-  ML_I1, ML_I2, ML_I3, ML_I4, ML_I5, ML_I6, ML_I7, ML_I8, ML_N1, ML_N2, ML_N3, ML_NP, ML_NDONE, ML_DEAD };
-static __ml_size_t __mergelens_number_scan(const char *s, int *neg, int *kind, unsigned dec, unsigned hex) {
-  int state = ML_START, minus = 0, nonzero = 0;
-  unsigned digits = 0, exponent = 0;
-  __ml_size_t i = 0, end = 0;
-  *neg = 0;
-  *kind = 0;
-  for (;; i++) {
-    char c = s[i], l = c | 32;
-    int digit = c >= '0' && c <= '9', sign = c == '+' || c == '-';
-    int hexdigit = digit || (l >= 'a' && l <= 'f');
-    int next = ML_DEAD;
-    if (state == ML_START && (c == ' ' || (c >= '\\t' && c <= '\\r')))
-      next = ML_START;
-    else if (state == ML_START && sign) {
-      minus = c == '-';
-      next = ML_SIGN;
-    } else if (state == ML_START || state == ML_SIGN)
-      next = c == '0' ? ML_ZERO : digit ? ML_INT : c == '.' ? ML_DOT : l == 'i' ? ML_I1 : l == 'n' ? ML_N1 : ML_DEAD;
-    else if (state == ML_ZERO && l == 'x')
-      next = ML_X;
-    else if (state == ML_ZERO || state == ML_INT)
-      next = digit ? ML_INT : c == '.' ? ML_FRAC : l == 'e' ? ML_E : ML_DEAD;
-    else if (state == ML_DOT || state == ML_FRAC)
-      next = digit ? ML_FRAC : (state == ML_FRAC && l == 'e') ? ML_E : ML_DEAD;
-    else if (state == ML_E)
-      next = sign ? ML_ESIGN : digit ? ML_EDIG : ML_DEAD;
-    else if (state == ML_ESIGN || state == ML_EDIG)
-      next = digit ? ML_EDIG : ML_DEAD;
-    else if (state == ML_X)
-      next = hexdigit ? ML_XINT : c == '.' ? ML_XDOT : ML_DEAD;
-    else if (state == ML_XINT)
-      next = hexdigit ? ML_XINT : c == '.' ? ML_XFRAC : l == 'p' ? ML_P : ML_DEAD;
-    else if (state == ML_XDOT || state == ML_XFRAC)
-      next = hexdigit ? ML_XFRAC : (state == ML_XFRAC && l == 'p') ? ML_P : ML_DEAD;
-    else if (state == ML_P)
-      next = sign ? ML_PSIGN : digit ? ML_PDIG : ML_DEAD;
-    else if (state == ML_PSIGN || state == ML_PDIG)
-      next = digit ? ML_PDIG : ML_DEAD;
-    else if (state >= ML_I1 && state <= ML_I7)
-      next = l == \"nfinity\"[state - ML_I1] ? state + 1 : ML_DEAD;
-    else if (state == ML_N1 || state == ML_N2)
-      next = l == (state == ML_N1 ? 'a' : 'n') ? state + 1 : ML_DEAD;
-    else if (state == ML_N3)
-      next = c == '(' ? ML_NP : ML_DEAD;
-    else if (state == ML_NP)
-      next = c == ')' ? ML_NDONE : (digit || (l >= 'a' && l <= 'z') || c == '_') ? ML_NP : ML_DEAD;
-    if (next == ML_DEAD)
-      break;
-    int hex_number = next >= ML_X && next <= ML_PDIG;
-    if ((next == ML_ZERO || next == ML_INT || next == ML_FRAC || next == ML_XINT || next == ML_XFRAC) && c != '.') {
-      digits++;
-      nonzero |= c != '0';
-    }
-    if ((next == ML_EDIG || next == ML_PDIG) && exponent < 100000u)
-      exponent = exponent * 10u + (unsigned)(c - '0');
-    state = next;
-    if (state == ML_I3 || state == ML_I8 || state == ML_N3 || state == ML_NDONE) {
-      end = i + 1;
-      *neg = minus;
-      *kind = state <= ML_I8 ? 4 : 5;
-    } else if (state == ML_ZERO || state == ML_INT || state == ML_FRAC || state == ML_EDIG || state == ML_XINT || state == ML_XFRAC || state == ML_PDIG) {
-      /* Within range when the exponent's magnitude plus the digits' is small. */
-      int wide = hex_number ? exponent + 4u * digits > hex : exponent + digits > dec;
-      end = i + 1;
-      *neg = minus;
-      *kind = !nonzero ? 1 : wide ? 3 : 2;
-    }
-  }
-  return end;
-}
-int *__errno_location(void);
-";
-
-/// See [`number_result`]; `{B}` picks CBMC's `__CPROVER_isnan{B}` and its siblings.
-const NUMBER_RESULT: &str = "{T} __mergelens_{NAME}_result(const char *s, char **end, {T} v) {
-  int neg, kind;
-  __ml_size_t n = __mergelens_number_scan(s, &neg, &kind, {DEC}u, {HEX}u);
-  if (end)
-    *end = (char *)s + n;
-  if (kind == 0)
-    return 0;
-  if (kind == 1)
-    return neg ? -({T})0 : ({T})0;
-  if (kind == 5) {
-    __CPROVER_assume(__CPROVER_isnan{B}(v));
-    return v;
-  }
-  __CPROVER_assume(!__CPROVER_isnan{B}(v) && (neg ? __CPROVER_sign{B}(v) : !__CPROVER_sign{B}(v)));
-  if (kind == 4) {
-    __CPROVER_assume(__CPROVER_isinf{B}(v));
-    return v;
-  }
-  if (kind == 2) {
-    __CPROVER_assume(__CPROVER_isnormal{B}(v));
-    return v;
-  }
-  if (__CPROVER_isinf{B}(v) || !__CPROVER_isnormal{B}(v))
-    *__errno_location() = 34;
-  return v;
-}
-";
 
 const MEMCHR: &str = "void *memchr(const void *s, int c, __ml_size_t n) {
   const unsigned char *p = (const unsigned char *)s;
@@ -417,5 +263,8 @@ mod tests {
         let c = supplement(&["__mergelens_strtof_result"]);
         assert!(c.contains("float __mergelens_strtof_result("));
         assert!(!c.contains("double strtod("));
+        let c = supplement(&["strtoul", "atoll"]);
+        assert!(c.contains("unsigned long strtoul(") && c.contains("long long atoll("));
+        assert!(!c.contains("strtoll(") && !c.contains("__mergelens_number_scan"));
     }
 }
