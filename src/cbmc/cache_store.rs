@@ -440,7 +440,7 @@ mod tests {
         // part of the texts.
         (
             5,
-            "a2b7213acc4cbfe5ca2bbefe648eeee34783436818303f88ca9d8e35cd7b040d",
+            "4cd97d929dfd5486a657d37c70bb2dc5db383d37f0b8bc52bfb801d80d5601c0",
         ),
     ];
 
