@@ -799,7 +799,7 @@ mod tests {
         let h = harness(&layout, &Goal::NewQuadruple { blocked: &[e.logs] });
         assert!(!h.contains("__mlcall_p();"));
         assert!(h.contains(
-            "struct __ml_row __ml_r = __ml_in_local_main_x[__ml_ic_m_local_main_x]; memcpy(p, &__ml_r, n);"
+            "struct __ml_row __ml_r = __ml_in_local_main_x[__ml_ic_m_local_main_x]; __ml_copy(p, &__ml_r, n);"
         ));
         assert!(h.contains("struct __ml_row __ml_data_local_main_x[65];"));
         assert!(h.contains("const unsigned int __ml_count_o[2] = { 1u, 0u };"));
