@@ -39,10 +39,10 @@ use super::harness::{QUERY_WORD, code_bits};
 use crate::automaton::{Dfa, Letter, Word};
 use crate::stop;
 
-/// A bit of the queried word in the formula: a literal, or a constant where CBMC's
-/// simplification fixed it.
+/// A bit of a symbol in the formula: a literal, or a constant where CBMC's simplification
+/// fixed it.
 #[derive(Clone, Copy, Debug)]
-enum Bit {
+pub(crate) enum Bit {
     Lit(Lit),
     Const(bool),
 }
@@ -77,10 +77,7 @@ impl WordFormula {
     /// formula names no single symbol for the queried word (the property was decided
     /// during symbolic execution, or sliced away): then CBMC's own batches answer.
     pub(crate) fn read(cnf: &str, bits: u32, letters: usize) -> Option<WordFormula> {
-        let mut load = Loader {
-            solver: Solver::new(SolverOpts::default(), Deadline::default()),
-            vars: Vec::new(),
-        };
+        let mut load = Loader::new();
         let mut query: Option<Vec<Bit>> = None;
         let mut clause = Vec::new();
         for line in cnf.lines() {
@@ -98,15 +95,7 @@ impl WordFormula {
             if line.starts_with('p') || line.is_empty() {
                 continue;
             }
-            clause.clear();
-            for field in line.split_ascii_whitespace() {
-                let n: i64 = field.parse().ok()?;
-                if n == 0 {
-                    break;
-                }
-                clause.push(load.literal(n)?);
-            }
-            load.solver.add_clause_reuse(&mut clause);
+            load.clause(line, &mut clause)?;
         }
         let query = query.filter(|q| !q.is_empty() && q.len() % bits as usize == 0)?;
         Some(WordFormula {
@@ -301,14 +290,35 @@ pub(crate) enum Slot {
 }
 
 /// The solver being loaded, and its variables in DIMACS order.
-struct Loader {
-    solver: Solver<Deadline>,
+pub(crate) struct Loader {
+    pub(crate) solver: Solver<Deadline>,
     vars: Vec<Var>,
 }
 
 impl Loader {
+    pub(crate) fn new() -> Loader {
+        Loader {
+            solver: Solver::new(SolverOpts::default(), Deadline::default()),
+            vars: Vec::new(),
+        }
+    }
+
+    /// Adds the clause of one DIMACS line (`1 -2 0`); `None` if it is no clause.
+    pub(crate) fn clause(&mut self, line: &str, clause: &mut Vec<Lit>) -> Option<()> {
+        clause.clear();
+        for field in line.split_ascii_whitespace() {
+            let n: i64 = field.parse().ok()?;
+            if n == 0 {
+                break;
+            }
+            clause.push(self.literal(n)?);
+        }
+        self.solver.add_clause_reuse(clause);
+        Some(())
+    }
+
     /// The literal of DIMACS variable `n` (negative: negated), creating variables up to it.
-    fn literal(&mut self, n: i64) -> Option<Lit> {
+    pub(crate) fn literal(&mut self, n: i64) -> Option<Lit> {
         let index = usize::try_from(n.unsigned_abs()).ok()?;
         while self.vars.len() < index {
             self.vars.push(self.solver.new_var_default());
@@ -317,7 +327,7 @@ impl Loader {
     }
 
     /// One field of a symbol's bits in CBMC's map: a literal, `TRUE` or `FALSE`.
-    fn bit(&mut self, field: &str) -> Option<Bit> {
+    pub(crate) fn bit(&mut self, field: &str) -> Option<Bit> {
         match field {
             "TRUE" => Some(Bit::Const(true)),
             "FALSE" => Some(Bit::Const(false)),
@@ -329,7 +339,7 @@ impl Loader {
 /// Stops a solve at its deadline or at the process's stop request; MiniSat asks before
 /// every conflict.
 #[derive(Default)]
-struct Deadline(Option<Instant>);
+pub(crate) struct Deadline(pub(crate) Option<Instant>);
 
 impl Callbacks for Deadline {
     fn stop(&self) -> bool {

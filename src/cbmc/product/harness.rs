@@ -68,7 +68,19 @@ pub(crate) enum Goal<'a> {
     Replay { logs: &'a [Vec<Item>] },
     /// An input on which a version and its copy (pairs of tags) log differently.
     Divergence(&'a [(char, char)]),
+    /// As [`Goal::NewQuadruple`], for CBMC's formula (`--dimacs`) rather than one answer:
+    /// each of the four logs is also the value of two free globals, its length
+    /// ([`FORMULA_LENGTH`]) and its items packed into one bit-vector ([`FORMULA_LOG`]), so
+    /// that a SAT solver can read a quadruple from a model and block it (see `formula`).
+    Formula { blocked: &'a [Vec<Vec<Item>>] },
 }
+
+/// The prefix of the free global holding version `t`'s log length in a [`Goal::Formula`]
+/// harness (`__ml_fl_o`).
+pub(super) const FORMULA_LENGTH: &str = "__ml_fl_";
+/// The prefix of the free global holding version `t`'s log packed, item `i` at bits `32 i`
+/// to `32 i + 31`, zero past the length (`__ml_fp_o`).
+pub(super) const FORMULA_LOG: &str = "__ml_fp_";
 
 /// The C harness of one run: the hooks of every version, the shared tape, arguments and
 /// input streams, and `main`, which runs the versions the goal needs and asserts that
@@ -99,7 +111,9 @@ pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
     let marked = marked_callees(maps, sites);
     // Only the versions the goal runs get hooks: the others are not in its binary.
     let runs: Vec<char> = match goal {
-        Goal::NewQuadruple { .. } | Goal::Replay { .. } => tags.iter().take(4).copied().collect(),
+        Goal::NewQuadruple { .. } | Goal::Replay { .. } | Goal::Formula { .. } => {
+            tags.iter().take(4).copied().collect()
+        }
         Goal::Divergence(pairs) => pairs.iter().flat_map(|&(x, y)| [x, y]).collect(),
     };
     for (v, &t) in tags.iter().enumerate() {
@@ -128,6 +142,10 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
             );
         }
     }
+    let quadruple = &tags[..tags.len().min(4)];
+    if let Goal::Formula { .. } = goal {
+        formula_outputs(&mut c, quadruple, n, false);
+    }
     c.push_str("int main(void) {\n");
     for i in 0..TAPE_LENGTH {
         let _ = writeln!(c, "  __ml_tape[{i}] = __ml_nondet();");
@@ -144,11 +162,12 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
     }
     c.push_str(PINS_HERE);
     match goal {
-        Goal::NewQuadruple { blocked } => {
-            new_quadruple(&mut c, &tags[..tags.len().min(4)], n, blocked);
+        Goal::NewQuadruple { blocked } => new_quadruple(&mut c, quadruple, n, blocked),
+        Goal::Formula { blocked } => {
+            new_quadruple(&mut c, quadruple, n, blocked);
+            formula_outputs(&mut c, quadruple, n, true);
         }
         Goal::Replay { logs } => {
-            let quadruple = &tags[..tags.len().min(4)];
             for &t in quadruple {
                 let _ = writeln!(c, "  {}();", product_names(t).call);
             }
@@ -170,6 +189,35 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
         "  __CPROVER_assert(!__ml_new, \"{PROPERTY}\");\n  return 0;\n}}"
     );
     c
+}
+
+/// A [`Goal::Formula`] harness's free globals, one length and one packed log a version
+/// (`assume`: the statements in `main` that make them the logs' values; else the
+/// declarations).
+fn formula_outputs(c: &mut String, quadruple: &[char], n: usize, assume: bool) {
+    let packed = format!("unsigned __CPROVER_bitvector[{}]", 32 * n);
+    for t in quadruple {
+        if !assume {
+            let _ = writeln!(
+                c,
+                "extern unsigned int {FORMULA_LENGTH}{t}; extern {packed} {FORMULA_LOG}{t};"
+            );
+            continue;
+        }
+        let (log, len) = (log(*t), len(*t));
+        let _ = write!(c, "  {{ {packed} p = 0;");
+        for i in 0..n {
+            let shift = 32 * i;
+            let _ = write!(
+                c,
+                " p |= ({packed})({i}u < {len} ? {log}[{i}] : 0u) << {shift};"
+            );
+        }
+        let _ = writeln!(
+            c,
+            " __CPROVER_assume({FORMULA_LENGTH}{t} == {len} && {FORMULA_LOG}{t} == p); }}"
+        );
+    }
 }
 
 /// The hooks of version `t`: its event, return, end and exit hooks log into its own log,

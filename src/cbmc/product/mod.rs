@@ -32,6 +32,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use tempfile::TempDir;
 
@@ -46,39 +47,21 @@ use super::run::{self, CbmcCounters, Outcome};
 use super::teacher::LearnBounds;
 use crate::cprog::product::{ProductVersion, product_names};
 
+mod formula;
 mod harness;
 mod log;
 mod sites;
+mod trace;
 
+use formula::{Model, QuadrupleFormula};
 pub use harness::TAPE_LENGTH;
 pub(crate) use harness::log_room;
 pub(crate) use harness::{Goal, Layout, harness};
-use harness::{MAX_ARGUMENTS, PINS_HERE, PROPERTY};
+use harness::{MAX_ARGUMENTS, PROPERTY};
 pub use log::{Execution, Item};
-use log::{counter, len, log, read_count, read_values, seen};
 pub use sites::ReadSite;
-use sites::{SiteContext, Source, read_sites};
-
-/// An input value a sliced trace gave: the array, the index and the value.
-type Pin = (&'static str, usize, i64);
-
-/// The tape and argument values a trace assigns.
-fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
-    let mut pins = Vec::new();
-    for array in ["__ml_tape", "__ml_args"] {
-        let len = if array == "__ml_tape" {
-            TAPE_LENGTH
-        } else {
-            MAX_ARGUMENTS
-        };
-        for i in 0..len {
-            if let Some(v) = property.last_value_of_element(array, i) {
-                pins.push((array, i, v as i64));
-            }
-        }
-    }
-    pins
-}
+use sites::SiteContext;
+use trace::{Pin, divergence, pinned, pinned_inputs, read_execution, read_logs};
 
 /// The loops of the library code `binary` calls, each bounded by the library's bound: the
 /// models CBMC adds for every function the binary declares and does not define (listing
@@ -166,38 +149,6 @@ enum Found {
     },
     /// An execution read from an unsliced trace.
     Execution(Execution),
-}
-
-/// The logs of the versions `tags` in a trace, if it has them all: every log of a run
-/// that reached the harness's assertion ends with `end` or an exit.
-fn read_logs(property: &json::PropertyResult, tags: &[char]) -> Option<Vec<Vec<Item>>> {
-    tags.iter()
-        .map(|&t| {
-            let n = property.last_value(&len(t))? as usize;
-            let codes = property.last_array(&log(t), n)?;
-            let items: Vec<Item> = codes.into_iter().map(Item::decode).collect::<Option<_>>()?;
-            matches!(items.last(), Some(Item::End | Item::Exit)).then_some(items)
-        })
-        .collect()
-}
-
-/// `source` with its inputs pinned to `pins` (a replay).
-fn pinned(mut source: String, pins: &[Pin]) -> String {
-    if pins.is_empty() {
-        return source;
-    }
-    let pinned: Vec<String> = pins
-        .iter()
-        .map(|(array, i, v)| format!("{array}[{i}] == {v}ll"))
-        .collect();
-    let at = source
-        .find(PINS_HERE)
-        .expect("the harness marks where inputs are pinned");
-    source.insert_str(
-        at,
-        &format!("  __CPROVER_assume({});\n", pinned.join(" && ")),
-    );
-    source
 }
 
 /// What [`ProductProgram::enumerate`] found.
@@ -357,7 +308,7 @@ impl ProductProgram {
         limit: usize,
         timeout: Option<Duration>,
         start: Vec<Execution>,
-        mut found: impl FnMut(&[Execution]),
+        found: impl FnMut(&[Execution]),
         go_on: impl Fn() -> bool + Sync,
     ) -> Result<Enumeration, CbmcRunError> {
         let counted: Vec<bool> = self.letters.iter().map(|l| counts(l)).collect();
@@ -371,8 +322,20 @@ impl ProductProgram {
             executions: start,
             ..Enumeration::default()
         };
-        // A search's find is blocked in the next search at once, while its replay runs
-        // beside that search: the two CBMC runs share the cores.
+        let (mut found, go_on) = (found, &go_on);
+        if let FormulaOutcome::Done = self.by_formula(
+            &layout,
+            &mut blocked,
+            &mut result,
+            (bounds, limit),
+            &mut found,
+            go_on,
+        )? {
+            return Ok(result);
+        }
+        // Without the formula, one CBMC run a find. A search's find is blocked in the next
+        // search at once, while its replay runs beside that search: the two CBMC runs share
+        // the cores.
         let mut pending: Option<(Vec<Vec<Item>>, Vec<Pin>)> = None;
         loop {
             let searching = blocked.len() < limit && go_on();
@@ -650,113 +613,141 @@ impl ProductProgram {
     }
 }
 
-/// Where the logs of version `x` and its copy `y` part: the last place both ran before
-/// their steps differ, as `file:line (function)`.
-fn divergence(steps: &[json::Location], x: char, y: char) -> Option<String> {
-    let own = |t: char| {
-        let prefix = format!("__ml_{t}_");
-        steps
-            .iter()
-            .filter_map(move |s| {
-                s.function
-                    .strip_prefix(&prefix)
-                    .map(|f| (f.to_string(), s.file.clone(), s.line))
-            })
-            .collect::<Vec<_>>()
-    };
-    let (xs, ys) = (own(x), own(y));
-    let first = xs.iter().zip(&ys).position(|(a, b)| a != b)?;
-    let (function, file, line) = xs.get(first.checked_sub(1)?)?;
-    Some(format!("{file}:{line} ({function})"))
+/// What [`ProductProgram::by_formula`] did.
+enum FormulaOutcome {
+    /// The enumeration ended there: complete, at the limit, or asked to stop.
+    Done,
+    /// The formula was no use (or its solver ran out of time): CBMC's runs go on from the
+    /// quadruples found so far.
+    GoOn,
 }
 
-fn read_execution(
-    property: &json::PropertyResult,
-    context: &SiteContext,
-    arguments: usize,
-) -> Result<Execution, CbmcRunError> {
-    let (tags, inputs) = (context.tags, context.inputs);
-    let missing = |what: String| CbmcRunError::Json {
-        reason: format!("the product trace lacks {what}"),
-    };
-    let logs =
-        read_logs(property, tags).ok_or_else(|| missing("the versions' logs".to_string()))?;
-    let read = tags
-        .iter()
-        .map(|&t| property.last_value(&counter(t)).unwrap_or(0) as usize)
-        .max()
-        .unwrap_or(0);
-    let signed = |v: u64| v as i64;
-    // Each value as the first version that read it converted it; the raw tape value where
-    // the trace lacks that (a formula slice leaves out what no log depends on).
-    let raw = property.last_array_or_zero("__ml_tape", read.min(TAPE_LENGTH));
-    let tape: Vec<i64> = raw
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| {
-            tags.iter()
-                .filter(|&&t| property.last_value(&counter(t)).unwrap_or(0) as usize > i)
-                .find_map(|&t| property.last_value_of_element(&seen(t), i))
-                .map_or(signed(v), signed)
-        })
-        .collect();
-    let reads: Vec<(String, Vec<Option<i64>>)> = inputs
-        .iter()
-        .filter_map(|key| {
-            let (t, n) = tags
-                .iter()
-                .map(|&t| (t, property.last_value(&read_count(t, key)).unwrap_or(0)))
-                .max_by_key(|&(_, n)| n)?;
-            let values = (0..n as usize)
-                .map(|i| {
-                    property
-                        .last_value_of_element(&read_values(t, key), i)
-                        .map(signed)
-                })
-                .collect::<Vec<_>>();
-            (n > 0).then(|| (key.clone(), values))
-        })
-        .collect();
-    let value = |t: char, source: &Source, i: usize| match source {
-        Source::Tape => property.last_value_of_element(&seen(t), i).map(signed),
-        Source::Stream(key) => property
-            .last_value_of_element(&read_values(t, key), i)
-            .map(signed),
-    };
-    let sites = read_sites(&property.flow, context, value);
-    // Where the merge read a value, its place; else the last version's that read it.
-    let site_of = |source: Source, i: usize| {
-        tags.iter().rev().find_map(|&t| {
-            sites
-                .get(&(t, source.clone()))
-                .and_then(|list| list.get(i))
-                .filter(|s| s.line > 0)
-                .cloned()
-        })
-    };
-    let tape_sites = (0..tape.len()).map(|i| site_of(Source::Tape, i)).collect();
-    let read_sites = reads
-        .iter()
-        .map(|(key, values)| {
-            (0..values.len())
-                .map(|i| site_of(Source::Stream(key.clone()), i))
-                .collect()
-        })
-        .collect();
-    let arguments = property
-        .last_array_or_zero("__ml_args", arguments)
-        .into_iter()
-        .map(signed)
-        .collect();
-    Ok(Execution {
-        tape,
-        arguments,
-        reads,
-        logs,
-        tape_sites,
-        read_sites,
-    })
+impl ProductProgram {
+    /// The enumeration on one formula: one CBMC run writes it, the solver finds every
+    /// quadruple and proves there is no other, and each find is replayed (two at a time)
+    /// for its input values and the places of its reads. Found executions join `result`
+    /// and `blocked`, and `found` hears of them.
+    #[allow(clippy::too_many_arguments)]
+    fn by_formula(
+        &self,
+        layout: &Layout,
+        blocked: &mut Vec<Vec<Vec<Item>>>,
+        result: &mut Enumeration,
+        (bounds, limit): ((u32, usize, Option<Duration>), usize),
+        found: &mut impl FnMut(&[Execution]),
+        go_on: &(impl Fn() -> bool + Sync),
+    ) -> Result<FormulaOutcome, CbmcRunError> {
+        if blocked.len() >= limit || !go_on() {
+            return Ok(FormulaOutcome::GoOn);
+        }
+        let quadruple = &self.tags[..self.tags.len().min(4)];
+        let source = harness(layout, &Goal::Formula { blocked });
+        let Some(mut formula) = self.dimacs(&source, bounds, quadruple, layout.log_room())? else {
+            return Ok(FormulaOutcome::GoOn);
+        };
+        let deadline = bounds.2.map(|t| Instant::now() + t);
+        let mut finds: Vec<Model> = Vec::new();
+        let outcome = loop {
+            if blocked.len() + finds.len() >= limit || !go_on() {
+                break FormulaOutcome::Done;
+            }
+            match formula.next(deadline) {
+                None => break FormulaOutcome::GoOn,
+                Some(None) => {
+                    result.complete = true;
+                    break FormulaOutcome::Done;
+                }
+                Some(Some((logs, _)))
+                    if blocked.contains(&logs) || finds.iter().any(|f| f.0 == logs) =>
+                {
+                    return Err(CbmcRunError::Contract {
+                        message: "the product's formula gave a blocked execution again".to_string(),
+                    });
+                }
+                Some(Some(model)) => finds.push(model),
+            }
+        };
+        for pair in finds.chunks(2) {
+            if !go_on() {
+                result.complete = false;
+                return Ok(FormulaOutcome::Done);
+            }
+            let count = blocked.len();
+            let replayed: Vec<Result<Execution, CbmcRunError>> = pair
+                .par_iter()
+                .map(|(logs, pins)| self.replay(layout, (logs, pins), bounds, count))
+                .collect();
+            for ((logs, _), execution) in pair.iter().zip(replayed) {
+                result.executions.push(execution?);
+                blocked.push(logs.clone());
+            }
+            found(&result.executions);
+        }
+        Ok(outcome)
+    }
+
+    /// CBMC's formula of the search harness `source` (sliced, as the searches are), loaded
+    /// in a solver; `None` when CBMC wrote none it could use (it decided the property
+    /// itself, failed, or the formula is too large to keep).
+    fn dimacs(
+        &self,
+        source: &str,
+        (unwind, max_word_length, timeout): (u32, usize, Option<Duration>),
+        tags: &[char],
+        room: usize,
+    ) -> Result<Option<QuadrupleFormula>, CbmcRunError> {
+        let query_dir = tempfile::Builder::new()
+            .prefix("formula-")
+            .tempdir_in(self.dir.path())
+            .map_err(CbmcRunError::io(self.dir.path()))?;
+        let harness_c = query_dir.path().join("harness.c");
+        std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
+        let cnf = query_dir.path().join("search.cnf");
+        let mut cmd = Command::new(&self.tools.cbmc);
+        cmd.arg(&harness_c)
+            .arg(&self.binary.path)
+            .args(unwinding(
+                unwind,
+                &self.binary.recursive,
+                &self.binary.library_loops,
+                super::program::LIBRARY_UNWIND,
+            ))
+            .args([
+                "--property",
+                "main.assertion.1",
+                "--slice-formula",
+                "--dimacs",
+            ])
+            .arg("--outfile")
+            .arg(&cnf);
+        if let bits @ 1.. = self.object_bits.load(Ordering::Relaxed) {
+            cmd.arg("--object-bits").arg(bits.to_string());
+        }
+        cmd.args(quiet_checks(&self.tools));
+        let deadline = timeout.map(|t| Instant::now() + t);
+        match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
+            Outcome::Finished(f) if f.status.success() => {}
+            Outcome::Finished(_) => return Ok(None),
+            Outcome::TimedOut => {
+                return Err(CbmcRunError::Timeout {
+                    what: "the formula of the per-execution merge check".to_string(),
+                    unwind,
+                    max_word_length,
+                    seconds: timeout.unwrap_or_default().as_secs_f64(),
+                });
+            }
+        }
+        let size = std::fs::metadata(&cnf).map_or(u64::MAX, |m| m.len());
+        let text = (size <= MAX_FORMULA_BYTES)
+            .then(|| std::fs::read_to_string(&cnf).ok())
+            .flatten();
+        Ok(text.and_then(|text| QuadrupleFormula::read(&text, tags, room)))
+    }
 }
+
+/// The largest formula kept (a product's formula of millions of clauses is better left to
+/// CBMC's own runs, whose slicing and solver need no copy in memory).
+const MAX_FORMULA_BYTES: u64 = 256 << 20;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,225 @@
+//! The product's search kept in a SAT solver: every quadruple of logs from one formula.
+//!
+//! Key type: [`QuadrupleFormula`], read from CBMC's `--dimacs` output for a
+//! [`Goal::Formula`](super::harness::Goal::Formula) harness; [`QuadrupleFormula::next`]
+//! finds a quadruple not yet found and blocks it.
+//!
+//! Why: the search CBMC answers gives one quadruple a run, so proving that there is no other
+//! costs one more run after the last find, and each run executes the four versions
+//! symbolically again. The formula is the same in every run but for the blocked quadruples,
+//! so one symbolic execution serves them all: each quadruple is a model, blocked by one
+//! clause over the bits of the four logs (the enumeration of models with blocking clauses
+//! of AllSAT), and the last solve proves that none is left. The formula is CBMC's own at
+//! the learning's bounds, so the answers are the ones CBMC's runs would give.
+
+use std::time::Instant;
+
+use batsat::{Lit, SolverInterface, lbool};
+
+use super::harness::{FORMULA_LENGTH, FORMULA_LOG};
+use super::log::Item;
+use super::trace::Pin;
+use crate::cbmc::formula::{Bit, Loader};
+use crate::stop;
+
+/// One version's log in the formula: the bits of its length and of its packed items.
+struct LogBits {
+    length: Vec<Bit>,
+    items: Vec<Bit>,
+}
+
+/// The search formula of one product program, loaded in a SAT solver.
+pub(super) struct QuadrupleFormula {
+    load: Loader,
+    logs: Vec<LogBits>,
+    /// The tape's and the arguments' elements the formula names (the others are sliced
+    /// away: any value does), each as its latest SSA version's bits.
+    inputs: Vec<(&'static str, usize, u32, Vec<Bit>)>,
+}
+
+/// A quadruple a model gave, and the input values it gave to pin its replay with.
+pub(super) type Model = (Vec<Vec<Item>>, Vec<Pin>);
+
+impl QuadrupleFormula {
+    /// Loads `cnf`, CBMC's formula of a [`Goal::Formula`](super::harness::Goal::Formula)
+    /// harness for the versions `tags`, each log holding `room` items. `None` when the
+    /// formula does not name every log's bits (CBMC decided the property during symbolic
+    /// execution, or sliced a log away): then CBMC's own runs search.
+    pub(super) fn read(cnf: &str, tags: &[char], room: usize) -> Option<QuadrupleFormula> {
+        let mut load = Loader::new();
+        let mut length: Vec<Option<Vec<Bit>>> = vec![None; tags.len()];
+        let mut items: Vec<Option<Vec<Bit>>> = vec![None; tags.len()];
+        let mut clause = Vec::new();
+        let mut inputs = Vec::new();
+        for line in cnf.lines() {
+            if let Some(rest) = line.strip_prefix("c ") {
+                let mut fields = rest.split_ascii_whitespace();
+                let Some((name, ssa)) = fields.next().and_then(|n| n.split_once('#')) else {
+                    continue;
+                };
+                if let Some(input) = input_element(name, ssa) {
+                    let bits = fields.map(|f| load.bit(f)).collect::<Option<Vec<_>>>()?;
+                    keep_latest(&mut inputs, input, bits);
+                    continue;
+                }
+                let slot = |prefix: &str| {
+                    let tag = name.strip_prefix(prefix)?;
+                    tags.iter()
+                        .position(|t| tag.len() == 1 && tag.starts_with(*t))
+                };
+                let target = match (slot(FORMULA_LENGTH), slot(FORMULA_LOG)) {
+                    (Some(v), _) => &mut length[v],
+                    (_, Some(v)) => &mut items[v],
+                    _ => continue,
+                };
+                if target.is_some() {
+                    return None;
+                }
+                *target = Some(fields.map(|f| load.bit(f)).collect::<Option<_>>()?);
+                continue;
+            }
+            if line.starts_with('p') || line.is_empty() {
+                continue;
+            }
+            load.clause(line, &mut clause)?;
+        }
+        let logs = length
+            .into_iter()
+            .zip(items)
+            .map(|(length, items)| {
+                let (length, items) = (length?, items?);
+                (length.len() == 32 && items.len() == 32 * room)
+                    .then_some(LogBits { length, items })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(QuadrupleFormula { load, logs, inputs })
+    }
+
+    /// The next quadruple of logs, blocked from then on: `Some(None)` when none is left,
+    /// `None` when the solver ran past `deadline`, the run was asked to stop, or a model
+    /// held no log (then CBMC's own runs search).
+    pub(super) fn next(&mut self, deadline: Option<Instant>) -> Option<Option<Model>> {
+        if stop::stop_reason().is_some() {
+            return None;
+        }
+        self.load.solver.cb_mut().0 = deadline;
+        let answer = self.load.solver.solve_limited(&[]);
+        if answer == lbool::FALSE {
+            return Some(None);
+        } else if answer != lbool::TRUE {
+            return None;
+        }
+        let value = |bit: &Bit| match *bit {
+            Bit::Const(c) => c,
+            Bit::Lit(l) => self.load.solver.value_lit(l) == lbool::TRUE,
+        };
+        let number = |bits: &[Bit]| {
+            bits.iter()
+                .enumerate()
+                .fold(0u64, |n, (j, b)| n | u64::from(value(b)) << j)
+        };
+        // The clause every other model satisfies: some bit of some log differs.
+        let mut blocking: Vec<Lit> = Vec::new();
+        let mut quadruple = Vec::with_capacity(self.logs.len());
+        for log in &self.logs {
+            let length = number(&log.length) as usize;
+            let items: Vec<Item> = (0..length)
+                .map(|i| log.items.get(32 * i..32 * (i + 1)).map(number))
+                .map(|code| code.and_then(Item::decode))
+                .collect::<Option<_>>()?;
+            quadruple.push(items);
+            for bit in log.length.iter().chain(&log.items) {
+                if let Bit::Lit(l) = *bit {
+                    blocking.push(if value(bit) { !l } else { l });
+                }
+            }
+        }
+        let pins = self
+            .inputs
+            .iter()
+            .map(|(array, i, _, bits)| (*array, *i, number(bits) as i64))
+            .collect();
+        self.load.solver.add_clause_reuse(&mut blocking);
+        Some(Some((quadruple, pins)))
+    }
+}
+
+/// The tape's or the arguments' element `name` (`__ml_tape`) of SSA name `ssa` (`2[[0]]`):
+/// the array, the index and the SSA version.
+fn input_element(name: &str, ssa: &str) -> Option<(&'static str, usize, u32)> {
+    let array = ["__ml_tape", "__ml_args"]
+        .into_iter()
+        .find(|a| *a == name)?;
+    let (version, index) = ssa.split_once("[[")?;
+    let index = index.strip_suffix("]]")?.parse().ok()?;
+    Some((array, index, version.parse().ok()?))
+}
+
+/// Keeps `bits` as the element's if its SSA version is the latest seen.
+fn keep_latest(
+    inputs: &mut Vec<(&'static str, usize, u32, Vec<Bit>)>,
+    (array, index, version): (&'static str, usize, u32),
+    bits: Vec<Bit>,
+) {
+    match inputs.iter_mut().find(|e| e.0 == array && e.1 == index) {
+        Some(e) if e.2 < version => *e = (array, index, version, bits),
+        Some(_) => {}
+        None => inputs.push((array, index, version, bits)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A symbol's comment line: `bits` literals or constants, lowest first.
+    fn symbol(name: &str, bits: &[&str]) -> String {
+        format!("c {name} {}\n", bits.join(" "))
+    }
+
+    fn constant(value: u64, width: usize) -> Vec<&'static str> {
+        (0..width)
+            .map(|j| if value >> j & 1 == 1 { "TRUE" } else { "FALSE" })
+            .collect()
+    }
+
+    #[test]
+    fn every_quadruple_is_found_once_and_then_none() {
+        // Every log is `end` (code 0), and O's holds it or not as variable 1 says.
+        let mut cnf = String::from("p cnf 1 0\n");
+        let mut o_length = constant(0, 32);
+        o_length[0] = "1";
+        cnf.push_str(&symbol("__ml_fl_o#1", &o_length));
+        for t in ['a', 'b', 'm'] {
+            cnf.push_str(&symbol(&format!("__ml_fl_{t}#1"), &constant(1, 32)));
+        }
+        for t in ['o', 'a', 'b', 'm'] {
+            cnf.push_str(&symbol(&format!("__ml_fp_{t}#1"), &constant(0, 32)));
+        }
+        cnf.push_str(&symbol("__ml_tape#1[[0]]", &constant(0, 64)));
+        cnf.push_str(&symbol("__ml_tape#2[[0]]", &constant(7, 64)));
+        let mut formula = QuadrupleFormula::read(&cnf, &['o', 'a', 'b', 'm'], 1).unwrap();
+        let mut found = Vec::new();
+        while let Some(Some((logs, pins))) = formula.next(None) {
+            assert_eq!(pins, vec![("__ml_tape", 0, 7)], "the latest SSA version");
+            assert!(!found.contains(&logs));
+            found.push(logs);
+        }
+        let end = vec![Item::End];
+        found.sort_by_key(|logs| logs[0].len());
+        assert_eq!(
+            found,
+            vec![
+                vec![vec![], end.clone(), end.clone(), end.clone()],
+                vec![end.clone(), end.clone(), end.clone(), end]
+            ]
+        );
+        assert_eq!(formula.next(None), Some(None));
+    }
+
+    #[test]
+    fn a_formula_without_every_log_is_no_use() {
+        let cnf = symbol("__ml_fl_o#1", &constant(1, 32));
+        assert!(QuadrupleFormula::read(&cnf, &['o', 'a', 'b', 'm'], 1).is_none());
+    }
+}
