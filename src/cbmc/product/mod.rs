@@ -11,19 +11,27 @@
 //!
 //! The harness (see `harness`) shares one input tape: the k-th nondet value a version reads
 //! is `tape[k]` in every version, and the entry's arguments are the same. It runs O, A, B
-//! and M one after the other, each recording its log, and asks CBMC for a run that reaches
-//! the end with a quadruple of logs not yet found, skipping quadruples that are explained
+//! and M one after the other, each recording its log, and asks for a run that reaches the
+//! end with a quadruple of logs not yet found, skipping quadruples that are explained
 //! whatever they hold (M equal to A while B equals O, or M equal to B while A equals O: one
-//! branch changed nothing there). Each run returns one new quadruple, which becomes a
-//! blocking clause of the next run's harness; the enumeration ends when CBMC finds none
-//! (within the bounds: exact as the learning's queries are) or at `limit` quadruples.
-//! Every log is bounded like the learning's words: at most `max_word_length` letters, `end`
-//! included; longer executions are out of the bounds and are not enumerated.
+//! branch changed nothing there). The enumeration ends when none is left (within the
+//! bounds: exact as the learning's queries are) or at `limit` quadruples. Every log is
+//! bounded like the learning's words: at most `max_word_length` letters, `end` included;
+//! longer executions are out of the bounds and are not enumerated.
+//!
+//! The quadruples come from one formula (see `formula`): CBMC writes the search's formula
+//! once, a SAT solver finds each quadruple and blocks it, and the last solve proves there
+//! is no other; each find is then replayed by CBMC (unsliced, its tape pinned) for its input
+//! values and the places of its reads, two at a time. So a merge with k unexplained
+//! executions costs 1 + k CBMC runs in 1 + k/2 rounds, where one search a find cost 2k + 1
+//! runs in k + 1 rounds. When the formula is no use (CBMC wrote none, or the solver ran out
+//! of time), each CBMC run searches for one new quadruple, which becomes a blocking clause
+//! of the next run's harness, and the replay of one find goes beside the search for the
+//! next.
 //!
 //! Two CBMC runs go side by side where they can (two goto binaries, so that neither loads
 //! the other's versions): the self-check ([`ProductProgram::self_check`], O and M beside
-//! copies of themselves) beside the enumeration, and the replay of one found execution
-//! (unsliced, for its input values) beside the search for the next.
+//! copies of themselves) beside the enumeration's first run.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
