@@ -316,7 +316,7 @@ impl ProductProgram {
         limit: usize,
         timeout: Option<Duration>,
         start: Vec<Execution>,
-        found: impl FnMut(&[Execution]),
+        mut found: impl FnMut(&[Execution]),
         go_on: impl Fn() -> bool + Sync,
     ) -> Result<Enumeration, CbmcRunError> {
         let counted: Vec<bool> = self.letters.iter().map(|l| counts(l)).collect();
@@ -330,14 +330,13 @@ impl ProductProgram {
             executions: start,
             ..Enumeration::default()
         };
-        let (mut found, go_on) = (found, &go_on);
         if let FormulaOutcome::Done = self.by_formula(
             &layout,
             &mut blocked,
             &mut result,
             (bounds, limit),
             &mut found,
-            go_on,
+            &go_on,
         )? {
             return Ok(result);
         }
@@ -753,9 +752,9 @@ impl ProductProgram {
     }
 }
 
-/// The largest formula kept (a product's formula of millions of clauses is better left to
-/// CBMC's own runs, whose slicing and solver need no copy in memory).
-const MAX_FORMULA_BYTES: u64 = 256 << 20;
+/// The largest formula kept, as for the learning's kept formulas (`program/kept.rs`): a
+/// larger one is left to CBMC's own runs, which need no copy of it in this process.
+const MAX_FORMULA_BYTES: u64 = 128 << 20;
 
 #[cfg(test)]
 mod tests {
