@@ -534,6 +534,47 @@ impl ProductProgram {
         }
     }
 
+    /// `--object-bits` once CBMC found its default too small.
+    fn object_bits(&self) -> Option<u32> {
+        match self.object_bits.load(Ordering::Relaxed) {
+            0 => None,
+            b => Some(b),
+        }
+    }
+
+    /// The CBMC command checking the property of harness `source` (written to a directory
+    /// of its own, which the returned guard keeps) linked with `binary` at `unwind`. CBMC
+    /// links the harness with the product itself: no goto-cc run per query.
+    fn command(
+        &self,
+        binary: &Binary,
+        source: &str,
+        unwind: u32,
+        object_bits: Option<u32>,
+    ) -> Result<(TempDir, Command), CbmcRunError> {
+        let query_dir = tempfile::Builder::new()
+            .prefix("query-")
+            .tempdir_in(self.dir.path())
+            .map_err(CbmcRunError::io(self.dir.path()))?;
+        let harness_c = query_dir.path().join("harness.c");
+        std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
+        let mut cmd = Command::new(&self.tools.cbmc);
+        cmd.arg(&harness_c)
+            .arg(&binary.path)
+            .args(unwinding(
+                unwind,
+                &binary.recursive,
+                &binary.library_loops,
+                super::program::LIBRARY_UNWIND,
+            ))
+            .args(["--property", "main.assertion.1"]);
+        if let Some(bits) = object_bits {
+            cmd.arg("--object-bits").arg(bits.to_string());
+        }
+        cmd.args(quiet_checks(&self.tools));
+        Ok((query_dir, cmd))
+    }
+
     /// Links `source` and runs CBMC on it with a trace of the product's property.
     fn check(
         &self,
@@ -543,10 +584,7 @@ impl ProductProgram {
     ) -> Result<json::Report, CbmcRunError> {
         // Four versions have four times the objects: CBMC's default may be too few.
         loop {
-            let bits = match self.object_bits.load(Ordering::Relaxed) {
-                0 => None,
-                b => Some(b),
-            };
+            let bits = self.object_bits();
             match self.check_once(query, bounds, found, bits) {
                 Err(CbmcRunError::Cbmc { message }) => {
                     match more_object_bits(std::slice::from_ref(&message), bits) {
@@ -566,34 +604,12 @@ impl ProductProgram {
         found: usize,
         object_bits: Option<u32>,
     ) -> Result<json::Report, CbmcRunError> {
-        let query_dir = tempfile::Builder::new()
-            .prefix("query-")
-            .tempdir_in(self.dir.path())
-            .map_err(CbmcRunError::io(self.dir.path()))?;
-        let harness_c = query_dir.path().join("harness.c");
-        std::fs::write(&harness_c, query.source).map_err(CbmcRunError::io(&harness_c))?;
         let deadline = timeout.map(|t| Instant::now() + t);
-        // CBMC links the harness with the product itself: no goto-cc run per query.
-        let mut cmd = Command::new(&self.tools.cbmc);
-        cmd.arg(&harness_c)
-            .arg(&query.binary.path)
-            .args(unwinding(
-                unwind,
-                &query.binary.recursive,
-                &query.binary.library_loops,
-                super::program::LIBRARY_UNWIND,
-            ))
-            .arg("--json-ui")
-            .arg("--trace")
-            .arg("--property")
-            .arg("main.assertion.1");
+        let (_dir, mut cmd) = self.command(query.binary, query.source, unwind, object_bits)?;
+        cmd.arg("--json-ui").arg("--trace");
         if query.slice {
             cmd.arg("--slice-formula");
         }
-        if let Some(bits) = object_bits {
-            cmd.arg("--object-bits").arg(bits.to_string());
-        }
-        cmd.args(quiet_checks(&self.tools));
         let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
             Outcome::Finished(f) => f,
             Outcome::TimedOut => {
@@ -703,34 +719,10 @@ impl ProductProgram {
         tags: &[char],
         room: usize,
     ) -> Result<Option<QuadrupleFormula>, CbmcRunError> {
-        let query_dir = tempfile::Builder::new()
-            .prefix("formula-")
-            .tempdir_in(self.dir.path())
-            .map_err(CbmcRunError::io(self.dir.path()))?;
-        let harness_c = query_dir.path().join("harness.c");
-        std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
-        let cnf = query_dir.path().join("search.cnf");
-        let mut cmd = Command::new(&self.tools.cbmc);
-        cmd.arg(&harness_c)
-            .arg(&self.binary.path)
-            .args(unwinding(
-                unwind,
-                &self.binary.recursive,
-                &self.binary.library_loops,
-                super::program::LIBRARY_UNWIND,
-            ))
-            .args([
-                "--property",
-                "main.assertion.1",
-                "--slice-formula",
-                "--dimacs",
-            ])
-            .arg("--outfile")
+        let (dir, mut cmd) = self.command(&self.binary, source, unwind, self.object_bits())?;
+        let cnf = dir.path().join("search.cnf");
+        cmd.args(["--slice-formula", "--dimacs", "--outfile"])
             .arg(&cnf);
-        if let bits @ 1.. = self.object_bits.load(Ordering::Relaxed) {
-            cmd.arg("--object-bits").arg(bits.to_string());
-        }
-        cmd.args(quiet_checks(&self.tools));
         let deadline = timeout.map(|t| Instant::now() + t);
         match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
             Outcome::Finished(f) if f.status.success() => {}
