@@ -75,14 +75,16 @@ pub(super) fn define(c: &mut String, names: &[&str]) {
             );
         }
     }
-    let wanted = INTEGER_FUNCTIONS.iter().filter(|(n, _)| names.contains(n));
-    let mut first = true;
-    for (_, definition) in wanted {
-        if std::mem::take(&mut first) {
-            c.push_str(INTEGER_SCAN);
-        }
-        c.push_str(definition);
-        c.push('\n');
+    let wanted: Vec<&str> = INTEGER_FUNCTIONS
+        .iter()
+        .filter(|(n, _)| names.contains(n))
+        .map(|&(_, definition)| definition)
+        .collect();
+    if !wanted.is_empty() {
+        c.push_str(INTEGER_SCAN);
+    }
+    for definition in wanted {
+        let _ = writeln!(c, "{definition}");
     }
 }
 

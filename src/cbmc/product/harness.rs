@@ -144,7 +144,7 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
     }
     let quadruple = &tags[..tags.len().min(4)];
     if let Goal::Formula { .. } = goal {
-        formula_outputs(&mut c, quadruple, n, false);
+        formula_globals(&mut c, quadruple, n);
     }
     c.push_str("int main(void) {\n");
     for i in 0..TAPE_LENGTH {
@@ -165,7 +165,7 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
         Goal::NewQuadruple { blocked } => new_quadruple(&mut c, quadruple, n, blocked),
         Goal::Formula { blocked } => {
             new_quadruple(&mut c, quadruple, n, blocked);
-            formula_outputs(&mut c, quadruple, n, true);
+            formula_assumptions(&mut c, quadruple, n);
         }
         Goal::Replay { logs } => {
             for &t in quadruple {
@@ -191,19 +191,28 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
     c
 }
 
-/// A [`Goal::Formula`] harness's free globals, one length and one packed log a version
-/// (`assume`: the statements in `main` that make them the logs' values; else the
-/// declarations).
-fn formula_outputs(c: &mut String, quadruple: &[char], n: usize, assume: bool) {
-    let packed = format!("unsigned __CPROVER_bitvector[{}]", 32 * n);
+/// The C type of a [`Goal::Formula`] harness's packed log: 32 bits an item.
+fn packed_log(n: usize) -> String {
+    format!("unsigned __CPROVER_bitvector[{}]", 32 * n)
+}
+
+/// The declarations of a [`Goal::Formula`] harness's free globals: one length and one
+/// packed log a version.
+fn formula_globals(c: &mut String, quadruple: &[char], n: usize) {
+    let packed = packed_log(n);
     for t in quadruple {
-        if !assume {
-            let _ = writeln!(
-                c,
-                "extern unsigned int {FORMULA_LENGTH}{t}; extern {packed} {FORMULA_LOG}{t};"
-            );
-            continue;
-        }
+        let _ = writeln!(
+            c,
+            "extern unsigned int {FORMULA_LENGTH}{t}; extern {packed} {FORMULA_LOG}{t};"
+        );
+    }
+}
+
+/// The statements in `main` that make a [`Goal::Formula`] harness's free globals the
+/// versions' logs.
+fn formula_assumptions(c: &mut String, quadruple: &[char], n: usize) {
+    let packed = packed_log(n);
+    for t in quadruple {
         let (log, len) = (log(*t), len(*t));
         let _ = write!(c, "  {{ {packed} p = 0;");
         for i in 0..n {
