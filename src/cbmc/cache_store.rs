@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::locate::Version;
+use super::locate::{Toolchain, Version};
 use crate::automaton::{Alphabet, Dfa, Word, json, ops};
 use crate::cprog::InstrumentedProgram;
 use crate::fingerprint::Fingerprint;
@@ -288,20 +288,22 @@ impl AnswerStore {
     }
 
     /// The store of `program`'s answers in `mode` under `dir`: the key every command uses.
+    /// The store of `program`'s answers in `mode` under `tools` (its CBMC version and
+    /// allocation model).
     pub fn for_program(
         dir: &Path,
         program: &InstrumentedProgram,
         mode: &str,
-        cbmc_version: Version,
+        tools: &Toolchain,
     ) -> AnswerStore {
         AnswerStore::new(
             dir,
             &StoreKey {
                 fingerprint: &program.fingerprint(),
                 entry: &program.entry,
-                mode,
+                mode: &format!("{mode}{}", tools.allocations.key()),
                 alphabet: &program.alphabet,
-                cbmc_version,
+                cbmc_version: tools.version,
             },
         )
     }

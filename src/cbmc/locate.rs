@@ -56,13 +56,49 @@ pub enum CbmcError {
     MissingCompanion { path: PathBuf, tool: &'static str },
 }
 
-/// The CBMC tools mergelens runs, all from one installation.
+/// The CBMC tools mergelens runs, all from one installation, and the one setting of CBMC's
+/// C library model that every run on a program shares ([`Allocations`]).
 #[derive(Clone, Debug)]
 pub struct Toolchain {
     pub cbmc: PathBuf,
     pub goto_cc: PathBuf,
     pub goto_instrument: PathBuf,
     pub version: Version,
+    pub allocations: Allocations,
+}
+
+/// Whether an allocation (`malloc`, `calloc`, `realloc`) may fail in the executions a query
+/// asks about. Part of what every answer means, so of every cache key that holds answers
+/// ([`Allocations::key`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Allocations {
+    /// CBMC 6's model: any allocation may return `NULL`, and what the program does then
+    /// (its clean-up paths) is behaviour like any other.
+    #[default]
+    MayFail,
+    /// Every allocation succeeds (`cbmc --no-malloc-may-fail`): the words of executions in
+    /// which one fails are left out. On a parser that frees what it built whenever an
+    /// allocation fails, those clean-up paths are most of CBMC's formula.
+    Succeed,
+}
+
+impl Allocations {
+    /// The option's value (`--allocations`), as outputs name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Allocations::MayFail => "may-fail",
+            Allocations::Succeed => "succeed",
+        }
+    }
+
+    /// What a cache key adds: nothing for the default, so that answers stored before the
+    /// option existed stay valid.
+    pub fn key(self) -> &'static str {
+        match self {
+            Allocations::MayFail => "",
+            Allocations::Succeed => ";allocations=succeed",
+        }
+    }
 }
 
 impl Toolchain {
@@ -157,6 +193,7 @@ impl Toolchain {
             goto_instrument: companion("goto-instrument")?,
             cbmc,
             version,
+            allocations: Allocations::default(),
         })
     }
 }

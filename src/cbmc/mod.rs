@@ -58,7 +58,7 @@ mod run;
 mod teacher;
 
 pub use error::CbmcRunError;
-pub use locate::{CbmcError, MIN_VERSION, Toolchain, Version};
+pub use locate::{Allocations, CbmcError, MIN_VERSION, Toolchain, Version};
 pub use program::{Bounds, Feedback, GotoProgram, LIBRARY_UNWIND, VERIFY_BATCH};
 pub use properties::{ProgramProperty, PropertyQuery, program_properties};
 pub use reach::{CutLoop, Reach};

@@ -17,7 +17,7 @@ use super::harness::{self, Table};
 use super::json::{self, Report, Status};
 use super::language::{complete, first_words, is_explanation_word, misshapen_accepted_word};
 use super::library;
-use super::locate::Toolchain;
+use super::locate::{Allocations, Toolchain};
 use super::run::{self, CbmcCounters, Outcome};
 use crate::automaton::{Dfa, Letter, Word, ops};
 
@@ -550,9 +550,9 @@ impl GotoProgram {
                 self.library_unwind,
             ));
             cmd.args(
-                quiet_checks(&self.tools)
-                    .iter()
-                    .filter(|o| !(keep_unwinding && **o == "--no-unwinding-assertions")),
+                common_options(&self.tools)
+                    .into_iter()
+                    .filter(|o| !(keep_unwinding && *o == "--no-unwinding-assertions")),
             );
             // Every property a query reads is the harness's (or an unwinding assertion);
             // the library models' own (`free`'s preconditions at each call through a
@@ -699,24 +699,28 @@ fn word_answers(report: &Report, n: usize) -> Result<Vec<bool>, CbmcRunError> {
         .collect()
 }
 
-/// CBMC 6 turned these on by default. Unwinding assertions would report the bound itself;
-/// the checks only add assertions that no query reads (CBMC does not assume an assertion
-/// after checking it, so dropping them blocks no path). Malloc failure stays on: it is a
-/// behaviour of the program.
-pub(crate) fn quiet_checks(tools: &Toolchain) -> &'static [&'static str] {
-    if tools.version.major >= 6 {
-        &[
-            "--no-unwinding-assertions",
-            "--no-bounds-check",
-            "--no-pointer-check",
-            "--no-pointer-primitive-check",
-            "--no-div-by-zero-check",
-            "--no-signed-overflow-check",
-            "--no-undefined-shift-check",
-        ]
-    } else {
-        &[]
+/// The options every CBMC run on a program takes. CBMC 6 turned these checks on by default.
+/// Unwinding assertions would report the bound itself; the checks only add assertions that
+/// no query reads (CBMC does not assume an assertion after checking it, so dropping them
+/// blocks no path). Malloc failure stays on unless the user turned it off
+/// ([`Allocations::Succeed`]): it is a behaviour of the program.
+pub(crate) fn common_options(tools: &Toolchain) -> Vec<&'static str> {
+    if tools.version.major < 6 {
+        return Vec::new();
     }
+    let mut options = vec![
+        "--no-unwinding-assertions",
+        "--no-bounds-check",
+        "--no-pointer-check",
+        "--no-pointer-primitive-check",
+        "--no-div-by-zero-check",
+        "--no-signed-overflow-check",
+        "--no-undefined-shift-check",
+    ];
+    if tools.allocations == Allocations::Succeed {
+        options.push("--no-malloc-may-fail");
+    }
+    options
 }
 
 /// Runs goto-cc; `Ok(false)` if it timed out.

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::error::CbmcRunError;
 use super::locate::Toolchain;
-use super::program::quiet_checks;
+use super::program::common_options;
 use super::run::{self, CbmcCounters, Outcome};
 
 /// One assertion of the program.
@@ -67,7 +67,7 @@ pub fn program_properties(
     for d in defines {
         cmd.arg(format!("-D{d}"));
     }
-    cmd.args(files).arg("--json-ui").args(quiet_checks(tools));
+    cmd.args(files).arg("--json-ui").args(common_options(tools));
     if entry != "main" {
         cmd.arg("--function").arg(entry);
     }

@@ -93,6 +93,10 @@ pub struct ReviewLearnFlags {
     /// Check at most N accepted words against CBMC per conjecture.
     #[arg(long, value_name = "N")]
     pub exact_limit: Option<u64>,
+    /// Whether an allocation (malloc, calloc, realloc) may fail (default: may-fail).
+    /// `succeed` leaves out the executions in which one fails; the review says so.
+    #[arg(long, value_enum)]
+    pub allocations: Option<super::values::AllocationsArg>,
     /// The cbmc binary to use (default: $MERGELENS_CBMC, the private prefix, PATH).
     #[arg(long, value_name = "PATH")]
     pub cbmc: Option<PathBuf>,
@@ -154,6 +158,7 @@ impl ReviewLearnFlags {
             query_timeout: self.query_timeout,
             memory_limit: self.memory_limit,
             exact_limit: self.exact_limit,
+            allocations: self.allocations.map(Into::into),
             fail_on: fail_on.map(|f| match f {
                 FailOnArg::Never => FailOn::Never,
                 FailOnArg::Unexpected => FailOn::Unexpected,

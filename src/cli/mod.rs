@@ -10,7 +10,7 @@ mod sampling;
 mod values;
 
 pub use merge::{AuditCli, DiffCli, ReviewCli};
-use values::{EventsArg, seconds};
+use values::{AllocationsArg, EventsArg, seconds};
 
 /// See what a git merge does to a C program's behaviour.
 ///
@@ -343,6 +343,11 @@ pub struct ProgramCli {
     /// iterate, whatever --unwind says.
     #[arg(long, value_name = "K", default_value_t = mergelens::cbmc::LIBRARY_UNWIND)]
     pub library_unwind: u32,
+    /// Whether an allocation (malloc, calloc, realloc) may fail. `succeed` leaves out the
+    /// executions in which one fails, which on code that frees what it built on every
+    /// failure can make CBMC's formula many times smaller; the result says so.
+    #[arg(long, value_enum, default_value_t)]
+    pub allocations: AllocationsArg,
     /// Lazy learning: guess the likely answer (`learn`: "yes", `explain`: "no") and check the
     /// guesses in batches, or ask CBMC at once.
     #[arg(long, value_enum, default_value_t = LazyArg::Yes)]
@@ -404,6 +409,7 @@ impl ProgramCli {
             cbmc: self.cbmc,
             exact_limit: self.exact_limit,
             library_unwind: self.library_unwind,
+            allocations: self.allocations.into(),
             lazy: matches!(self.lazy, LazyArg::Yes),
             cache: match (self.no_cache, self.cache_dir) {
                 (true, _) => CacheChoice::Off,

@@ -10,6 +10,26 @@ pub enum EventsArg {
     Branches,
 }
 
+/// `--allocations`: whether `malloc`, `calloc` and `realloc` may fail.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum AllocationsArg {
+    /// Any allocation may return NULL; what the program does then is behaviour.
+    #[default]
+    MayFail,
+    /// Every allocation succeeds: executions in which one fails are left out, and every
+    /// output says so.
+    Succeed,
+}
+
+impl From<AllocationsArg> for mergelens::cbmc::Allocations {
+    fn from(arg: AllocationsArg) -> mergelens::cbmc::Allocations {
+        match arg {
+            AllocationsArg::MayFail => mergelens::cbmc::Allocations::MayFail,
+            AllocationsArg::Succeed => mergelens::cbmc::Allocations::Succeed,
+        }
+    }
+}
+
 /// A value that is not a number of seconds a `Duration` can hold.
 #[derive(Debug, thiserror::Error)]
 #[error("{0} is not a number of seconds (0 for no limit)")]

@@ -277,8 +277,9 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let pac = explained.pac.as_ref().map(|(p, _)| p);
     let concise_part = concise::summary_part(concise.as_ref());
     let kept = super::learn::formula_note(&counters);
+    let allocations = super::program::allocations_note(args.program.allocations);
     eprintln!(
-        "{}{kept}{concise_part}",
+        "{}{kept}{allocations}{concise_part}",
         super::sampling::pac_line(pac, line)
     );
     if let Some(partial) = explained.partial {
@@ -363,6 +364,7 @@ impl Explanation<'_> {
         value["bounds"] = serde_json::json!({
             "unwind": bounds.unwind,
             "max_word_length": bounds.max_word_length,
+            "allocations": args.program.allocations.name(),
         });
         value["stats"] = serde_json::json!({
             "cbmc_runs": self.cbmc_runs,

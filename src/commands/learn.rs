@@ -177,9 +177,10 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
         )
     });
     eprintln!(
-        "{}{}{}{}{partial_note}",
+        "{}{}{}{}{}{partial_note}",
         summary(&stats, counters.runs()),
         formula_note(&counters),
+        super::program::allocations_note(args.program.allocations),
         super::sampling::pac_note(result.pac.as_ref().map(|(p, _)| p)),
         concise::summary_part(result.concise.as_ref())
     );
@@ -415,6 +416,7 @@ impl Conclusion {
             max_word_length: bounds.max_word_length,
             cbmc_unwind: bounds.cbmc().unwind,
             auto_bounds: learned.converged.is_some(),
+            allocations: args.program.allocations.name(),
             exact_up_to: match (&self.partial, &self.pac) {
                 (Some(p), _) => p.exact_up_to,
                 (None, Some((_, known))) => *known,
@@ -573,6 +575,9 @@ struct LearnedDoc<'a> {
     max_word_length: usize,
     cbmc_unwind: u32,
     auto_bounds: bool,
+    /// `may-fail`, or `succeed` when executions in which an allocation fails were left out
+    /// (`--allocations`).
+    allocations: &'static str,
     /// Every accepted word of at most this many letters is the word of an execution.
     exact_up_to: usize,
     /// Learning stopped before it finished (`stopped` says why): the automaton is the last

@@ -15,7 +15,7 @@ use serde::Serialize;
 use mergelens::automaton::{Dfa, Marks, svg};
 use mergelens::cbmc::cache_store::{AnswerStore, StoreMode};
 use mergelens::cbmc::learning::{LearnedRun, LearningError, learn_with_teacher};
-use mergelens::cbmc::{CbmcTeacher, LIBRARY_UNWIND, TeacherOptions, Toolchain};
+use mergelens::cbmc::{Allocations, CbmcTeacher, LIBRARY_UNWIND, TeacherOptions, Toolchain};
 use mergelens::cprog::{
     EventKind, FrontEndConfig, FrontEndWarning, InstrumentedProgram, LISTED_WARNINGS, count_by_kind,
 };
@@ -57,6 +57,8 @@ pub struct ProgramArgs {
     pub exact_limit: u64,
     /// `--library-unwind`.
     pub library_unwind: u32,
+    /// `--allocations`: set on the toolchain, so every CBMC run takes it.
+    pub allocations: Allocations,
     /// Lazy learning guessing the likely answer (`--lazy yes`), or none (`--lazy off`).
     pub lazy: bool,
     pub cache: CacheChoice,
@@ -94,7 +96,8 @@ impl ProgramArgs {
     pub(crate) fn toolchain(&self) -> anyhow::Result<(Toolchain, PathBuf)> {
         let user = mergelens::trust::UserConfig::load()?;
         let (cbmc, _) = mergelens::trust::cbmc_path(self.cbmc.as_deref(), None, &user);
-        let tools = Toolchain::locate(cbmc.as_deref())?;
+        let mut tools = Toolchain::locate(cbmc.as_deref())?;
+        tools.allocations = self.allocations;
         let work_dir = std::env::current_dir().context("cannot read the current directory")?;
         Ok((tools, work_dir))
     }
@@ -153,7 +156,18 @@ impl ProgramArgs {
             format!("{};library-unwind={}", mode.key(), self.library_unwind)
         };
         cache_dir(&self.cache)
-            .map(|dir| AnswerStore::for_program(&dir, program, &mode, tools.version))
+            .map(|dir| AnswerStore::for_program(&dir, program, &mode, tools))
+    }
+}
+
+/// ` · allocations assumed to succeed` when `--allocations succeed` left out the executions
+/// in which one fails: the summary line must not read as the whole language.
+pub(crate) fn allocations_note(allocations: Allocations) -> &'static str {
+    match allocations {
+        Allocations::MayFail => "",
+        Allocations::Succeed => {
+            " · allocations assumed to succeed (executions in which one fails left out)"
+        }
     }
 }
 

@@ -22,6 +22,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::bounds::{DEFAULT_MAX_UNWIND, DEFAULT_MAX_WORD_LENGTH, DEFAULT_UNWIND};
+use crate::cbmc::Allocations;
 use crate::cprog::EventKind;
 use crate::process::MemorySize;
 
@@ -128,6 +129,8 @@ pub struct FileConfig {
     /// Seconds the merge hook may review before the verdict is `inconclusive`; 0: no limit.
     pub hook_time_budget: Option<f64>,
     pub exact_limit: Option<u64>,
+    /// `may-fail` or `succeed` (`--allocations`).
+    pub allocations: Option<String>,
     pub fail_on: Option<FailOn>,
     pub on_error: Option<OnError>,
     pub jobs: Option<usize>,
@@ -230,6 +233,7 @@ pub struct Overrides {
     pub query_timeout: Option<f64>,
     pub memory_limit: Option<MemorySize>,
     pub exact_limit: Option<u64>,
+    pub allocations: Option<Allocations>,
     pub fail_on: Option<FailOn>,
     pub on_error: Option<OnError>,
     pub jobs: Option<usize>,
@@ -335,6 +339,8 @@ pub struct Settings {
     /// How long the merge hook reviews before it stops with what it has.
     pub hook_time_budget: Option<Duration>,
     pub exact_limit: u64,
+    /// Whether allocations may fail in the executions learned (`--allocations`).
+    pub allocations: Allocations,
     pub fail_on: FailOn,
     pub on_error: OnError,
     /// Versions learned at once (rayon threads).
@@ -362,6 +368,7 @@ impl Default for Settings {
             memory_limit: Some(crate::process::DEFAULT_MEMORY_LIMIT),
             hook_time_budget: Some(Duration::from_secs_f64(DEFAULT_HOOK_TIME_BUDGET_SECS)),
             exact_limit: crate::cbmc::DEFAULT_EXACT_LIMIT,
+            allocations: Allocations::default(),
             fail_on: FailOn::default(),
             on_error: OnError::default(),
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -448,6 +455,21 @@ impl Settings {
         }
         if let Some(limit) = flags.exact_limit.or(file.exact_limit) {
             s.exact_limit = limit;
+        }
+        if let Some(text) = &file.allocations {
+            s.allocations = match text.as_str() {
+                "may-fail" => Allocations::MayFail,
+                "succeed" => Allocations::Succeed,
+                _ => {
+                    return Err(ConfigError::Invalid {
+                        key: "allocations",
+                        message: format!("{text:?} is neither \"may-fail\" nor \"succeed\""),
+                    });
+                }
+            };
+        }
+        if let Some(allocations) = flags.allocations {
+            s.allocations = allocations;
         }
         s.fail_on = flags.fail_on.or(file.fail_on).unwrap_or_default();
         s.on_error = flags.on_error.or(file.on_error).unwrap_or_default();

@@ -32,7 +32,8 @@ impl LearnContext {
         settings: &Settings,
         mergelens_dir: Option<&Path>,
     ) -> Result<LearnContext, ReviewError> {
-        let tools = Toolchain::locate(settings.cbmc.as_deref())?;
+        let mut tools = Toolchain::locate(settings.cbmc.as_deref())?;
+        tools.allocations = settings.allocations;
         // The preprocessor and goto-cc of every version run under the query timeout too.
         crate::process::set_tool_timeout(settings.query_timeout);
         crate::process::set_memory_limit(settings.memory_limit);

@@ -384,7 +384,8 @@ impl SideJob<'_> {
             self.bounds.unwind, self.bounds.max_word_length, self.limit
         ));
         let v = self.ctx.tools.version;
-        h.field(&format!("{}.{}.{}", v.major, v.minor, v.patch));
+        let allocations = self.ctx.tools.allocations.key();
+        h.field(&format!("{}.{}.{}{allocations}", v.major, v.minor, v.patch));
         h.hex()
     }
 

@@ -565,6 +565,7 @@ fn learn_one(
             bounds,
             exact_limit: settings.exact_limit,
             cbmc: ctx.tools.version,
+            allocations: ctx.tools.allocations,
         })
     {
         ctx.progress(&format!("{} ({entry}): from the cache", p.version));
@@ -637,6 +638,7 @@ fn learn_one(
             bounds,
             exact_limit: settings.exact_limit,
             cbmc: ctx.tools.version,
+            allocations: ctx.tools.allocations,
         };
         if let Err(e) = store.save(&key, &learned.dfa, &stats, exact_up_to) {
             ctx.warn(&format!(

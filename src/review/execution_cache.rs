@@ -163,6 +163,7 @@ pub(super) fn cache_key(
     h.field(&harness(&layout, &Goal::NewQuadruple { blocked: &[] }));
     h.field(&harness(&layout, &Goal::Divergence(&[('o', 'p')])));
     let v = ctx.tools.version;
-    h.field(&format!("{}.{}.{}", v.major, v.minor, v.patch));
+    let allocations = ctx.tools.allocations.key();
+    h.field(&format!("{}.{}.{}{allocations}", v.major, v.minor, v.patch));
     h.hex()
 }

@@ -50,7 +50,7 @@ pub(crate) struct LearnedProgram {
 pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, LearningError> {
     let program = job.program;
     let store = job.store_dir.map(|dir| {
-        AnswerStore::for_program(dir, program, StoreMode::Learn.key(), job.tools.version)
+        AnswerStore::for_program(dir, program, StoreMode::Learn.key(), job.tools)
     });
     let counters = Arc::new(CbmcCounters::new());
     let mut teacher = CbmcTeacher::new(

@@ -36,6 +36,7 @@ pub(crate) struct CacheKey<'a> {
     pub bounds: LearnBounds,
     pub exact_limit: u64,
     pub cbmc: crate::cbmc::Version,
+    pub allocations: crate::cbmc::Allocations,
 }
 
 /// The cache directory.
@@ -51,8 +52,11 @@ impl AutomatonStore {
 
     fn path(&self, key: &CacheKey<'_>) -> PathBuf {
         let mode = format!(
-            "{FORMAT};unwind={};max-word-length={};exact-limit={}",
-            key.bounds.unwind, key.bounds.max_word_length, key.exact_limit
+            "{FORMAT};unwind={};max-word-length={};exact-limit={}{}",
+            key.bounds.unwind,
+            key.bounds.max_word_length,
+            key.exact_limit,
+            key.allocations.key()
         );
         let digest = StoreKey {
             fingerprint: &key.program.fingerprint(),

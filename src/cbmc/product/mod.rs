@@ -49,7 +49,7 @@ use super::json;
 use super::library;
 use super::locate::Toolchain;
 use super::program::{
-    describe_status, goto_cc, library_loop_ids, more_object_bits, quiet_checks, unwinding,
+    describe_status, goto_cc, library_loop_ids, more_object_bits, common_options, unwinding,
 };
 use super::run::{self, CbmcCounters, Outcome};
 use super::teacher::LearnBounds;
@@ -571,7 +571,7 @@ impl ProductProgram {
         if let Some(bits) = object_bits {
             cmd.arg("--object-bits").arg(bits.to_string());
         }
-        cmd.args(quiet_checks(&self.tools));
+        cmd.args(common_options(&self.tools));
         Ok((query_dir, cmd))
     }
 

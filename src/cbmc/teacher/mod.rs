@@ -159,13 +159,15 @@ pub enum CbmcTeacherError {
     Compile(#[source] CbmcRunError),
     /// A CBMC run took longer than the query timeout.
     #[error(
-        "CBMC timed out after {seconds:.1} s on {query} at --unwind {unwind} --max-word-length {max_word_length}; raise --query-timeout or lower the bounds"
+        "CBMC timed out after {seconds:.1} s on {query} at --unwind {unwind} --max-word-length {max_word_length}; raise --query-timeout or lower the bounds{hint}"
     )]
     Timeout {
         query: String,
         seconds: f64,
         unwind: u32,
         max_word_length: usize,
+        /// One more remedy where one may apply (`--allocations succeed`), else empty.
+        hint: &'static str,
     },
     /// The run was stopped (Ctrl-C, `--time-budget`) before the query was answered: the
     /// commands keep [`CbmcTeacher::last_conjecture`] as a partial result.

@@ -13,6 +13,7 @@ use super::bounds::LearnBounds;
 use super::{CbmcTeacher, CbmcTeacherError};
 use crate::automaton::{Alphabet, Dfa, Letter, Word, analysis, ops};
 use crate::cbmc::cache_store::{AcceptedConjecture, Exactness, LoopCheck, dfa_digest};
+use crate::cbmc::Allocations;
 use crate::cbmc::error::CbmcRunError;
 use crate::cbmc::language::is_explanation_word;
 use crate::cbmc::program::{Bounds, Feedback, GotoProgram};
@@ -69,6 +70,7 @@ impl CbmcTeacher<'_> {
                 seconds,
                 unwind,
                 max_word_length,
+                hint: self.allocations_hint(),
             },
             source => CbmcTeacherError::Query {
                 query,
@@ -76,6 +78,25 @@ impl CbmcTeacher<'_> {
                 max_word_length,
                 source,
             },
+        }
+    }
+
+    /// Where allocations may fail in a program that allocates, the clean-up paths after a
+    /// failed one are often most of CBMC's formula (parson's parser: 3.7 million variables
+    /// against 27,539 when none fails), so a timeout names the option that drops them.
+    fn allocations_hint(&self) -> &'static str {
+        let allocates = || {
+            self.program.paths.iter().any(|path| {
+                std::fs::read_to_string(self.work_dir.join(path)).is_ok_and(|text| {
+                    text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                        .any(|w| matches!(w, "malloc" | "calloc" | "realloc"))
+                })
+            })
+        };
+        if self.tools.allocations == Allocations::MayFail && allocates() {
+            ", or leave out the executions in which an allocation fails (--allocations succeed)"
+        } else {
+            ""
         }
     }
 
