@@ -209,6 +209,31 @@ fn an_assertion_that_cannot_fail_gives_the_empty_language() {
     assert!(named["stats"]["cbmc_runs"].as_u64().unwrap() >= 1);
 }
 
+/// An assertion that fails only after a failed allocation: explained by default; with
+/// `--allocations succeed` the language is empty, and both outputs say under which model.
+#[test]
+fn an_assertion_failing_only_when_malloc_fails_is_empty_when_allocations_succeed() {
+    let program = "tests/programs/allocation_assert.c";
+    let output = explain(&[program]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["explained"]["empty"], false, "{value}");
+    assert_eq!(value["bounds"]["allocations"], "may-fail", "{value}");
+    let dfa = json::from_str(&String::from_utf8_lossy(&output.stdout), "stdout").unwrap();
+    assert!(words(&dfa, 10).contains("out_of_memory fill assert"), "{value}");
+
+    let output = explain(&[program, "--allocations", "succeed"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["explained"]["empty"], true, "{value}");
+    assert_eq!(value["bounds"]["allocations"], "succeed", "{value}");
+    let err = stderr(&output);
+    assert!(
+        err.contains("empty language") && err.contains("allocations assumed to succeed"),
+        "{err}"
+    );
+}
+
 /// CBMC's malloc model has assertions of its own; they are no choice, so the program's one
 /// assertion is the target with nothing but the listing run (`--show-properties`), not the
 /// run that checks the whole program at the bounds.

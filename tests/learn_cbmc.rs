@@ -552,6 +552,61 @@ fn a_query_over_the_timeout_is_an_error_naming_the_query_and_the_bounds() {
     assert!(err.contains("CBMC timed out after 1.0 s"), "{err}");
     assert!(err.contains("[found end]"), "{err}");
     assert!(err.contains("--unwind 2 --max-word-length 10"), "{err}");
+    // Nothing here allocates: the error names no option about allocations.
+    assert!(!err.contains("--allocations"), "{err}");
+
+    // The same program allocating: the error names the option that drops the clean-up
+    // paths after a failed allocation, and with it the run is no quicker here (the cost is
+    // the factoring) but still names the query.
+    let text = std::fs::read_to_string(&hard).unwrap().replace(
+        "        found();",
+        "        { char *p = malloc(4); if (p) found(); free(p); }",
+    );
+    let allocating = dir.path().join("hard_alloc.c");
+    std::fs::write(&allocating, format!("#include <stdlib.h>\n{text}")).unwrap();
+    let (code, err) = fails(dir.path(), &["hard_alloc.c", "--query-timeout", "1"]);
+    assert_eq!(code, 4);
+    assert!(err.ends_with("(--allocations succeed)"), "{err}");
+    let (code, err) = fails(
+        dir.path(),
+        &["hard_alloc.c", "--query-timeout", "1", "--allocations", "succeed"],
+    );
+    assert_eq!(code, 4);
+    assert!(!err.contains("--allocations"), "{err}");
+}
+
+#[test]
+fn allocations_that_succeed_are_said_in_the_summary_and_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("a.json");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            program("allocation_failure.c"),
+            "--unwind".into(),
+            "1".into(),
+            "--max-word-length".into(),
+            "4".into(),
+            "--no-cache".into(),
+            "-o".into(),
+            out.to_string_lossy().into_owned(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = learn_in(None, &args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        (stderr(&output), value)
+    };
+    let (err, value) = run(&[]);
+    assert_eq!(value["learned"]["allocations"], "may-fail", "{value}");
+    assert!(!err.contains("allocations assumed"), "{err}");
+    let (err, value) = run(&["--allocations", "succeed"]);
+    assert_eq!(value["learned"]["allocations"], "succeed", "{value}");
+    assert!(
+        err.contains("allocations assumed to succeed (executions in which one fails left out)"),
+        "{err}"
+    );
 }
 
 /// A CBMC installation in `dir/bin` whose `cbmc` is the shell script `cbmc_body`, and whose

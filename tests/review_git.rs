@@ -282,6 +282,53 @@ fn a_merge_that_changes_nothing_observable_is_clean_and_an_absent_entry_is_repor
     assert!(text(&out).contains("absent in base"));
 }
 
+/// Theirs changes only what the program does when `malloc` fails. By default that is
+/// behaviour like any other, and the merge composes it with ours; with `--allocations
+/// succeed` theirs's change is never exercised, so the review is `inconclusive` (never
+/// `clean`) and says under which model it learned.
+#[test]
+fn with_allocations_that_succeed_a_change_on_the_failure_path_is_unreached() {
+    let repo = Repo::new();
+    let program = |ok: &str, failed: &str| {
+        format!(
+            "#include <stdlib.h>\n\nvoid h(void) {{}}\n\nvoid oom(void) {{}}\n\nvoid report(void) {{}}\n\nint main(void)\n{{\n    char *p = malloc(4);\n    if (p == NULL) {{\n        oom();\n        {failed}\n        return 1;\n    }}\n    {ok}\n    free(p);\n    return 0;\n}}\n"
+        )
+    };
+    repo.commit("prog.c", &program("", ""), "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("prog.c", &program("h();", ""), "ours: h when the allocation works");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("prog.c", &program("", "report();"), "theirs: report a failed one");
+    repo.git(&["checkout", "-q", "main"]);
+    let review = |extra: &[&str]| {
+        let mut args = vec!["review", "main", "feature", "--format", "json"];
+        args.extend(extra);
+        let out = repo.mergelens(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let doc = review(&[]);
+    assert_eq!(doc["verdict"], "clean", "{doc}");
+    assert_eq!(words(&doc["entries"][0]["merge_minus_ours"]), ["oom report end"]);
+    assert!(!doc["bounds"]["notes"].to_string().contains("Allocations"));
+
+    let doc = review(&["--allocations", "succeed"]);
+    assert_eq!(doc["verdict"], "inconclusive", "{doc}");
+    assert!(words(&doc["entries"][0]["merge_minus_ours"]).is_empty(), "{doc}");
+    assert!(
+        doc["inconclusive"]
+            .to_string()
+            .contains("theirs' change at prog.c:14 is never reached"),
+        "{}",
+        doc["inconclusive"]
+    );
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("Allocations were assumed to succeed (--allocations succeed)"),
+        "{notes}"
+    );
+}
+
 #[test]
 fn diff_between_release_tags() {
     let repo = Repo::new();

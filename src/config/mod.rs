@@ -638,6 +638,28 @@ mod tests {
     }
 
     #[test]
+    fn allocations_come_from_the_file_unless_a_flag_says_otherwise() {
+        let parse = |text: &str| FileConfig::parse(text, Path::new("x")).unwrap();
+        let resolve = |file: &FileConfig, flags: &Overrides| {
+            Settings::resolve(file, flags, Path::new("/r")).map(|s| s.allocations)
+        };
+        let plain = parse("entries = [\"main\"]\n");
+        let succeed = parse("allocations = \"succeed\"\n");
+        let none = Overrides::default();
+        assert_eq!(resolve(&plain, &none).unwrap(), Allocations::MayFail);
+        assert_eq!(resolve(&succeed, &none).unwrap(), Allocations::Succeed);
+        let flags = Overrides {
+            allocations: Some(Allocations::MayFail),
+            ..Overrides::default()
+        };
+        assert_eq!(resolve(&succeed, &flags).unwrap(), Allocations::MayFail);
+        let err = resolve(&parse("allocations = \"never\"\n"), &none)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("allocations") && err.contains("\"never\""), "{err}");
+    }
+
+    #[test]
     fn flags_override_the_file() {
         let file = FileConfig::parse(
             "files = [\"src/*.c\"]\nentries = [\"run\"]\nunwind = 3\nfail-on = \"any\"\non-error = \"block\"\nquery-timeout = 0\nevents = \"calls\"\n",
