@@ -220,7 +220,10 @@ fn an_assertion_failing_only_when_malloc_fails_is_empty_when_allocations_succeed
     assert_eq!(value["explained"]["empty"], false, "{value}");
     assert_eq!(value["bounds"]["allocations"], "may-fail", "{value}");
     let dfa = json::from_str(&String::from_utf8_lossy(&output.stdout), "stdout").unwrap();
-    assert!(words(&dfa, 10).contains("out_of_memory fill assert"), "{value}");
+    assert!(
+        words(&dfa, 10).contains("out_of_memory fill assert"),
+        "{value}"
+    );
 
     let output = explain(&[program, "--allocations", "succeed"]);
     assert!(output.status.success(), "{}", stderr(&output));

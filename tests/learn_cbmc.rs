@@ -569,7 +569,13 @@ fn a_query_over_the_timeout_is_an_error_naming_the_query_and_the_bounds() {
     assert!(err.ends_with("(--allocations succeed)"), "{err}");
     let (code, err) = fails(
         dir.path(),
-        &["hard_alloc.c", "--query-timeout", "1", "--allocations", "succeed"],
+        &[
+            "hard_alloc.c",
+            "--query-timeout",
+            "1",
+            "--allocations",
+            "succeed",
+        ],
     );
     assert_eq!(code, 4);
     assert!(!err.contains("--allocations"), "{err}");

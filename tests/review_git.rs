@@ -296,9 +296,17 @@ fn with_allocations_that_succeed_a_change_on_the_failure_path_is_unreached() {
     };
     repo.commit("prog.c", &program("", ""), "base");
     repo.git(&["branch", "feature"]);
-    repo.commit("prog.c", &program("h();", ""), "ours: h when the allocation works");
+    repo.commit(
+        "prog.c",
+        &program("h();", ""),
+        "ours: h when the allocation works",
+    );
     repo.git(&["checkout", "-q", "feature"]);
-    repo.commit("prog.c", &program("", "report();"), "theirs: report a failed one");
+    repo.commit(
+        "prog.c",
+        &program("", "report();"),
+        "theirs: report a failed one",
+    );
     repo.git(&["checkout", "-q", "main"]);
     let review = |extra: &[&str]| {
         let mut args = vec!["review", "main", "feature", "--format", "json"];
@@ -309,12 +317,18 @@ fn with_allocations_that_succeed_a_change_on_the_failure_path_is_unreached() {
     };
     let doc = review(&[]);
     assert_eq!(doc["verdict"], "clean", "{doc}");
-    assert_eq!(words(&doc["entries"][0]["merge_minus_ours"]), ["oom report end"]);
+    assert_eq!(
+        words(&doc["entries"][0]["merge_minus_ours"]),
+        ["oom report end"]
+    );
     assert!(!doc["bounds"]["notes"].to_string().contains("Allocations"));
 
     let doc = review(&["--allocations", "succeed"]);
     assert_eq!(doc["verdict"], "inconclusive", "{doc}");
-    assert!(words(&doc["entries"][0]["merge_minus_ours"]).is_empty(), "{doc}");
+    assert!(
+        words(&doc["entries"][0]["merge_minus_ours"]).is_empty(),
+        "{doc}"
+    );
     assert!(
         doc["inconclusive"]
             .to_string()

@@ -155,8 +155,7 @@ impl ProgramArgs {
         } else {
             format!("{};library-unwind={}", mode.key(), self.library_unwind)
         };
-        cache_dir(&self.cache)
-            .map(|dir| AnswerStore::for_program(&dir, program, &mode, tools))
+        cache_dir(&self.cache).map(|dir| AnswerStore::for_program(&dir, program, &mode, tools))
     }
 }
 

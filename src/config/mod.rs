@@ -656,7 +656,10 @@ mod tests {
         let err = resolve(&parse("allocations = \"never\"\n"), &none)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("allocations") && err.contains("\"never\""), "{err}");
+        assert!(
+            err.contains("allocations") && err.contains("\"never\""),
+            "{err}"
+        );
     }
 
     #[test]

@@ -564,8 +564,7 @@ fn learn_one(
             program: &p.program,
             bounds,
             exact_limit: settings.exact_limit,
-            cbmc: ctx.tools.version,
-            allocations: ctx.tools.allocations,
+            tools: &ctx.tools,
         })
     {
         ctx.progress(&format!("{} ({entry}): from the cache", p.version));
@@ -637,8 +636,7 @@ fn learn_one(
             program: &p.program,
             bounds,
             exact_limit: settings.exact_limit,
-            cbmc: ctx.tools.version,
-            allocations: ctx.tools.allocations,
+            tools: &ctx.tools,
         };
         if let Err(e) = store.save(&key, &learned.dfa, &stats, exact_up_to) {
             ctx.warn(&format!(

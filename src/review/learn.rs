@@ -49,9 +49,9 @@ pub(crate) struct LearnedProgram {
 /// Learns `job.program` at `job.bounds`, reading and extending the answer store.
 pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, LearningError> {
     let program = job.program;
-    let store = job.store_dir.map(|dir| {
-        AnswerStore::for_program(dir, program, StoreMode::Learn.key(), job.tools)
-    });
+    let store = job
+        .store_dir
+        .map(|dir| AnswerStore::for_program(dir, program, StoreMode::Learn.key(), job.tools));
     let counters = Arc::new(CbmcCounters::new());
     let mut teacher = CbmcTeacher::new(
         program,

@@ -35,8 +35,8 @@ pub(crate) struct CacheKey<'a> {
     pub program: &'a InstrumentedProgram,
     pub bounds: LearnBounds,
     pub exact_limit: u64,
-    pub cbmc: crate::cbmc::Version,
-    pub allocations: crate::cbmc::Allocations,
+    /// Its CBMC version and allocation model.
+    pub tools: &'a crate::cbmc::Toolchain,
 }
 
 /// The cache directory.
@@ -56,14 +56,14 @@ impl AutomatonStore {
             key.bounds.unwind,
             key.bounds.max_word_length,
             key.exact_limit,
-            key.allocations.key()
+            key.tools.allocations.key()
         );
         let digest = StoreKey {
             fingerprint: &key.program.fingerprint(),
             entry: &key.program.entry,
             mode: &mode,
             alphabet: &key.program.alphabet,
-            cbmc_version: key.cbmc,
+            cbmc_version: key.tools.version,
         }
         .digest();
         self.dir.join(format!("{digest}.json"))

@@ -49,7 +49,7 @@ use super::json;
 use super::library;
 use super::locate::Toolchain;
 use super::program::{
-    describe_status, goto_cc, library_loop_ids, more_object_bits, common_options, unwinding,
+    common_options, describe_status, goto_cc, library_loop_ids, more_object_bits, unwinding,
 };
 use super::run::{self, CbmcCounters, Outcome};
 use super::teacher::LearnBounds;
