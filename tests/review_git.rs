@@ -336,6 +336,13 @@ fn with_allocations_that_succeed_a_change_on_the_failure_path_is_unreached() {
         "{}",
         doc["inconclusive"]
     );
+    assert!(
+        doc["inconclusive"]
+            .to_string()
+            .contains("a change that runs only after a failed allocation is never reached"),
+        "{}",
+        doc["inconclusive"]
+    );
     let notes = doc["bounds"]["notes"].to_string();
     assert!(
         notes.contains("Allocations were assumed to succeed (--allocations succeed)"),

@@ -254,15 +254,24 @@ fn report_cost(ctx: &LearnContext, cost: &coverage::CoverageCost) {
 
 /// Puts the changed hunks no entry reaches first among the reasons of `inconclusive`: they
 /// are what a reader must know before trusting "no difference".
+/// Puts the unreached hunks first; where allocations were assumed to succeed, says that a
+/// change on the path after a failed allocation is unreached for that reason alone.
 fn lead_with_unreached<'a>(
     coverages: impl IntoIterator<Item = &'a covered::Coverage>,
     unwind: u32,
+    allocations: crate::cbmc::Allocations,
     inconclusive: &mut Vec<String>,
 ) {
-    let lead: Vec<String> = covered::unreached(coverages)
+    let mut lead: Vec<String> = covered::unreached(coverages)
         .into_iter()
         .map(|h| covered::unreached_sentence(h, unwind))
         .collect();
+    if !lead.is_empty() && allocations == crate::cbmc::Allocations::Succeed {
+        lead.push(
+            "allocations were assumed to succeed (--allocations succeed): a change that runs only after a failed allocation is never reached; --allocations may-fail exercises it"
+                .to_string(),
+        );
+    }
     inconclusive.splice(0..0, lead);
 }
 
@@ -446,7 +455,7 @@ impl Tally {
     ) -> (u32, Vec<String>) {
         let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
         let mut inconclusive = std::mem::take(&mut self.inconclusive);
-        lead_with_unreached(coverages, unwind, &mut inconclusive);
+        lead_with_unreached(coverages, unwind, ctx.tools.allocations, &mut inconclusive);
         report_cost(ctx, &self.cost);
         (unwind, inconclusive)
     }
