@@ -230,6 +230,13 @@ fn an_assertion_failing_only_when_malloc_fails_is_empty_when_allocations_succeed
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(value["explained"]["empty"], true, "{value}");
     assert_eq!(value["bounds"]["allocations"], "succeed", "{value}");
+    // A report made from the document says it too (the bounds' notes).
+    assert!(
+        value["bounds"]["notes"][0]
+            .as_str()
+            .is_some_and(|n| n.starts_with("Allocations were assumed to succeed")),
+        "{value}"
+    );
     let err = stderr(&output);
     assert!(
         err.contains("empty language") && err.contains("allocations assumed to succeed"),

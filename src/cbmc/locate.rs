@@ -91,6 +91,17 @@ impl Allocations {
         }
     }
 
+    /// The note a document's bounds carry when executions were left out, so that no
+    /// reader takes its guarantee for the whole language.
+    pub fn note(self) -> Option<&'static str> {
+        match self {
+            Allocations::MayFail => None,
+            Allocations::Succeed => Some(
+                "Allocations were assumed to succeed (--allocations succeed): executions in which malloc, calloc or realloc fails are in no automaton here.",
+            ),
+        }
+    }
+
     /// What a cache key adds: nothing for the default, so that answers stored before the
     /// option existed stay valid.
     pub fn key(self) -> &'static str {

@@ -366,6 +366,9 @@ impl Explanation<'_> {
             "max_word_length": bounds.max_word_length,
             "allocations": args.program.allocations.name(),
         });
+        if let Some(note) = args.program.allocations.note() {
+            value["bounds"]["notes"] = serde_json::json!([note]);
+        }
         value["stats"] = serde_json::json!({
             "cbmc_runs": self.cbmc_runs,
             "membership_queries": stats.membership_queries,

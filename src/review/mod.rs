@@ -285,12 +285,7 @@ fn revision(commit: &CommitInfo) -> Revision {
 
 fn common_notes(repo: &GitRepo, checkouts: &[Checkout], settings: &Settings) -> Vec<String> {
     let mut notes = settings.warnings.clone();
-    if settings.allocations == crate::cbmc::Allocations::Succeed {
-        notes.push(
-            "Allocations were assumed to succeed (--allocations succeed): executions in which malloc, calloc or realloc fails are in no automaton here."
-                .to_string(),
-        );
-    }
+    notes.extend(settings.allocations.note().map(str::to_string));
     if repo.is_dirty() {
         notes.push(
             "The work tree has uncommitted changes; they are not part of this review, which reads committed (and, in a hook, staged) content only."
