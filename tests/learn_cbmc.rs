@@ -613,6 +613,21 @@ fn allocations_that_succeed_are_said_in_the_summary_and_the_json() {
         err.contains("allocations assumed to succeed (executions in which one fails left out)"),
         "{err}"
     );
+    // The report made from the document says it among the facts.
+    let html = dir.path().join("a.html");
+    let report = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .arg("report")
+        .arg(&out)
+        .arg("-o")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", stderr(&report));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("assumed to succeed: executions in which one fails are left out"),
+        "{page}"
+    );
 }
 
 /// A CBMC installation in `dir/bin` whose `cbmc` is the shell script `cbmc_body`, and whose

@@ -713,6 +713,10 @@ pub struct RunFacts {
     /// `--mode pac`: the automaton passed sampled equivalence checks only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pac: Option<PacFacts>,
+    /// `"succeed"` when the executions in which an allocation fails were left out
+    /// (`--allocations succeed`); `learn` writes `"may-fail"` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocations: Option<String>,
 }
 
 /// What a report needs of a PAC result (`--mode pac`): probably approximately correct,

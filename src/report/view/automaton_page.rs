@@ -305,5 +305,15 @@ fn facts(meta: &AutomatonMeta, dfa: &Dfa) -> Vec<Count> {
         label: "alphabet".to_string(),
         value: dfa.alphabet().names().collect::<Vec<_>>().join(" "),
     });
+    let run = meta.learned.iter().chain(&meta.explained);
+    if run
+        .filter_map(|r| r.allocations.as_deref())
+        .any(|a| a == "succeed")
+    {
+        facts.push(Count {
+            label: "allocations".to_string(),
+            value: "assumed to succeed: executions in which one fails are left out".to_string(),
+        });
+    }
     facts
 }
