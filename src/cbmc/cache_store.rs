@@ -287,9 +287,8 @@ impl AnswerStore {
         }
     }
 
-    /// The store of `program`'s answers in `mode` under `dir`: the key every command uses.
-    /// The store of `program`'s answers in `mode` under `tools` (its CBMC version and
-    /// allocation model).
+    /// The store of `program`'s answers in `mode` under `dir`: the key every command uses,
+    /// with `tools`' CBMC version and allocation model.
     pub fn for_program(
         dir: &Path,
         program: &InstrumentedProgram,

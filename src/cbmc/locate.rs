@@ -91,6 +91,13 @@ impl Allocations {
         }
     }
 
+    /// The model of this name (`.mergelens.toml`'s `allocations`).
+    pub fn from_name(name: &str) -> Option<Allocations> {
+        [Allocations::MayFail, Allocations::Succeed]
+            .into_iter()
+            .find(|a| a.name() == name)
+    }
+
     /// The note a document's bounds carry when executions were left out, so that no
     /// reader takes its guarantee for the whole language.
     pub fn note(self) -> Option<&'static str> {

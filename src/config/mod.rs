@@ -457,16 +457,10 @@ impl Settings {
             s.exact_limit = limit;
         }
         if let Some(text) = &file.allocations {
-            s.allocations = match text.as_str() {
-                "may-fail" => Allocations::MayFail,
-                "succeed" => Allocations::Succeed,
-                _ => {
-                    return Err(ConfigError::Invalid {
-                        key: "allocations",
-                        message: format!("{text:?} is neither \"may-fail\" nor \"succeed\""),
-                    });
-                }
-            };
+            s.allocations = Allocations::from_name(text).ok_or_else(|| ConfigError::Invalid {
+                key: "allocations",
+                message: format!("{text:?} is neither \"may-fail\" nor \"succeed\""),
+            })?;
         }
         if let Some(allocations) = flags.allocations {
             s.allocations = allocations;

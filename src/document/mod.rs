@@ -813,6 +813,7 @@ mod tests {
                 rule: "yes: executions".into(),
             }),
             pac: None,
+            allocations: None,
         };
         let text = serde_json::to_string(&facts).unwrap();
         assert!(text.contains(r#""format":"mergelens-dfa/1""#), "{text}");
