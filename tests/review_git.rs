@@ -350,6 +350,44 @@ fn with_allocations_that_succeed_a_change_on_the_failure_path_is_unreached() {
     );
 }
 
+/// Both branches change what the program does when `malloc` fails, and together they do
+/// what neither meant: an unexpected execution by default. With `--allocations succeed`
+/// the per-execution check (whose allocators read whether they fail from a shared input)
+/// must not find it either: the changes are unreached, the verdict `inconclusive`.
+#[test]
+fn an_interference_after_a_failed_allocation_is_found_only_where_allocations_may_fail() {
+    let repo = Repo::new();
+    let program = |x: &str, call: &str| {
+        format!(
+            "#include <stdlib.h>\n\nvoid a(void) {{}}\n\nvoid b(void) {{}}\n\nint main(void)\n{{\n    char *p = malloc(4);\n    if (p == NULL) {{\n        int x = {x};\n        /* x says whether to tell */\n        /* anyone about it */\n        if (x)\n            {call}();\n        return 1;\n    }}\n    p[0] = 1;\n    free(p);\n    return 0;\n}}\n"
+        )
+    };
+    repo.commit("prog.c", &program("0", "a"), "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("prog.c", &program("1", "a"), "ours: tell");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit("prog.c", &program("0", "b"), "theirs: tell b instead");
+    repo.git(&["checkout", "-q", "main"]);
+    let review = |extra: &[&str], code: i32| {
+        let mut args = vec!["review", "main", "feature", "--format", "json"];
+        args.extend(extra);
+        let out = repo.mergelens(&args);
+        assert_eq!(out.status.code(), Some(code), "{}", text(&out));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let doc = review(&[], 1);
+    assert_eq!(doc["verdict"], "unexpected", "{doc}");
+    let doc = review(&["--allocations", "succeed"], 0);
+    assert_eq!(doc["verdict"], "inconclusive", "{doc}");
+    let entry = &doc["entries"][0];
+    assert!(words(&entry["unexpected"]).is_empty(), "{doc}");
+    assert_eq!(
+        entry["execution_check"]["unexpected"].as_u64().unwrap_or(0),
+        0,
+        "{doc}"
+    );
+}
+
 #[test]
 fn diff_between_release_tags() {
     let repo = Repo::new();

@@ -158,22 +158,24 @@ const LIBRARY_INPUTS: &[(&str, &str)] = &[
         "time",
         "long {W}(long *t) { long v; {IN}lib_time(&v, sizeof v); if (t) *t = v; return v; }",
     ),
-    // CBMC's allocators may fail (return NULL): whether one does is an input too.
+    // CBMC's allocators may fail (return NULL): whether one does is an input too. The
+    // library's own outcome is tied to it rather than replaced, so that where CBMC's
+    // allocators cannot fail (`--allocations succeed`) neither does the wrapper.
     (
         "malloc",
-        "void *malloc(unsigned long); void *{W}(unsigned long n) { char ok; {IN}lib_alloc(&ok, 1); if (!ok) return 0; void *p = malloc(n); __CPROVER_assume(p != 0); {IN}lib_malloc(p, n); return p; }",
+        "void *malloc(unsigned long); void *{W}(unsigned long n) { char ok; {IN}lib_alloc(&ok, 1); void *p = malloc(n); __CPROVER_assume((p != 0) == (ok != 0)); if (p) {IN}lib_malloc(p, n); return p; }",
     ),
     (
         "calloc",
-        "void *calloc(unsigned long, unsigned long); void *{W}(unsigned long n, unsigned long m) { char ok; {IN}lib_alloc(&ok, 1); if (!ok) return 0; void *p = calloc(n, m); __CPROVER_assume(p != 0); return p; }",
+        "void *calloc(unsigned long, unsigned long); void *{W}(unsigned long n, unsigned long m) { char ok; {IN}lib_alloc(&ok, 1); void *p = calloc(n, m); __CPROVER_assume((p != 0) == (ok != 0)); return p; }",
     ),
     (
         "realloc",
-        "void *realloc(void *, unsigned long); void *{W}(void *q, unsigned long n) { char ok; {IN}lib_alloc(&ok, 1); if (!ok) return 0; void *p = realloc(q, n); __CPROVER_assume(p != 0); return p; }",
+        "void *realloc(void *, unsigned long); void *{W}(void *q, unsigned long n) { char ok; {IN}lib_alloc(&ok, 1); void *p = realloc(q, n); __CPROVER_assume((p != 0) == (ok != 0)); return p; }",
     ),
     (
         "strdup",
-        "char *strdup(const char *); char *{W}(const char *s) { char ok; {IN}lib_alloc(&ok, 1); if (!ok) return 0; char *p = strdup(s); __CPROVER_assume(p != 0); return p; }",
+        "char *strdup(const char *); char *{W}(const char *s) { char ok; {IN}lib_alloc(&ok, 1); char *p = strdup(s); __CPROVER_assume((p != 0) == (ok != 0)); return p; }",
     ),
     // The number a text holds is an input (`crate::cbmc::library` models the rest of
     // `strtod`: the end pointer, `errno`); one stream per type, which `atof` shares.
