@@ -11,7 +11,7 @@ use std::process::Output;
 
 mod common;
 
-use common::{Repo, conflicting, example_words as words, fig12, text};
+use common::{Repo, conflicting, example_words as words, fig12, text, three_way};
 use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
 use serde_json::Value;
 
@@ -282,39 +282,33 @@ fn a_merge_that_changes_nothing_observable_is_clean_and_an_absent_entry_is_repor
     assert!(text(&out).contains("absent in base"));
 }
 
+/// `mergelens review main feature --format json EXTRA`, which must exit with `code`.
+fn review_json(repo: &Repo, extra: &[&str], code: i32) -> Value {
+    let mut args = vec!["review", "main", "feature", "--format", "json"];
+    args.extend(extra);
+    let out = repo.mergelens(&args);
+    assert_eq!(out.status.code(), Some(code), "{}", text(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// Theirs changes only what the program does when `malloc` fails. By default that is
 /// behaviour like any other, and the merge composes it with ours; with `--allocations
 /// succeed` theirs's change is never exercised, so the review is `inconclusive` (never
 /// `clean`) and says under which model it learned.
 #[test]
 fn with_allocations_that_succeed_a_change_on_the_failure_path_is_unreached() {
-    let repo = Repo::new();
     let program = |ok: &str, failed: &str| {
         format!(
             "#include <stdlib.h>\n\nvoid h(void) {{}}\n\nvoid oom(void) {{}}\n\nvoid report(void) {{}}\n\nint main(void)\n{{\n    char *p = malloc(4);\n    if (p == NULL) {{\n        oom();\n        {failed}\n        return 1;\n    }}\n    {ok}\n    free(p);\n    return 0;\n}}\n"
         )
     };
-    repo.commit("prog.c", &program("", ""), "base");
-    repo.git(&["branch", "feature"]);
-    repo.commit(
-        "prog.c",
+    // Ours calls h when the allocation works; theirs reports a failed one.
+    let repo = three_way(
+        &program("", ""),
         &program("h();", ""),
-        "ours: h when the allocation works",
-    );
-    repo.git(&["checkout", "-q", "feature"]);
-    repo.commit(
-        "prog.c",
         &program("", "report();"),
-        "theirs: report a failed one",
     );
-    repo.git(&["checkout", "-q", "main"]);
-    let review = |extra: &[&str]| {
-        let mut args = vec!["review", "main", "feature", "--format", "json"];
-        args.extend(extra);
-        let out = repo.mergelens(&args);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
-    };
+    let review = |extra: &[&str]| review_json(&repo, extra, 0);
     let doc = review(&[]);
     assert_eq!(doc["verdict"], "clean", "{doc}");
     assert_eq!(
@@ -356,25 +350,14 @@ fn with_allocations_that_succeed_a_change_on_the_failure_path_is_unreached() {
 /// must not find it either: the changes are unreached, the verdict `inconclusive`.
 #[test]
 fn an_interference_after_a_failed_allocation_is_found_only_where_allocations_may_fail() {
-    let repo = Repo::new();
     let program = |x: &str, call: &str| {
         format!(
             "#include <stdlib.h>\n\nvoid a(void) {{}}\n\nvoid b(void) {{}}\n\nint main(void)\n{{\n    char *p = malloc(4);\n    if (p == NULL) {{\n        int x = {x};\n        /* x says whether to tell */\n        /* anyone about it */\n        if (x)\n            {call}();\n        return 1;\n    }}\n    p[0] = 1;\n    free(p);\n    return 0;\n}}\n"
         )
     };
-    repo.commit("prog.c", &program("0", "a"), "base");
-    repo.git(&["branch", "feature"]);
-    repo.commit("prog.c", &program("1", "a"), "ours: tell");
-    repo.git(&["checkout", "-q", "feature"]);
-    repo.commit("prog.c", &program("0", "b"), "theirs: tell b instead");
-    repo.git(&["checkout", "-q", "main"]);
-    let review = |extra: &[&str], code: i32| {
-        let mut args = vec!["review", "main", "feature", "--format", "json"];
-        args.extend(extra);
-        let out = repo.mergelens(&args);
-        assert_eq!(out.status.code(), Some(code), "{}", text(&out));
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
-    };
+    // Ours tells (x = 1); theirs tells b instead of a.
+    let repo = three_way(&program("0", "a"), &program("1", "a"), &program("0", "b"));
+    let review = |extra: &[&str], code: i32| review_json(&repo, extra, code);
     let doc = review(&[], 1);
     assert_eq!(doc["verdict"], "unexpected", "{doc}");
     let doc = review(&["--allocations", "succeed"], 0);
