@@ -57,6 +57,8 @@ fn a_time_budget_returns_the_last_conjecture_marked_partial_with_progress_lines(
     let exact = learned["exact_up_to"].as_u64().unwrap();
     assert!(exact < 8, "{value}");
     assert!(stderr.contains("time budget ran out"), "{stderr}");
+    // The program allocates nothing: the warning names no option about allocations.
+    assert!(!stderr.contains("--allocations"), "{stderr}");
     // A conjecture came before the budget ran out: the automaton accepts something, and
     // it reads back as a mergelens-dfa/1 automaton.
     let dfa = json::from_str(&String::from_utf8_lossy(&out.stdout), "learn").unwrap();
@@ -170,4 +172,31 @@ fn explain_stops_at_the_time_budget_with_a_partial_language() {
         "{md}"
     );
     assert!(!md.contains("cannot fail"), "{md}");
+}
+
+/// Where the program allocates and allocations may fail, a stop at the time budget names
+/// `--allocations succeed` (on parson's parser it turns no answer into 8 s).
+#[test]
+fn a_stop_at_the_time_budget_names_allocations_where_the_program_allocates() {
+    let dir = tempfile::tempdir().unwrap();
+    let hard = std::fs::read_to_string(root().join("tests/programs/hard_factor.c"))
+        .unwrap()
+        .replace(
+            "        found();",
+            "        { char *p = malloc(4); if (p) found(); free(p); }",
+        );
+    std::fs::write(
+        dir.path().join("hard_alloc.c"),
+        format!("#include <stdlib.h>\n{hard}"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .current_dir(dir.path())
+        .args(["learn", "hard_alloc.c", "--no-cache", "--time-budget", "2"])
+        .output()
+        .unwrap();
+    let (value, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(value["learned"]["stopped"], "time-budget", "{value}");
+    assert!(stderr.contains("(--allocations succeed)"), "{stderr}");
 }

@@ -50,13 +50,23 @@ pub(crate) struct Partial {
     pub exact_up_to: usize,
     /// The error that stopped the run (returned after the output for a query timeout).
     pub error: anyhow::Error,
+    /// The program allocates and allocations may fail
+    /// ([`mergelens::cbmc::CbmcTeacher::explores_allocation_failures`]): a stop at the
+    /// time budget names `--allocations succeed` (a query timeout's error already does).
+    pub allocation_failures: bool,
 }
 
 impl Partial {
     /// The warning of a partial result; with a query timeout the error follows it.
     pub(crate) fn warn(&self, what: &str) {
+        let hint = match self.cause {
+            PartialCause::Stopped(StopReason::TimeBudget) if self.allocation_failures => {
+                "; where CBMC's queries take the time, leaving out the executions in which an allocation fails (--allocations succeed) can make them many times cheaper"
+            }
+            _ => "",
+        };
         eprintln!(
-            "mergelens: warning: {what} stopped early ({}): wrote the last conjecture, marked partial, exact up to length {}",
+            "mergelens: warning: {what} stopped early ({}): wrote the last conjecture, marked partial, exact up to length {}{hint}",
             match self.cause {
                 PartialCause::Stopped(reason) => reason.to_string(),
                 PartialCause::QueryTimeout => "a CBMC query timed out".to_string(),

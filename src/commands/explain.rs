@@ -589,6 +589,7 @@ fn learn_language(
                 cause,
                 exact_up_to: teacher.agrees_up_to(&dfa),
                 error,
+                allocation_failures: teacher.explores_allocation_failures(),
             };
             let stats = LearnStats {
                 states: dfa.num_states(),

@@ -255,6 +255,7 @@ fn settle(
         cause,
         exact_up_to,
         error,
+        allocation_failures: teacher.explores_allocation_failures(),
     };
     Ok((learned, Some(partial)))
 }
