@@ -253,9 +253,9 @@ fn report_cost(ctx: &LearnContext, cost: &coverage::CoverageCost) {
 }
 
 /// Puts the changed hunks no entry reaches first among the reasons of `inconclusive`: they
-/// are what a reader must know before trusting "no difference".
-/// Puts the unreached hunks first; where allocations were assumed to succeed, says that a
-/// change on the path after a failed allocation is unreached for that reason alone.
+/// are what a reader must know before trusting "no difference". Where allocations were
+/// assumed to succeed, one more sentence says that a change on the path after a failed
+/// allocation is unreached for that reason alone.
 fn lead_with_unreached<'a>(
     coverages: impl IntoIterator<Item = &'a covered::Coverage>,
     unwind: u32,
