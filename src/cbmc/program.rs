@@ -518,12 +518,7 @@ impl GotoProgram {
             max_word_length: bounds.max_word_length,
             seconds: timeout.unwrap_or_default().as_secs_f64(),
         };
-        let query = tempfile::Builder::new()
-            .prefix("query-")
-            .tempdir_in(self.dir.path())
-            .map_err(CbmcRunError::io(self.dir.path()))?;
-        let harness_c = query.path().join("harness.c");
-        std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
+        let (query, harness_c) = write_harness(self.dir.path(), source)?;
         let linked = query.path().join("query.gb");
         let mut link = Command::new(&self.tools.goto_cc);
         link.arg(&harness_c)
@@ -721,6 +716,21 @@ pub(crate) fn common_options(tools: &Toolchain) -> Vec<&'static str> {
         options.push("--no-malloc-may-fail");
     }
     options
+}
+
+/// Writes a query's harness `source` as `harness.c` in a directory of its own under
+/// `parent`, which the returned guard removes.
+pub(crate) fn write_harness(
+    parent: &Path,
+    source: &str,
+) -> Result<(TempDir, PathBuf), CbmcRunError> {
+    let query = tempfile::Builder::new()
+        .prefix("query-")
+        .tempdir_in(parent)
+        .map_err(CbmcRunError::io(parent))?;
+    let harness_c = query.path().join("harness.c");
+    std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
+    Ok((query, harness_c))
 }
 
 /// Runs goto-cc; `Ok(false)` if it timed out.

@@ -50,6 +50,7 @@ use super::library;
 use super::locate::Toolchain;
 use super::program::{
     common_options, describe_status, goto_cc, library_loop_ids, more_object_bits, unwinding,
+    write_harness,
 };
 use super::run::{self, CbmcCounters, Outcome};
 use super::teacher::LearnBounds;
@@ -552,12 +553,7 @@ impl ProductProgram {
         unwind: u32,
         object_bits: Option<u32>,
     ) -> Result<(TempDir, Command), CbmcRunError> {
-        let query_dir = tempfile::Builder::new()
-            .prefix("query-")
-            .tempdir_in(self.dir.path())
-            .map_err(CbmcRunError::io(self.dir.path()))?;
-        let harness_c = query_dir.path().join("harness.c");
-        std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
+        let (query_dir, harness_c) = write_harness(self.dir.path(), source)?;
         let mut cmd = Command::new(&self.tools.cbmc);
         cmd.arg(&harness_c)
             .arg(&binary.path)
