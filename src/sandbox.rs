@@ -35,9 +35,21 @@ use landlock::{
 };
 
 /// Where a sandboxed child may read besides the allowed paths: the system's programs,
-/// libraries, headers and configuration (`ld.so.cache`), and the pseudo file systems.
-const SYSTEM_ROOTS: [&str; 9] = [
-    "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/dev",
+/// libraries and headers, and the devices.
+const SYSTEM_ROOTS: [&str; 8] = [
+    "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/dev",
+];
+/// What of `/etc` the tools read (seen with `strace -f` on gcc, goto-cc, goto-instrument
+/// and CBMC, the private prefix's loader included): the dynamic loader's cache and
+/// configuration, and the alternatives links through which `cc` and friends resolve. The
+/// rest of `/etc` (host names, accounts, keys, the machine's identity) is no business of a
+/// program under review, which could otherwise `#include` it or ask `__has_include` about it.
+pub const ETC_FILES: [&str; 5] = [
+    "/etc/ld.so.cache",
+    "/etc/ld.so.preload",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
 ];
 /// `/proc` is read by the tools about themselves; paths through `/proc/*/root` still resolve
 /// to where they lead, which Landlock checks.
@@ -142,6 +154,7 @@ pub(crate) fn restrict(cmd: &mut Command) -> io::Result<Option<OwnedFd>> {
         return Ok(None);
     };
     let mut roots: Vec<PathBuf> = SYSTEM_ROOTS.iter().map(PathBuf::from).collect();
+    roots.extend(ETC_FILES.iter().map(PathBuf::from));
     roots.push(PathBuf::from(PROC));
     roots.push(confined.temp.clone());
     roots.extend(tool_installation(cmd.get_program()));
@@ -216,6 +229,7 @@ mod tests {
     /// A child confined to the system directories and `allowed` reads `file`, or not.
     fn reads(file: &Path, allowed: &Path) -> bool {
         let mut roots: Vec<PathBuf> = SYSTEM_ROOTS.iter().map(PathBuf::from).collect();
+        roots.extend(ETC_FILES.iter().map(PathBuf::from));
         roots.push(allowed.to_path_buf());
         let rules = ruleset(&roots).unwrap();
         let mut cmd = Command::new("cat");
@@ -242,5 +256,12 @@ mod tests {
         assert!(reads(&allowed.path().join("ok.c"), allowed.path()));
         assert!(!reads(&secret.path().join("secret.h"), allowed.path()));
         assert!(!reads(&allowed.path().join("x.c"), allowed.path()));
+        // Of /etc, the loader's cache only: not the host's identity or accounts.
+        assert!(reads(Path::new("/etc/ld.so.cache"), allowed.path()));
+        for host in ["/etc/passwd", "/etc/hostname", "/etc/hosts"] {
+            if Path::new(host).exists() {
+                assert!(!reads(Path::new(host), allowed.path()), "{host}");
+            }
+        }
     }
 }

@@ -25,7 +25,8 @@ pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
     );
     match mergelens::sandbox::status() {
         mergelens::sandbox::Status::Available { abi } => println!(
-            "sandbox         Landlock (ABI {abi}): in review, diff and the hook, gcc, goto-cc and CBMC read only the checkouts, the system directories and CBMC's installation (docs/trust.md)"
+            "sandbox         Landlock (ABI {abi}): in review, diff and the hook, gcc, goto-cc and CBMC read only the checkouts, the system directories (/usr, /lib*, /bin, /sbin, /dev, /proc), of /etc only {} and CBMC's installation (docs/trust.md)",
+            mergelens::sandbox::ETC_FILES.join(", ")
         ),
         mergelens::sandbox::Status::Unavailable { why } => println!(
             "sandbox         none in effect (no Landlock: {why}): gcc, goto-cc and CBMC run with this user's full read access (docs/trust.md)"

@@ -50,11 +50,13 @@ mod dialect;
 mod edit;
 mod error;
 mod frontend;
+pub(crate) mod line_directives;
 mod precheck;
 mod preprocess;
 pub mod product;
 mod program;
 mod syntax;
+mod system_headers;
 mod three_valued;
 mod warning;
 
@@ -164,7 +166,8 @@ pub fn preprocess_check(
         source,
     })?;
     let flags = preprocess::compiler_flags(include_dirs, defines, dir.path());
-    preprocess::preprocess(file, &flags, &[]).map(drop)
+    let places = system_headers::Places::new(dir.path(), None)?;
+    preprocess::preprocess(file, &flags, &[], &places).map(drop)
 }
 
 /// [`instrument`] in error mode for `target` (see the module documentation): the alphabet

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::error::FrontEndError;
+use super::system_headers::Places;
 
 /// What the user's `MERGELENS_EVENT(x)` becomes in the preprocessed text: a call that
 /// survives preprocessing, so that the parser sees each marker where it was written.
@@ -27,9 +28,10 @@ pub(crate) enum FileOrigin {
     /// A harness file (`--harness`, or the main file of a generated harness): compiled with
     /// the program, but its functions are no events.
     Harness,
-    /// Text from a system header (flag 3 of the line marker). The flag belongs to a region,
-    /// not a file: the tokens of a system macro such as `assert` expanded in the user's code
-    /// get regions of their own, under the user's file name and line.
+    /// Text from a system header: a file in one of gcc's system include directories
+    /// ([`Places::is_system`]), or the tokens of a system macro such as `assert` expanded in
+    /// the user's code, which gcc flags as a region of their own under the user's file name
+    /// and line (see [`map_lines`]). Never what a file says of itself.
     System,
 }
 
@@ -47,6 +49,8 @@ pub(crate) struct SourceFile {
     /// The name as gcc wrote it, which is the path the user gave for the analysed files.
     pub name: String,
     pub analysed: bool,
+    /// Whether the file really lies in a system include directory.
+    pub system: bool,
 }
 
 /// One preprocessed translation unit.
@@ -59,6 +63,9 @@ pub(crate) struct Preprocessed {
     /// For each line of `text` (0-based): the file (index into `files`), the 1-based line
     /// and the origin.
     rows: Vec<(u32, u32, FileOrigin)>,
+    /// Where a file of the program made itself a system header (`#pragma GCC
+    /// system_header`, also through `_Pragma`): its name and line. The front end ignored it.
+    pub self_declared_system: Vec<(String, u32)>,
 }
 
 impl Preprocessed {
@@ -127,15 +134,17 @@ pub(crate) fn compiler_flags(
 
 /// Runs `gcc -E` on `file` and maps its lines back. `analysed` holds the canonical paths of
 /// every analysed file, so that one analysed file included by another is still recognised.
+/// An error of gcc's quotes only files the run may read (`places`).
 pub(crate) fn preprocess(
     file: &Path,
     flags: &[OsString],
     analysed: &[PathBuf],
+    places: &Places,
 ) -> Result<Preprocessed, FrontEndError> {
     let mut cmd = Command::new("gcc");
     cmd.arg("-E").args(flags).arg(file);
-    let (stdout, _) = bounded_gcc(cmd, file, false)?;
-    Ok(map_lines(decode(&stdout), file, analysed))
+    let (stdout, _) = bounded_gcc(cmd, file, false, places)?;
+    Ok(map_lines(decode(&stdout), file, analysed, places))
 }
 
 /// Runs gcc under the query timeout and the output cap of [`crate::limits`]: the program
@@ -146,6 +155,7 @@ fn bounded_gcc(
     cmd: Command,
     file: &Path,
     failure_ok: bool,
+    places: &Places,
 ) -> Result<(Vec<u8>, Vec<u8>), FrontEndError> {
     use crate::process::{self, Ran};
     let error = |message: String| FrontEndError::Preprocess {
@@ -164,7 +174,7 @@ fn bounded_gcc(
             if status.success() || failure_ok {
                 Ok((stdout, stderr))
             } else {
-                Err(error(first_errors(&String::from_utf8_lossy(&stderr))))
+                Err(error(first_errors(&String::from_utf8_lossy(&stderr), places)))
             }
         }
         Ran::TimedOut => Err(error(format!(
@@ -182,36 +192,21 @@ fn bounded_gcc(
     }
 }
 
-/// Refuses a unit that read a file outside `confine_to` (and mergelens's own header in
-/// `header_dir`) other than a system header: the path is named, never its contents.
+/// Refuses a unit of a version under review that read a file it may not read
+/// ([`Places::may_read`]: its checkout, the trusted include directories and harness files,
+/// gcc's system include directories, mergelens's own header): the path is named, never its
+/// contents.
 pub(crate) fn check_confined(
     pre: &Preprocessed,
     file: &Path,
-    confine_to: Option<&[PathBuf]>,
-    header_dir: &Path,
+    places: &Places,
 ) -> Result<(), FrontEndError> {
-    let Some(confine_to) = confine_to else {
-        return Ok(());
-    };
-    let roots: Vec<PathBuf> = confine_to
-        .iter()
-        .chain(std::iter::once(&header_dir.to_path_buf()))
-        .filter_map(|d| d.canonicalize().ok())
-        .collect();
     let mut read = vec![false; pre.files.len()];
-    for &(index, _, origin) in &pre.rows {
-        if origin != FileOrigin::System {
-            read[index as usize] = true;
-        }
+    for &(index, _, _) in &pre.rows {
+        read[index as usize] = true;
     }
     for (source, _) in pre.files.iter().zip(read).filter(|(_, r)| *r) {
-        if source.name.starts_with('<') {
-            continue;
-        }
-        let inside = Path::new(&source.name)
-            .canonicalize()
-            .is_ok_and(|p| roots.iter().any(|r| p.starts_with(r)));
-        if !inside {
+        if !places.may_read(&source.name) {
             return Err(FrontEndError::Preprocess {
                 file: file.to_path_buf(),
                 message: format!(
@@ -255,15 +250,30 @@ pub(crate) fn encode(text: &str) -> Vec<u8> {
     bytes
 }
 
-/// The first error lines of a gcc run, joined into one line.
-fn first_errors(stderr: &str) -> String {
-    let errors: Vec<&str> = stderr
+/// The first error lines of a gcc run, joined into one line. For a version under review, a
+/// message located in a file the run may not read (`#include "/etc/..."` before
+/// [`check_confined`] could refuse it) gives its place only: gcc quotes source text, and
+/// none of a host's files may reach a report.
+fn first_errors(stderr: &str, places: &Places) -> String {
+    let shown = |line: &str| -> Option<String> {
+        if !places.confined() {
+            return Some(line.to_string());
+        }
+        let (file, at) = diagnostic_place(line)?;
+        Some(if places.may_read(file) {
+            line.to_string()
+        } else {
+            format!("{file}:{at}: an error in a file outside the checkout (gcc's message is withheld: it may quote the file)")
+        })
+    };
+    let errors: Vec<String> = stderr
         .lines()
         .filter(|l| l.contains("error"))
+        .filter_map(shown)
         .take(2)
         .collect();
     let chosen = if errors.is_empty() {
-        stderr.lines().take(2).collect::<Vec<_>>()
+        stderr.lines().filter_map(shown).take(2).collect()
     } else {
         errors
     };
@@ -280,63 +290,157 @@ fn first_errors(stderr: &str) -> String {
     }
 }
 
-pub(crate) fn map_lines(text: String, main_file: &Path, analysed: &[PathBuf]) -> Preprocessed {
-    let mut parse_text = String::with_capacity(text.len());
-    let main_name = main_file.to_string_lossy().into_owned();
-    let mut files = vec![SourceFile {
-        name: main_name.clone(),
-        analysed: true,
-    }];
-    let mut index: HashMap<String, u32> = HashMap::from([(main_name.clone(), 0)]);
-    let mut rows = Vec::new();
-    let (mut file, mut line, mut system) = (0u32, 1u32, false);
-    let origin = |files: &[SourceFile], file: u32, system: bool| {
-        if system {
-            FileOrigin::System
-        } else if files[file as usize].analysed {
-            FileOrigin::Analysed
-        } else {
-            FileOrigin::Header
+/// The file and line (`12` or `12:5`) of a gcc diagnostic `file:12:5: error: ...`; `None` for
+/// lines that are no located diagnostic (a quoted source line, `compilation terminated.`).
+fn diagnostic_place(line: &str) -> Option<(&str, &str)> {
+    let location = [": error: ", ": fatal error: ", ": warning: ", ": note: "]
+        .iter()
+        .filter_map(|kind| line.find(kind))
+        .min()
+        .map(|end| &line[..end])?;
+    let mut numbers = 0;
+    let mut split = location.len();
+    for (i, _) in location.rmatch_indices(':').take(2) {
+        let tail = &location[i + 1..split];
+        if tail.is_empty() || !tail.bytes().all(|b| b.is_ascii_digit()) {
+            break;
         }
+        numbers += 1;
+        split = i;
+    }
+    (numbers > 0).then(|| (&location[..split], &location[split + 1..]))
+}
+
+/// Reads gcc's output back to files and lines. A region gcc flags as a system header's is
+/// one if its file is in a system include directory ([`Places::is_system`]). Anywhere else
+/// the flag has two sources: the tokens of a system macro expanded in the user's code, a
+/// region that gcc closes again with a marker of the same file without the flag (`# 3 "m.c"
+/// 3 4` ... `# 3 "m.c"`), and a file that declared itself a system header (`#pragma GCC
+/// system_header`), whose region runs to the file's end. The first is the system's text;
+/// the second is the file's own and recorded in [`Preprocessed::self_declared_system`].
+/// (Line directives that could forge either are blanked in a version under review before
+/// gcc runs: [`super::line_directives`].)
+pub(crate) fn map_lines(
+    text: String,
+    main_file: &Path,
+    analysed: &[PathBuf],
+    places: &Places,
+) -> Preprocessed {
+    let main_name = main_file.to_string_lossy().into_owned();
+    let mut map = LineMap {
+        files: vec![SourceFile {
+            system: places.is_system(&main_name),
+            name: main_name.clone(),
+            analysed: true,
+        }],
+        index: HashMap::from([(main_name, 0)]),
+        rows: Vec::new(),
+        self_declared_system: Vec::new(),
     };
+    let mut parse_text = String::with_capacity(text.len());
+    let (mut file, mut line, mut system) = (0u32, 1u32, false);
+    // The first row of an open flagged region in a file outside the system directories.
+    let mut pending: Option<usize> = None;
     for raw in text.split_inclusive('\n') {
         let content = raw.trim_end_matches(['\n', '\r']);
         let directive = content.trim_start().starts_with('#');
-        if directive {
-            // One space per byte, not per character: the parse tree's byte offsets index
-            // `text`, where the edits are applied, and a line marker may name a file
-            // `größe.h`.
-            for c in raw.chars() {
-                match c {
-                    '\n' => parse_text.push('\n'),
-                    c => parse_text.extend(std::iter::repeat_n(' ', c.len_utf8())),
-                }
+        blank_or_copy(raw, directive, &mut parse_text);
+        let origin = map.origin(file, system);
+        map.rows.push((file, line, origin));
+        let Some(marker) = directive.then(|| parse_marker(content)).flatten() else {
+            line += 1;
+            continue;
+        };
+        let next = map.file_index(&marker.file, analysed, places);
+        if let Some(first) = pending.take() {
+            let same_file = next == file && !marker.enter && !marker.leave;
+            if same_file && marker.system {
+                pending = Some(first);
+            } else if !same_file {
+                map.self_declared(first);
             }
-        } else {
-            parse_text.push_str(raw);
         }
-        rows.push((file, line, origin(&files, file, system)));
-        match directive.then(|| parse_marker(content)).flatten() {
-            Some(marker) => {
-                file = *index.entry(marker.file.clone()).or_insert_with(|| {
-                    let analysed = marker.file == main_name || is_analysed(&marker.file, analysed);
-                    files.push(SourceFile {
-                        name: marker.file.clone(),
-                        analysed,
-                    });
-                    (files.len() - 1) as u32
-                });
-                line = marker.line;
-                system = marker.system;
-            }
-            None => line += 1,
+        (file, line, system) = (next, marker.line, marker.system);
+        if system && !map.files[file as usize].system && pending.is_none() {
+            pending = Some(map.rows.len());
         }
+    }
+    if let Some(first) = pending {
+        map.self_declared(first);
     }
     Preprocessed {
         text,
         parse_text,
-        files,
-        rows,
+        files: map.files,
+        rows: map.rows,
+        self_declared_system: map.self_declared_system,
+    }
+}
+
+/// Copies a line of gcc's output into the parser's text, a directive as spaces: one per
+/// byte, not per character, since the parse tree's byte offsets index the output, where the
+/// edits are applied, and a line marker may name a file `größe.h`.
+fn blank_or_copy(raw: &str, directive: bool, parse_text: &mut String) {
+    if !directive {
+        parse_text.push_str(raw);
+        return;
+    }
+    for c in raw.chars() {
+        match c {
+            '\n' => parse_text.push('\n'),
+            c => parse_text.extend(std::iter::repeat_n(' ', c.len_utf8())),
+        }
+    }
+}
+
+/// The files and rows of [`map_lines`] while it reads.
+struct LineMap {
+    files: Vec<SourceFile>,
+    index: HashMap<String, u32>,
+    rows: Vec<(u32, u32, FileOrigin)>,
+    self_declared_system: Vec<(String, u32)>,
+}
+
+impl LineMap {
+    fn origin(&self, file: u32, system: bool) -> FileOrigin {
+        let source = &self.files[file as usize];
+        if system {
+            FileOrigin::System
+        } else if source.analysed {
+            FileOrigin::Analysed
+        } else {
+            FileOrigin::Header
+        }
+    }
+
+    fn file_index(&mut self, name: &str, analysed: &[PathBuf], places: &Places) -> u32 {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        self.files.push(SourceFile {
+            name: name.to_string(),
+            analysed: is_analysed(name, analysed),
+            system: places.is_system(name),
+        });
+        let i = (self.files.len() - 1) as u32;
+        self.index.insert(name.to_string(), i);
+        i
+    }
+
+    /// The flagged region from row `first` on was a file's own claim to be a system
+    /// header: its rows are the file's again.
+    fn self_declared(&mut self, first: usize) {
+        let Some(&(file, line, _)) = self.rows.get(first) else {
+            return;
+        };
+        for row in first..self.rows.len() {
+            let (f, _, origin) = self.rows[row];
+            if origin == FileOrigin::System {
+                self.rows[row].2 = self.origin(f, false);
+            }
+        }
+        let name = self.files[file as usize].name.clone();
+        self.self_declared_system.push((name, line));
     }
 }
 
@@ -352,6 +456,11 @@ fn is_analysed(name: &str, analysed: &[PathBuf]) -> bool {
 struct Marker {
     line: u32,
     file: String,
+    /// Flag 1: entering an included file.
+    enter: bool,
+    /// Flag 2: returning to the includer.
+    leave: bool,
+    /// Flag 3: what follows is flagged as a system header's.
     system: bool,
 }
 
@@ -380,11 +489,14 @@ fn parse_marker(line: &str) -> Option<Marker> {
     Some(Marker {
         line: number,
         file: unescape(&quoted[..close]),
+        enter: flags.contains(&"1"),
+        leave: flags.contains(&"2"),
         system: flags.contains(&"3"),
     })
 }
 
-/// Undoes gcc's escaping of file names: `\\`, `\"` and octal escapes of other bytes.
+/// Undoes gcc's escaping of file names: `\\`, `\"`, `\n` for a line break in the name, and
+/// octal escapes of other bytes.
 fn unescape(name: &str) -> String {
     let mut out = Vec::with_capacity(name.len());
     let mut bytes = name.bytes().peekable();
@@ -407,6 +519,7 @@ fn unescape(name: &str) -> String {
                 }
                 out.push(value as u8);
             }
+            Some(b'n') => out.push(b'\n'),
             Some(c) => out.push(c),
             None => out.push(b'\\'),
         }
@@ -419,12 +532,16 @@ fn unescape(name: &str) -> String {
 pub(crate) fn gcc_syntax_error(
     file: &Path,
     flags: &[OsString],
+    places: &Places,
 ) -> Option<(PathBuf, u32, u32, String)> {
     let mut cmd = Command::new("gcc");
     cmd.arg("-fsyntax-only").arg("-w").args(flags).arg(file);
-    let (_, stderr) = bounded_gcc(cmd, file, true).ok()?;
+    let (_, stderr) = bounded_gcc(cmd, file, true, places).ok()?;
     let stderr = String::from_utf8_lossy(&stderr);
-    stderr.lines().find_map(parse_gcc_error)
+    stderr
+        .lines()
+        .filter_map(parse_gcc_error)
+        .find(|(at, ..)| places.may_read(&at.to_string_lossy()))
 }
 
 /// Reads `file:line:column: error: message`.
@@ -442,6 +559,11 @@ fn parse_gcc_error(line: &str) -> Option<(PathBuf, u32, u32, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn places() -> Places {
+        Places::with_system(vec![PathBuf::from("/usr/include")])
+    }
 
     #[test]
     fn markers_are_read_with_flags_and_escapes() {
@@ -459,8 +581,8 @@ mod tests {
 
     #[test]
     fn lines_map_back_and_directives_are_blanked() {
-        let text = "# 0 \"main.c\"\n# 1 \"/usr/include/s.h\" 1 3\nint s;\n# 5 \"main.c\" 2\nint x;\n\nint y;\n#pragma weak y\nint z;\n".to_string();
-        let p = map_lines(text.clone(), Path::new("main.c"), &[]);
+        let text = "# 0 \"main.c\"\n# 1 \"/usr/include/stdio.h\" 1 3\nint s;\n# 5 \"main.c\" 2\nint x;\n\nint y;\n#pragma weak y\nint z;\n".to_string();
+        let p = map_lines(text.clone(), Path::new("main.c"), &[], &places());
         assert_eq!(p.parse_text.len(), text.len());
         assert!(!p.parse_text.contains('#'));
         assert_eq!(p.origin(2).1, 1);
@@ -476,7 +598,7 @@ mod tests {
     fn directives_with_non_ascii_names_are_blanked_byte_for_byte() {
         let text =
             "# 1 \"main.c\"\n# 1 \"größe.h\" 1\nint a;\n# 2 \"main.c\" 2\nint b;\n".to_string();
-        let p = map_lines(text.clone(), Path::new("main.c"), &[]);
+        let p = map_lines(text.clone(), Path::new("main.c"), &[], &places());
         assert_eq!(p.parse_text.len(), text.len());
         assert_eq!(p.parse_text.find("int b;"), text.find("int b;"));
         assert_eq!(p.files[p.origin(2).0].name, "größe.h");
@@ -487,14 +609,87 @@ mod tests {
         let text =
             "# 1 \"main.c\"\n# 1 \"lib.h\" 1\nint a =\n# 3 \"lib.h\" 3 4\n0\n# 3 \"lib.h\"\n;\n"
                 .to_string();
-        let p = map_lines(text, Path::new("main.c"), &[]);
+        let p = map_lines(text, Path::new("main.c"), &[], &places());
         assert_eq!(p.origin(2), (1, 1, FileOrigin::Header));
         assert_eq!(p.origin(4), (1, 3, FileOrigin::System));
         assert_eq!(p.origin(6), (1, 3, FileOrigin::Header));
-        let text = "# 1 \"main.c\"\nx =\n# 1 \"main.c\" 3 4\n0\n".to_string();
-        let p = map_lines(text, Path::new("main.c"), &[]);
+        let text = "# 1 \"main.c\"\nx =\n# 1 \"main.c\" 3 4\n0\n# 1 \"main.c\"\n;\n".to_string();
+        let p = map_lines(text, Path::new("main.c"), &[], &places());
         assert_eq!(p.origin(1), (0, 1, FileOrigin::Analysed));
         assert_eq!(p.origin(3), (0, 1, FileOrigin::System));
+        assert!(p.self_declared_system.is_empty());
+    }
+
+    /// What `#pragma GCC system_header` (or `_Pragma` through a macro) makes of a header of
+    /// the checkout: a flagged region that runs to the file's end. Its text stays the
+    /// file's, and the claim is recorded.
+    #[test]
+    fn a_header_that_calls_itself_a_system_header_is_not_one() {
+        let text = "# 1 \"main.c\"\n# 1 \"h.h\" 1\nint a;\n# 3 \"h.h\" 3\nint after(void) { return 1; }\n# 5 \"h.h\" 3\nint more;\n# 2 \"main.c\" 2\nint b;\n".to_string();
+        let p = map_lines(text, Path::new("main.c"), &[], &places());
+        assert_eq!(p.origin(4), (1, 3, FileOrigin::Header));
+        assert_eq!(p.origin(6), (1, 5, FileOrigin::Header));
+        assert_eq!(p.origin(8), (0, 2, FileOrigin::Analysed));
+        assert_eq!(p.self_declared_system, vec![("h.h".to_string(), 3)]);
+        // Up to the end of the text, too; and in the main file.
+        let text = "# 1 \"main.c\"\nint a;\n# 2 \"main.c\" 3\nint f(void) { return 0; }\n".to_string();
+        let p = map_lines(text, Path::new("main.c"), &[], &places());
+        assert_eq!(p.origin(3), (0, 2, FileOrigin::Analysed));
+        assert_eq!(p.self_declared_system.len(), 1);
+    }
+
+    /// A marker that names a real system header makes its text the system's; a name that
+    /// only claims the flag does not (the marker itself cannot come from a version under
+    /// review: its line directives are blanked before gcc runs).
+    #[test]
+    fn only_files_in_the_system_directories_are_system_headers() {
+        let text = "# 1 \"main.c\"\n# 1 \"/etc/hostname\" 1 3 4\nint h;\n# 2 \"main.c\" 2\nint b;\n".to_string();
+        let p = map_lines(text, Path::new("main.c"), &[], &places());
+        assert_eq!(p.origin(2).2, FileOrigin::Header);
+        assert!(!p.files[1].system);
+    }
+
+    #[test]
+    fn names_with_line_breaks_are_read_back() {
+        let m = parse_marker(r#"# 1 "new\nl\"i\\ne.c""#).unwrap();
+        assert_eq!(m.file, "new\nl\"i\\ne.c");
+    }
+
+    /// gcc's escaping of a file name in a marker, as it writes it.
+    fn gcc_quote(name: &str) -> String {
+        let mut out = String::new();
+        for c in name.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '"' => out.push_str("\\\""),
+                '\n' => out.push_str("\\n"),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+        /// Any file name and flags gcc could write come back as they were; any line at all
+        /// reads without a panic.
+        #[test]
+        fn the_marker_reader_reads_back_what_gcc_writes(
+            name in "[^\\x00\\r]{0,24}",
+            line in 0u32..1_000_000,
+            flags in proptest::sample::subsequence(vec!["1", "2", "3", "4"], 0..=4),
+            junk in ".{0,40}",
+        ) {
+            let written = format!("# {line} \"{}\" {}", gcc_quote(&name), flags.join(" "));
+            let m = parse_marker(&written).unwrap();
+            prop_assert_eq!(&m.file, &name);
+            prop_assert_eq!(m.line, line);
+            prop_assert_eq!(m.system, flags.contains(&"3"));
+            prop_assert_eq!((m.enter, m.leave), (flags.contains(&"1"), flags.contains(&"2")));
+            let _ = parse_marker(&junk);
+            let _ = parse_marker(&format!("# {junk}"));
+        }
     }
 
     #[test]

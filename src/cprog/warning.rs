@@ -33,6 +33,9 @@ pub enum WarningKind {
     /// An `--only`/`--exclude` name that matches no event: the user's own option, always
     /// shown.
     UnknownName,
+    /// A file of the program that declares itself a system header (`#pragma GCC
+    /// system_header`): ignored, its functions stay the program's.
+    SelfDeclaredSystemHeader,
 }
 
 impl WarningKind {
@@ -48,6 +51,9 @@ impl WarningKind {
             WarningKind::NestedFunction => "nested functions",
             WarningKind::EntryReused => "the entry called or used as a value",
             WarningKind::UnknownName => "--only/--exclude names matching no event",
+            WarningKind::SelfDeclaredSystemHeader => {
+                "files declaring themselves system headers (ignored)"
+            }
         }
     }
 

@@ -31,6 +31,9 @@ pub struct Materialised {
     /// Symbolic links that were not written because their target leaves the tree (or is
     /// absolute), and paths refused as unsafe.
     pub skipped: Vec<String>,
+    /// Files whose line directives were blanked before anything read them (see
+    /// [`crate::cprog::line_directives`]): the path and the lines, in path order.
+    pub line_directives: Vec<(String, Vec<u32>)>,
 }
 
 const MODE_LINK: u32 = 0o120000;
@@ -109,6 +112,7 @@ impl Snapshot {
         let mut out = Materialised {
             root: root.to_path_buf(),
             skipped: Vec::new(),
+            line_directives: Vec::new(),
         };
         let mut links = Vec::new();
         for (path, entry) in &self.files {
@@ -137,7 +141,15 @@ impl Snapshot {
                 .create_new(true)
                 .open(&target)
                 .map_err(io)?;
-            file.write_all(blob.content()).map_err(io)?;
+            // A version is untrusted: a line directive in it could make gcc call its code
+            // a system header's, so every file is written without them.
+            match crate::cprog::line_directives::neutralise(blob.content()) {
+                Some((text, lines)) => {
+                    file.write_all(&text).map_err(io)?;
+                    out.line_directives.push((path.clone(), lines));
+                }
+                None => file.write_all(blob.content()).map_err(io)?,
+            }
         }
         // Every link's target, so that each one is resolved through the others as the
         // kernel will resolve it, not lexically.

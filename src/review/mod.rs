@@ -84,6 +84,7 @@ struct Checkout {
     dir: tempfile::TempDir,
     files: Vec<String>,
     skipped: Vec<String>,
+    line_directives: Vec<(String, Vec<u32>)>,
 }
 
 fn checkout(
@@ -110,7 +111,20 @@ fn checkout(
         dir,
         files,
         skipped: written.skipped,
+        line_directives: written.line_directives,
     })
+}
+
+/// What a version's line directives became: the review reads each line as the file it is
+/// in, whatever a directive says (docs/trust.md).
+fn line_directives_note(version: Version, path: &str, lines: &[u32]) -> String {
+    let shown: Vec<String> = lines.iter().take(3).map(u32::to_string).collect();
+    let more = if lines.len() > 3 { ", ..." } else { "" };
+    format!(
+        "{version}: {path}: {} line directive(s) (`#line` or `# N \"file\"`, line {}{more}) ignored: every line is read as the file and line it is in, and only files in the compiler's system directories are system headers",
+        lines.len(),
+        shown.join(", ")
+    )
 }
 
 /// Why a review or diff learned nothing.
@@ -295,6 +309,9 @@ fn common_notes(repo: &GitRepo, checkouts: &[Checkout], settings: &Settings) -> 
     for c in checkouts {
         for s in &c.skipped {
             notes.push(format!("{}: not written: {s}", c.version));
+        }
+        for (path, lines) in &c.line_directives {
+            notes.push(line_directives_note(c.version, path, lines));
         }
         if c.files.is_empty() {
             notes.push(format!("{}: no C files", c.version));

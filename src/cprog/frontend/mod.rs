@@ -35,6 +35,7 @@ use super::program::{
     FunctionOrigin, InstrumentedProgram,
 };
 use super::syntax::{self, children};
+use super::system_headers::Places;
 use super::warning::{FrontEndWarning, WarningKind};
 use crate::automaton::{Alphabet, Letter};
 use crate::fingerprint::Fingerprint;
@@ -194,9 +195,10 @@ fn read_units(
     let mut computed_gotos = Vec::new();
     let inputs =
         (config.files.iter().map(|f| (f, false))).chain(config.harness.iter().map(|f| (f, true)));
+    let places = Places::new(header_dir, config.confine_to.as_deref())?;
     for (file, harness) in inputs {
-        let mut pre = preprocess::preprocess(file, flags, analysed)?;
-        preprocess::check_confined(&pre, file, config.confine_to.as_deref(), header_dir)?;
+        let mut pre = preprocess::preprocess(file, flags, analysed, &places)?;
+        preprocess::check_confined(&pre, file, &places)?;
         if harness {
             pre.demote_main_file();
         }
@@ -209,7 +211,7 @@ fn read_units(
             pre,
             tree,
         };
-        check_syntax(&unit, flags)?;
+        check_syntax(&unit, flags, &places)?;
         units.push(unit);
     }
     Ok((units, computed_gotos))
@@ -236,6 +238,14 @@ fn find_sites(
             WarningKind::ComputedGoto,
             format!(
                 "{file}: a computed goto (`goto *`): the pre-check cannot follow it and accepts any word ending in `end`"
+            ),
+        ));
+    }
+    for (name, line) in units.iter().flat_map(|u| &u.pre.self_declared_system) {
+        findings.warnings.push(FrontEndWarning::new(
+            WarningKind::SelfDeclaredSystemHeader,
+            format!(
+                "{name}:{line}: declares itself a system header (`#pragma GCC system_header`); ignored: only files in the compiler's system include directories are system headers"
             ),
         ));
     }
@@ -429,13 +439,13 @@ fn file_scope_variables(units: &[Unit]) -> Vec<String> {
 /// agrees, says it in the words the user knows from compiling. Errors inside system headers
 /// are tree-sitter's limits (e.g. `_Complex`), not the user's, and are left alone; so are
 /// errors in the user's headers that gcc accepts, since no event comes from there.
-fn check_syntax(unit: &Unit, flags: &[OsString]) -> Result<(), FrontEndError> {
+fn check_syntax(unit: &Unit, flags: &[OsString], places: &Places) -> Result<(), FrontEndError> {
     let mut errors = Vec::new();
     collect_errors(unit.tree.root_node(), unit, &mut errors);
     if errors.is_empty() {
         return Ok(());
     }
-    if let Some((file, line, column, message)) = preprocess::gcc_syntax_error(&unit.input, flags) {
+    if let Some((file, line, column, message)) = preprocess::gcc_syntax_error(&unit.input, flags, places) {
         return Err(FrontEndError::SyntaxError {
             file,
             line,
