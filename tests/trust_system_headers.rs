@@ -91,9 +91,18 @@ fn a_host_file_read_through_a_system_header_claim_reaches_no_output() {
     let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
     let first = passwd.lines().next().unwrap_or("root:x:0:0").to_string();
     for (header, how) in [
-        ("#pragma GCC system_header\n#include \"/etc/passwd\"\n", "pragma"),
-        ("# 1 \"/usr/include/stdio.h\" 3\n#include \"/etc/passwd\"\n", "marker"),
-        ("#include \"/usr/include/../../etc/passwd\"\n", "a path through /usr/include"),
+        (
+            "#pragma GCC system_header\n#include \"/etc/passwd\"\n",
+            "pragma",
+        ),
+        (
+            "# 1 \"/usr/include/stdio.h\" 3\n#include \"/etc/passwd\"\n",
+            "marker",
+        ),
+        (
+            "#include \"/usr/include/../../etc/passwd\"\n",
+            "a path through /usr/include",
+        ),
     ] {
         let repo = armed_merge("#include \"fire.h\"\n", "");
         repo.git(&["checkout", "-q", "feature"]);
@@ -136,4 +145,20 @@ fn a_file_name_with_a_line_break_is_reviewed_as_a_file() {
     assert_eq!(code, Some(0), "{said}");
     assert_eq!(doc["verdict"], "clean", "{said}");
     assert!(!said.contains("outside the checkout"), "{said}");
+}
+
+#[test]
+fn a_function_named_through_a_system_macro_is_the_programs() {
+    // `major(d)` expands to `gnu_dev_major (d)`: the name's tokens are the system macro's,
+    // but the definition and its body are the program's, and its call an event.
+    let repo = Repo::new();
+    repo.write(
+        "g.c",
+        "#include <sys/sysmacros.h>\nvoid fire(void) {}\nunsigned int major(unsigned long d) { fire(); return 0; }\nint main(void) { major(3); return 0; }\n",
+    );
+    let out = repo.mergelens(&["learn", "g.c", "--entry", "main"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let dfa: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let alphabet = dfa["alphabet"].to_string();
+    assert!(alphabet.contains("gnu_dev_major"), "{alphabet}");
 }

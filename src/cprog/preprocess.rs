@@ -66,6 +66,8 @@ pub(crate) struct Preprocessed {
     /// Where a file of the program made itself a system header (`#pragma GCC
     /// system_header`, also through `_Pragma`): its name and line. The front end ignored it.
     pub self_declared_system: Vec<(String, u32)>,
+    /// Whether the unit's own file is a harness's ([`Preprocessed::demote_main_file`]).
+    harness: bool,
 }
 
 impl Preprocessed {
@@ -75,6 +77,7 @@ impl Preprocessed {
         if let Some(main) = self.files.first_mut() {
             main.analysed = false;
         }
+        self.harness = true;
         for row in &mut self.rows {
             if row.0 == 0 && row.2 == FileOrigin::Analysed {
                 row.2 = FileOrigin::Harness;
@@ -90,6 +93,24 @@ impl Preprocessed {
                 .copied()
                 .unwrap_or((0, 0, FileOrigin::Header));
         (file as usize, line, origin)
+    }
+
+    /// [`Preprocessed::origin`] for the name of a file-scope item (a function, a variable):
+    /// a system macro's expansion in the user's code makes no such item a system header's.
+    /// (`unsigned major(unsigned long d) { ... }` defines `gnu_dev_major`, a name from
+    /// `<sys/sysmacros.h>`'s macro; the function and its body are the program's.)
+    pub(crate) fn item_origin(&self, row: usize) -> (usize, u32, FileOrigin) {
+        let (file, line, origin) = self.origin(row);
+        let source = self.files.get(file);
+        if origin != FileOrigin::System || source.is_some_and(|f| f.system) {
+            return (file, line, origin);
+        }
+        let own = match source {
+            Some(f) if f.analysed => FileOrigin::Analysed,
+            _ if file == 0 && self.harness => FileOrigin::Harness,
+            _ => FileOrigin::Header,
+        };
+        (file, line, own)
     }
 }
 
@@ -174,7 +195,10 @@ fn bounded_gcc(
             if status.success() || failure_ok {
                 Ok((stdout, stderr))
             } else {
-                Err(error(first_errors(&String::from_utf8_lossy(&stderr), places)))
+                Err(error(first_errors(
+                    &String::from_utf8_lossy(&stderr),
+                    places,
+                )))
             }
         }
         Ran::TimedOut => Err(error(format!(
@@ -263,7 +287,9 @@ fn first_errors(stderr: &str, places: &Places) -> String {
         Some(if places.may_read(file) {
             line.to_string()
         } else {
-            format!("{file}:{at}: an error in a file outside the checkout (gcc's message is withheld: it may quote the file)")
+            format!(
+                "{file}:{at}: an error in a file outside the checkout (gcc's message is withheld: it may quote the file)"
+            )
         })
     };
     let errors: Vec<String> = stderr
@@ -374,6 +400,7 @@ pub(crate) fn map_lines(
         files: map.files,
         rows: map.rows,
         self_declared_system: map.self_declared_system,
+        harness: false,
     }
 }
 
@@ -632,7 +659,8 @@ mod tests {
         assert_eq!(p.origin(8), (0, 2, FileOrigin::Analysed));
         assert_eq!(p.self_declared_system, vec![("h.h".to_string(), 3)]);
         // Up to the end of the text, too; and in the main file.
-        let text = "# 1 \"main.c\"\nint a;\n# 2 \"main.c\" 3\nint f(void) { return 0; }\n".to_string();
+        let text =
+            "# 1 \"main.c\"\nint a;\n# 2 \"main.c\" 3\nint f(void) { return 0; }\n".to_string();
         let p = map_lines(text, Path::new("main.c"), &[], &places());
         assert_eq!(p.origin(3), (0, 2, FileOrigin::Analysed));
         assert_eq!(p.self_declared_system.len(), 1);
@@ -643,7 +671,9 @@ mod tests {
     /// review: its line directives are blanked before gcc runs).
     #[test]
     fn only_files_in_the_system_directories_are_system_headers() {
-        let text = "# 1 \"main.c\"\n# 1 \"/etc/hostname\" 1 3 4\nint h;\n# 2 \"main.c\" 2\nint b;\n".to_string();
+        let text =
+            "# 1 \"main.c\"\n# 1 \"/etc/hostname\" 1 3 4\nint h;\n# 2 \"main.c\" 2\nint b;\n"
+                .to_string();
         let p = map_lines(text, Path::new("main.c"), &[], &places());
         assert_eq!(p.origin(2).2, FileOrigin::Header);
         assert!(!p.files[1].system);

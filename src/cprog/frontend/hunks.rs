@@ -64,7 +64,7 @@ pub(super) fn hunk_edits(
                 && named_children(top)
                     .iter()
                     .any(|c| c.kind() == "init_declarator");
-            if initialised && unit.locate(top).2 != FileOrigin::System {
+            if initialised && unit.locate_item(top).2 != FileOrigin::System {
                 for k in marker.meets(top.start_position().row, top.end_position().row) {
                     code[k] = code[k].max(HunkCode::Initialiser);
                 }

@@ -32,6 +32,13 @@ impl Unit {
         let (file, line, origin) = self.pre.origin(node.start_position().row);
         (&self.pre.files[file].name, line, origin)
     }
+
+    /// [`Unit::locate`] for a file-scope item's name or declaration
+    /// ([`super::super::preprocess::Preprocessed::item_origin`]).
+    pub(crate) fn locate_item(&self, node: Node) -> (&str, u32, FileOrigin) {
+        let (file, line, origin) = self.pre.item_origin(node.start_position().row);
+        (&self.pre.files[file].name, line, origin)
+    }
 }
 
 /// A function definition anywhere in the program (system headers included: their inline
@@ -132,7 +139,7 @@ pub(super) fn build_index(units: &[Unit]) -> Index<'_> {
             let Some((fdecl, ident)) = syntax::function_declarator(declarator) else {
                 continue;
             };
-            let (file, line, origin) = unit.locate(ident);
+            let (file, line, origin) = unit.locate_item(ident);
             let (end_file, end_line, _) = unit.pre.origin(body.end_position().row);
             // A body whose brace comes from another file (an include or macro trick) has no
             // end in the function's own file: the definition line is all that is known.

@@ -84,7 +84,7 @@ pub(super) fn input_edits(units: &[Unit], index: &Index) -> InputEdits {
     for (u, unit) in units.iter().enumerate() {
         let src = unit.src();
         for top in named_children(unit.tree.root_node()) {
-            if top.kind() != "declaration" || unit.locate(top).2 == FileOrigin::System {
+            if top.kind() != "declaration" || unit.locate_item(top).2 == FileOrigin::System {
                 continue;
             }
             if let Some((name, definition)) = reader_body(top, src, index)

@@ -422,7 +422,7 @@ fn file_scope_variables(units: &[Unit]) -> Vec<String> {
     for unit in units {
         let src = unit.src();
         for top in syntax::named_children(unit.tree.root_node()) {
-            if top.kind() != "declaration" || unit.locate(top).2 == FileOrigin::System {
+            if top.kind() != "declaration" || unit.locate_item(top).2 == FileOrigin::System {
                 continue;
             }
             for name in syntax::declared_variables(top, src) {
@@ -445,7 +445,9 @@ fn check_syntax(unit: &Unit, flags: &[OsString], places: &Places) -> Result<(), 
     if errors.is_empty() {
         return Ok(());
     }
-    if let Some((file, line, column, message)) = preprocess::gcc_syntax_error(&unit.input, flags, places) {
+    if let Some((file, line, column, message)) =
+        preprocess::gcc_syntax_error(&unit.input, flags, places)
+    {
         return Err(FrontEndError::SyntaxError {
             file,
             line,
