@@ -229,7 +229,7 @@ pub fn run_bounded(
     }
     if let Some(outcome) = outcome {
         guard.kill();
-        let _ = reap_blocking(child.id());
+        reap_killed(child.id());
         let _ = out_reader.join();
         let _ = err_reader.join();
         return Ok(outcome);
@@ -241,7 +241,7 @@ pub fn run_bounded(
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             guard.kill();
-            let _ = reap_blocking(child.id());
+            reap_killed(child.id());
             return Ok(Ran::TimedOut);
         }
         thread::sleep(Duration::from_millis(2));
@@ -282,9 +282,13 @@ fn reap(pid: u32) -> std::io::Result<Option<(ExitStatus, u64)>> {
     wait_for(pid, libc::WNOHANG)
 }
 
-/// Reaps a child that was killed.
-fn reap_blocking(pid: u32) -> std::io::Result<Option<(ExitStatus, u64)>> {
-    wait_for(pid, 0)
+/// Reaps a child that was killed (by the budget, a stop, its timeout or its output cap):
+/// its peak counts like a finished run's, since a run stopped for its size is the one a
+/// reader of the peak most needs to see.
+fn reap_killed(pid: u32) {
+    if let Ok(Some((_, peak))) = wait_for(pid, 0) {
+        PEAK_MEMORY.fetch_max(peak, Ordering::Relaxed);
+    }
 }
 
 fn wait_for(pid: u32, flags: libc::c_int) -> std::io::Result<Option<(ExitStatus, u64)>> {
@@ -386,6 +390,20 @@ mod tests {
         assert_eq!(size("-1G"), None);
         assert_eq!(size("99999999999999999999G"), None);
         assert_eq!(MemorySize(Some(4 << 30)).to_string(), "4GiB");
+    }
+
+    #[test]
+    fn a_child_stopped_at_its_timeout_counts_in_the_peak() {
+        // 200 MiB: more than any other test of this binary makes its children use, so the
+        // process-wide high-water mark shows this run's.
+        let mut c = Command::new("python3");
+        c.arg("-c").arg(
+            "import time; x = bytearray(200 << 20); x[::4096] = b'1' * len(x[::4096]); print('ready', flush=True); time.sleep(60)",
+        );
+        let deadline = Instant::now() + Duration::from_secs(3);
+        let ran = run_bounded(c, Some(deadline), 1 << 16).unwrap();
+        assert!(matches!(ran, Ran::TimedOut), "{ran:?}");
+        assert!(super::peak_memory() >= 200 << 20, "{}", super::peak_memory());
     }
 
     #[test]

@@ -508,7 +508,7 @@ pub(crate) fn summary(
         );
         let _ = writeln!(
             out,
-            "peak memory of one tool run (CBMC, goto-cc, gcc): {peak} MiB{limit}"
+            "peak memory of one tool run (CBMC, goto-cc, gcc; runs stopped early included): {peak} MiB{limit}"
         );
     }
     if let Some(path) = output {
