@@ -403,7 +403,11 @@ mod tests {
         let deadline = Instant::now() + Duration::from_secs(3);
         let ran = run_bounded(c, Some(deadline), 1 << 16).unwrap();
         assert!(matches!(ran, Ran::TimedOut), "{ran:?}");
-        assert!(super::peak_memory() >= 200 << 20, "{}", super::peak_memory());
+        assert!(
+            super::peak_memory() >= 200 << 20,
+            "{}",
+            super::peak_memory()
+        );
     }
 
     #[test]

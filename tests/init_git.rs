@@ -132,16 +132,38 @@ fn init_leaves_out_test_code_and_files_gcc_cannot_read_and_says_which() {
     );
     repo.write("examples/ex.c", "int main(void) { return 0; }\n");
     repo.write("extra.c", "#include \"missing.h\"\nint e;\n");
+    // A benchmark and a REPL by their names, and two programs whose names say nothing:
+    // each defines `main`, so each is a program of its own beside the library.
+    repo.write("bench.c", "int count(const char *s, unsigned n);\nint b;\n");
+    repo.write("repl.c", "int r;\n");
+    for name in ["cli.c", "driver.c"] {
+        repo.write(
+            name,
+            "int count(const char *s, unsigned n);\nint\nmain (void)\n{\n    return count(\"a\", 1);\n}\n",
+        );
+    }
     repo.git(&["add", "."]);
     repo.git(&["commit", "-q", "-m", "library"]);
     let out = repo.mergelens(&["init", "--no-learn"]);
     let said = text(&out);
     assert!(out.status.success(), "{said}");
-    assert!(said.contains("left out 4 C files"), "{said}");
+    assert!(said.contains("left out 8 C files"), "{said}");
     assert!(
         said.contains("tests/unity/unity.c: test, example, benchmark or fuzzing code"),
         "{said}"
     );
+    for name in ["bench.c", "repl.c"] {
+        assert!(
+            said.contains(&format!("{name}: test, example, benchmark")),
+            "{said}"
+        );
+    }
+    for name in ["cli.c", "driver.c"] {
+        assert!(
+            said.contains(&format!("{name}: defines `main` as other files do")),
+            "{said}"
+        );
+    }
     assert!(said.contains("extra.c: gcc cannot preprocess it"), "{said}");
     let config = std::fs::read_to_string(repo.path().join(".mergelens.toml")).unwrap();
     assert!(config.contains("files = [\"lib.c\"]"), "{config}");
@@ -174,4 +196,35 @@ fn a_first_learning_stopped_by_its_budget_is_never_called_empty() {
     assert!(said.contains("no bound suggested"), "{said}");
     assert!(!said.contains("empty"), "{said}");
     assert!(!said.contains("suggested bound:"), "{said}");
+}
+
+#[test]
+fn three_files_defining_the_entry_are_one_clear_error_in_learn_and_review() {
+    let program = |name: &str| {
+        format!("void {name}(void) {{}}\nint main(void)\n{{\n    {name}();\n    return 0;\n}}\n")
+    };
+    let repo = Repo::new();
+    for name in ["a", "b", "c"] {
+        repo.write(&format!("{name}.c"), &program(name));
+    }
+    repo.git(&["add", "."]);
+    repo.git(&["commit", "-q", "-m", "three programs"]);
+    repo.git(&["branch", "feature"]);
+    repo.commit(
+        "a.c",
+        &program("a").replace("    a();", "    a();\n    a();"),
+        "ours",
+    );
+    let out = repo.mergelens(&["learn", "a.c", "b.c", "c.c", "--entry", "main"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("`main` is defined twice, at a.c:2 and at b.c:2"),
+        "{said}"
+    );
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    let out = repo.mergelens(&["review", "main", "feature"]);
+    let said = text(&out);
+    assert!(said.contains("`main` is defined twice"), "{said}");
+    assert!(said.contains("at a.c:2 and at b.c:2"), "{said}");
 }

@@ -263,6 +263,7 @@ fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
         }
     }
     program.files.retain(|f| f != HARNESS_FILE);
+    leave_out_programs_of_their_own(&mut program, root);
     program.files.sort();
     program.left_out.sort();
     if program.files.is_empty() {
@@ -318,7 +319,7 @@ fn select(all: Vec<String>, globs: &[String]) -> anyhow::Result<(Vec<String>, Ve
 
 /// Whether a path is test, example, benchmark or fuzzing code by its directories or name.
 fn is_auxiliary(path: &str) -> bool {
-    const WORDS: [&str; 12] = [
+    const WORDS: [&str; 16] = [
         "test",
         "tests",
         "testing",
@@ -328,23 +329,72 @@ fn is_auxiliary(path: &str) -> bool {
         "sample",
         "samples",
         "bench",
+        "benchmark",
         "benchmarks",
         "fuzz",
         "fuzzing",
+        "demo",
+        "demos",
+        "repl",
     ];
     let mut parts: Vec<&str> = path.split('/').collect();
     let file = parts.pop().unwrap_or_default();
     let stem = file.strip_suffix(".c").unwrap_or(file).to_ascii_lowercase();
-    let named = stem.starts_with("test")
-        || stem.ends_with("_test")
-        || stem.ends_with("_tests")
-        || stem.starts_with("fuzz")
-        || stem.ends_with("_fuzzer")
-        || stem.starts_with("example");
+    let named = [
+        "test", "fuzz", "example", "bench", "smoke", "demo", "sample",
+    ]
+    .iter()
+    .any(|w| stem.starts_with(w))
+        || [
+            "_test",
+            "_tests",
+            "_fuzzer",
+            "_bench",
+            "_benchmark",
+            "_repl",
+        ]
+        .iter()
+        .any(|w| stem.ends_with(w))
+        || stem == "repl";
     named
         || parts
             .iter()
             .any(|d| WORDS.contains(&d.to_ascii_lowercase().as_str()) || d.ends_with("_test"))
+}
+
+/// Leaves out the files that define `main` when more than one does: each is a program of
+/// its own beside the library (a test, benchmark, REPL or demo whose name did not say so),
+/// and the review of one program cannot link two `main`s.
+fn leave_out_programs_of_their_own(program: &mut Program, root: &Path) {
+    let with_main: Vec<String> = program
+        .files
+        .iter()
+        .filter(|f| std::fs::read(root.join(f)).is_ok_and(|text| defines_main(&text)))
+        .cloned()
+        .collect();
+    if with_main.len() < 2 {
+        return;
+    }
+    program.files.retain(|f| !with_main.contains(f));
+    for f in with_main {
+        program.left_out.push((
+            f,
+            "defines `main` as other files do: a program of its own beside the library (name it with --files to analyse it)".to_string(),
+        ));
+    }
+}
+
+/// Whether C text defines `main` at the start of a line (`int main(`, `int\nmain (`,
+/// `static int main(`); a textual look, enough to tell programs from a library.
+fn defines_main(text: &[u8]) -> bool {
+    String::from_utf8_lossy(text).lines().any(|line| {
+        let mut t = line.trim_start();
+        for prefix in ["static ", "int ", "void ", "signed ", "extern "] {
+            t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
+        }
+        t.strip_prefix("main")
+            .is_some_and(|rest| rest.trim_start().starts_with('('))
+    })
 }
 
 /// The `.c` files under `root`, outside hidden directories, repository-relative.
@@ -770,11 +820,42 @@ mod tests {
             "fuzzing/cjson_read_fuzzer.c",
             "src/fuzz_main.c",
             "bench/run.c",
+            "bench.c",
+            "benchmark.c",
+            "repl.c",
+            "smoke_main.c",
+            "demo/calc.c",
         ] {
             assert!(is_auxiliary(aux), "{aux}");
         }
-        for lib in ["cJSON.c", "src/parser.c", "lib/contest.c", "attest.c"] {
+        for lib in [
+            "cJSON.c",
+            "src/parser.c",
+            "lib/contest.c",
+            "attest.c",
+            "replace.c",
+        ] {
             assert!(!is_auxiliary(lib), "{lib}");
+        }
+    }
+
+    #[test]
+    fn a_definition_of_main_is_seen_in_the_text() {
+        for text in [
+            "int main(void) {}",
+            "int\nmain (int argc, char **argv)\n{",
+            "static int main(void)",
+            "  main()",
+        ] {
+            assert!(defines_main(text.as_bytes()), "{text:?}");
+        }
+        for text in [
+            "int mainly(void);",
+            "x = main;",
+            "int domain(void)",
+            "// main(",
+        ] {
+            assert!(!defines_main(text.as_bytes()), "{text:?}");
         }
     }
 }

@@ -30,6 +30,17 @@ pub enum FrontEndError {
         list_or_none(defined)
     )]
     MissingEntry { entry: String, defined: Vec<String> },
+    /// The entry function is defined in more than one place among the analysed files (a
+    /// test or benchmark program's `main` beside the program's): which one would run is the
+    /// linker's choice, and no review may guess it.
+    #[error(
+        "the entry function `{entry}` is defined twice, at {first} and at {second}; leave one of the files out (`files` or `exclude` in .mergelens.toml) or name another entry with --entry"
+    )]
+    DuplicateEntry {
+        entry: String,
+        first: String,
+        second: String,
+    },
     /// The selected events leave no letter besides `end`.
     #[error(
         "no events to learn: the event kind and --only/--exclude leave no letter besides `end`; choose another event kind, relax --only/--exclude, or add MERGELENS_EVENT(\"name\") markers"
@@ -73,9 +84,13 @@ impl FrontEndError {
         // gcc's own messages name the files it read, by the paths it was given.
         let prefix = format!("{}/", root.display());
         if let FrontEndError::SyntaxError { message, .. }
-        | FrontEndError::Preprocess { message, .. } = &mut self
+        | FrontEndError::Preprocess { message, .. }
+        | FrontEndError::DuplicateEntry { first: message, .. } = &mut self
         {
             *message = message.replace(&prefix, "");
+        }
+        if let FrontEndError::DuplicateEntry { second, .. } = &mut self {
+            *second = second.replace(&prefix, "");
         }
         match &mut self {
             FrontEndError::SyntaxError { file, .. }

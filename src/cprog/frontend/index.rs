@@ -240,13 +240,32 @@ pub(super) fn find_entry(index: &Index, entry: &str) -> Result<usize, FrontEndEr
         FileOrigin::Harness => 2,
         FileOrigin::System => 3,
     };
-    index
-        .defs
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.name == entry && d.origin != FileOrigin::System)
-        .min_by_key(|(_, d)| rank(d.origin))
-        .map(|(i, _)| i)
+    let candidates = || {
+        index
+            .defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.name == entry && d.origin != FileOrigin::System)
+    };
+    let best = candidates().min_by_key(|(_, d)| rank(d.origin));
+    if let Some((_, chosen)) = best {
+        // One definition seen from several units (a header's) is one place; two places of
+        // the same rank are two programs.
+        let place = |d: &FnDef| format!("{}:{}", d.file, d.line);
+        if let Some((_, other)) = candidates()
+            .find(|(_, d)| rank(d.origin) == rank(chosen.origin) && place(d) != place(chosen))
+        {
+            let mut places = [place(chosen), place(other)];
+            places.sort();
+            let [first, second] = places;
+            return Err(FrontEndError::DuplicateEntry {
+                entry: entry.to_string(),
+                first,
+                second,
+            });
+        }
+    }
+    best.map(|(i, _)| i)
         .ok_or_else(|| FrontEndError::MissingEntry {
             entry: entry.to_string(),
             defined: index
