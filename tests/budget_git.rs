@@ -124,3 +124,35 @@ fn a_diff_stopped_by_the_budget_is_inconclusive() {
         "{reasons:?}"
     );
 }
+
+#[test]
+fn hunks_the_budget_kept_from_the_coverage_check_are_unchecked_never_unreached() {
+    let repo = slow_merge();
+    let mut args = vec![
+        "review",
+        "feature",
+        "--time-budget",
+        "3",
+        "--format",
+        "json",
+    ];
+    args.extend(BOUNDS);
+    let out = repo.mergelens(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let coverage = &doc["entries"][0]["coverage"];
+    let hunks = coverage["hunks"].as_array().unwrap();
+    assert!(!hunks.is_empty(), "{coverage}");
+    for h in hunks {
+        assert_eq!(h["reached"], false, "{h}");
+        assert_eq!(h["unchecked"], "the time budget ran out first", "{h}");
+        assert!(h.get("reached_at_unwind").is_none(), "{h}");
+    }
+    assert_eq!(coverage["counts"]["unreached"], 0, "{coverage}");
+    assert_eq!(coverage["counts"]["unchecked"], hunks.len(), "{coverage}");
+    assert!(!stderr.contains("never reached"), "{stderr}");
+    assert!(
+        stderr.contains("changed hunks unchecked: the time budget ran out first"),
+        "{stderr}"
+    );
+}

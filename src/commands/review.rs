@@ -487,6 +487,9 @@ pub(crate) fn summary(
             let _ = writeln!(out, "  {line}");
         }
     }
+    for line in unchecked_lines(doc.entries.iter().map(|e| &e.coverage)) {
+        let _ = writeln!(out, "  {line}");
+    }
     if doc.verdict == Verdict::Inconclusive {
         for reason in doc.inconclusive.iter().filter(|r| !unreached.contains(r)) {
             let _ = writeln!(out, "  {reason}");
@@ -599,6 +602,29 @@ pub(crate) fn unreached_lines<'a>(
     unreached(coverages)
         .into_iter()
         .map(|h| unreached_sentence(h, unwind))
+        .collect()
+}
+
+/// "3 changed hunks unchecked: the time budget ran out first ...", one line per reason:
+/// hunks whose coverage check stopped before it could tell are neither reached nor
+/// unreached, and get no hint.
+fn unchecked_lines<'a>(
+    coverages: impl IntoIterator<Item = &'a mergelens::document::Coverage>,
+) -> Vec<String> {
+    let mut by_reason: Vec<(String, usize)> = Vec::new();
+    for h in mergelens::document::coverage::unchecked(coverages) {
+        let why = h.unchecked.clone().unwrap_or_default();
+        match by_reason.iter_mut().find(|(r, _)| *r == why) {
+            Some((_, n)) => *n += 1,
+            None => by_reason.push((why, 1)),
+        }
+    }
+    by_reason
+        .into_iter()
+        .map(|(why, n)| {
+            let hunks = if n == 1 { "changed hunk" } else { "changed hunks" };
+            format!("{n} {hunks} unchecked: {why} (the coverage check stopped before it could tell whether they are reached)")
+        })
         .collect()
 }
 

@@ -2,6 +2,12 @@
 //! some execution within the bounds reaches ([`Coverage`], one per entry of a review or
 //! diff). A difference of languages says nothing about code no execution runs, so an
 //! unreached hunk keeps "no difference" from meaning "the change was checked".
+//!
+//! A hunk with code is in one of three states, and every output uses these three words:
+//! `reached` (some execution within the bounds runs it), `unreached` (the check ran and no
+//! execution does: the only state that gets a hint, the bound or input that would reach it),
+//! and `unchecked` (the budget, a timeout, the memory limit or a failure stopped the check
+//! before it could tell: [`CoveredHunk::unchecked`] says which).
 
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +62,10 @@ pub struct CoveredHunk {
     /// Unreached, and the search for a larger bound ran out of its time at this `--unwind`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_cut_at: Option<u32>,
+    /// The coverage check of its side stopped before it could tell whether the hunk is
+    /// reached: why (the time budget, a timeout, the memory limit, a failure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unchecked: Option<String>,
     /// Unreached because it is in this function, which the entry never calls (by the call
     /// graph): no bound reaches it, a harness that calls the function would.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -67,9 +77,14 @@ pub struct CoveredHunk {
 }
 
 impl CoveredHunk {
-    /// Code that no execution within the bounds runs.
+    /// Code that no execution within the bounds runs (the check ran to its end).
     pub fn unreached(&self) -> bool {
-        self.code && !self.reached
+        self.code && !self.reached && self.unchecked.is_none()
+    }
+
+    /// A hunk whose coverage check stopped before it could tell.
+    pub fn is_unchecked(&self) -> bool {
+        !self.reached && self.unchecked.is_some()
     }
 
     /// `parser.c:41-47` (or `parser.c:41`).
@@ -97,6 +112,13 @@ pub struct CoverageCounts {
     pub reached: usize,
     /// Hunks with code that no execution within the bounds runs.
     pub unreached: usize,
+    /// Hunks whose check stopped before it could tell.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unchecked: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// What checking the coverage cost: CBMC runs (one per version with changed hunks, and
@@ -124,6 +146,7 @@ impl Coverage {
             hunks: hunks.len(),
             reached: hunks.iter().filter(|h| h.reached).count(),
             unreached: hunks.iter().filter(|h| h.unreached()).count(),
+            unchecked: hunks.iter().filter(|h| h.is_unchecked()).count(),
         };
         Coverage {
             hunks,
@@ -151,6 +174,24 @@ pub fn unreached<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&
                 .find(|o| same(o, h) && o.uncalled.is_none())
                 .copied();
             out.push(called.unwrap_or(h));
+        }
+    }
+    out
+}
+
+/// The hunks whose check stopped before it could tell and that no entry reaches, each once,
+/// in document order.
+pub fn unchecked<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&'a CoveredHunk> {
+    let all: Vec<&CoveredHunk> = coverages.into_iter().flat_map(|c| &c.hunks).collect();
+    let mut out: Vec<&CoveredHunk> = Vec::new();
+    for h in &all {
+        if h.is_unchecked()
+            && !all
+                .iter()
+                .any(|o| o.same_hunk(h) && (o.reached || o.unreached()))
+            && !out.iter().any(|o| o.same_hunk(h))
+        {
+            out.push(h);
         }
     }
     out

@@ -122,23 +122,34 @@ fn coverage_block(coverage: &CoverageTable) -> String {
     let unreached: Vec<_> = coverage
         .rows
         .iter()
-        .filter(|r| r.status == "unreached")
+        .filter(|r| r.status == "unreached" || r.status == "unchecked")
         .collect();
     if unreached.is_empty() {
         return String::new();
     }
+    let title = match (coverage.unreached, coverage.unchecked) {
+        (n, 0) => format!("{n} of {} changed hunks never reached", coverage.with_code),
+        (0, u) => format!("{u} of {} changed hunks unchecked", coverage.with_code),
+        (n, u) => format!(
+            "{n} of {} changed hunks never reached, {u} unchecked",
+            coverage.with_code
+        ),
+    };
     let mut out = format!(
-        "<details><summary>{} of {} changed hunks never reached</summary>\n\n| change | where | why not, or which bound reaches it |\n|---|---|---|\n",
-        unreached.len(),
-        coverage.with_code
+        "<details><summary>{title}</summary>\n\n| change | where | why not, or which bound reaches it |\n|---|---|---|\n"
     );
     for r in unreached.iter().take(MAX_SUMMARY_ROWS) {
+        let note = if r.status == "unchecked" {
+            format!("unchecked: {}", r.note)
+        } else {
+            r.note.clone()
+        };
         let _ = writeln!(
             out,
             "| {} | {} | {} |",
             cell(&text(&r.change)),
             cell(&code(&r.place)),
-            cell(&text(&r.note))
+            cell(&text(&note))
         );
     }
     if unreached.len() > MAX_SUMMARY_ROWS {

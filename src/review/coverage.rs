@@ -167,7 +167,7 @@ pub(crate) fn check(
                 match job.run(program) {
                     Ok(hunks) => (hunks, None),
                     Err(e) => (
-                        job.unreached(),
+                        job.unchecked(&e),
                         Some(format!(
                             "{} ({}): the coverage of the change could not be checked: {e}",
                             change.version, learned.entry
@@ -225,6 +225,7 @@ impl Unrunnable<'_> {
 
 fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk {
     CoveredHunk {
+        unchecked: None,
         file: h.file.clone(),
         side: change.side,
         owner: change.owner.clone(),
@@ -240,12 +241,18 @@ fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk 
 }
 
 impl SideJob<'_> {
-    /// Every hunk unreached: the check failed.
-    fn unreached(&self) -> Vec<CoveredHunk> {
-        Unrunnable {
+    /// Every hunk unchecked, for `why`: the check stopped or failed before it could tell
+    /// (whether a hunk even holds code is not known then).
+    fn unchecked(&self, why: &CoverageError) -> Vec<CoveredHunk> {
+        let why = why.unchecked_reason();
+        let mut hunks = Unrunnable {
             change: self.change,
         }
-        .unreached()
+        .unreached();
+        for h in &mut hunks {
+            h.unchecked = Some(why.clone());
+        }
+        hunks
     }
 
     fn hunk(&self, h: &Hunk, code: bool, reached: bool) -> CoveredHunk {
@@ -478,6 +485,27 @@ pub(crate) enum CoverageError {
     FrontEnd(#[from] FrontEndError),
     #[error(transparent)]
     Cbmc(#[from] CbmcRunError),
+}
+
+impl CoverageError {
+    /// What stopped the check, in the words of an `unchecked` hunk.
+    fn unchecked_reason(&self) -> String {
+        let stopped = |reason: &crate::stop::StopReason| match reason {
+            crate::stop::StopReason::TimeBudget => "the time budget ran out first".to_string(),
+            crate::stop::StopReason::Interrupted => "the review was interrupted first".to_string(),
+        };
+        match self {
+            CoverageError::FrontEnd(FrontEndError::Stopped { reason, .. })
+            | CoverageError::Cbmc(CbmcRunError::Stopped { reason }) => stopped(reason),
+            CoverageError::Cbmc(CbmcRunError::Timeout { .. }) => {
+                "a CBMC run of the check passed the query timeout".to_string()
+            }
+            CoverageError::Cbmc(CbmcRunError::OutOfMemory { .. }) => {
+                "a CBMC run of the check passed the memory limit".to_string()
+            }
+            _ => "the check failed (see the reasons)".to_string(),
+        }
+    }
 }
 
 #[cfg(test)]

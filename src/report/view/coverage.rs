@@ -6,7 +6,9 @@
 
 use super::{Banner, Count, CoverageRow, CoverageTable};
 use crate::document::Coverage;
-use crate::document::coverage::{CoveredHunk, unreached, unreached_reason, unreached_sentence};
+use crate::document::coverage::{
+    CoveredHunk, unchecked, unreached, unreached_reason, unreached_sentence,
+};
 
 /// "2 of 3 changed hunks reached" (hunks without code left out), or nothing when the
 /// document has no hunks with code.
@@ -60,6 +62,7 @@ pub(crate) fn coverage_table<'a>(
         .into_iter()
         .flat_map(|c| &c.hunks)
         .collect();
+    let unchecked = unchecked(coverages.clone());
     let unreached = unreached(coverages);
     let mut rows: Vec<CoverageRow> = Vec::new();
     let mut seen: Vec<&CoveredHunk> = Vec::new();
@@ -70,13 +73,15 @@ pub(crate) fn coverage_table<'a>(
         seen.push(h);
         let reached = all.iter().any(|o| o.same_hunk(h) && o.reached);
         let shown = unreached.iter().find(|u| u.same_hunk(h)).copied();
-        let (status, note) = match shown {
-            Some(u) => (
+        let not_told = unchecked.iter().find(|u| u.same_hunk(h)).copied();
+        let (status, note) = match (shown, not_told) {
+            (Some(u), _) => (
                 "unreached",
                 unreached_reason(u).unwrap_or_else(|| "–".to_string()),
             ),
-            None if reached => ("reached", String::new()),
-            None => ("no-code", "no statement on these lines".to_string()),
+            (None, Some(u)) => ("unchecked", u.unchecked.clone().unwrap_or_default()),
+            (None, None) if reached => ("reached", String::new()),
+            (None, None) => ("no-code", "no statement on these lines".to_string()),
         };
         rows.push(CoverageRow {
             change: h.whose(),
@@ -85,10 +90,15 @@ pub(crate) fn coverage_table<'a>(
             note,
         });
     }
-    // Unreached first: what the reader must look at.
-    rows.sort_by_key(|r| r.status != "unreached");
+    // Unreached first, then unchecked: what the reader must look at.
+    rows.sort_by_key(|r| match r.status {
+        "unreached" => 0,
+        "unchecked" => 1,
+        _ => 2,
+    });
     CoverageTable {
         unreached: rows.iter().filter(|r| r.status == "unreached").count(),
+        unchecked: rows.iter().filter(|r| r.status == "unchecked").count(),
         with_code: rows.iter().filter(|r| r.status != "no-code").count(),
         rows,
     }
@@ -113,6 +123,7 @@ mod tests {
             search_cut_at: None,
             uncalled: None,
             owner: None,
+            unchecked: None,
         };
         let coverage = Coverage::new(vec![
             hunk(41, false, true),

@@ -338,13 +338,15 @@ pub(crate) struct CoverageTable {
     /// Unreached hunks first.
     pub rows: Vec<CoverageRow>,
     pub unreached: usize,
+    /// Hunks whose check stopped before it could tell (counted among `with_code`).
+    pub unchecked: usize,
     /// Hunks with code (those that can be reached at all).
     pub with_code: usize,
 }
 
 impl CoverageTable {
     pub fn reached(&self) -> usize {
-        self.with_code - self.unreached
+        self.with_code - self.unreached - self.unchecked
     }
 }
 
@@ -354,7 +356,7 @@ pub(crate) struct CoverageRow {
     pub change: String,
     /// `cJSON.c:41-47`.
     pub place: String,
-    /// `reached`, `unreached` or `no-code` (also a CSS class).
+    /// `reached`, `unreached`, `unchecked` or `no-code` (also a CSS class).
     pub status: &'static str,
     /// For an unreached hunk, what is known of why (the bound that reaches it, ...).
     pub note: String,
