@@ -286,7 +286,21 @@ mod tests {
             search_cut_at: None,
             uncalled: None,
             owner: None,
+            unchecked: None,
         }
+    }
+
+    #[test]
+    fn unchecked_is_neither_reached_nor_unreached() {
+        let mut h = hunk(HunkSide::Theirs, 3, false);
+        h.unchecked = Some("the time budget ran out first".into());
+        let c = Coverage::new(vec![h, hunk(HunkSide::Ours, 9, false)]);
+        assert_eq!((c.counts.unreached, c.counts.unchecked), (1, 1));
+        assert_eq!(unchecked([&c]).len(), 1);
+        assert_eq!(unreached([&c]).len(), 1);
+        // Another entry that reaches it, or finds it unreached, speaks for it.
+        let other = Coverage::new(vec![hunk(HunkSide::Theirs, 3, true)]);
+        assert!(unchecked([&c, &other]).is_empty());
     }
 
     #[test]
