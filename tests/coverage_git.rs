@@ -170,3 +170,40 @@ fn a_diff_with_an_unreached_change_is_inconclusive() {
     let out = repo.mergelens(&["diff", "v1", "v2", "--fail-on", "inconclusive"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }
+
+/// Eleven calls of `a` before theirs' new call: every execution has more calls than the
+/// default word bound of 10, so the change is reached only at a longer word, and the hint
+/// names `--max-word-length`, not `--unwind`.
+#[test]
+fn a_change_past_the_word_bound_names_the_word_length() {
+    let body = |late: &str| {
+        format!(
+            "int nondet_int(void);\nvoid a(void) {{}}\nvoid c(void) {{}}\n\nint main(void)\n{{\n{}    if (nondet_int()) {{\n        {late}\n    }}\n    return 0;\n}}\n",
+            "    a();\n".repeat(11)
+        )
+    };
+    let repo = common::three_way(
+        &body(""),
+        &body("").replace("void c", "void d(void) {}\nvoid c"),
+        &body("c();"),
+    );
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    let said = text(&out);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hunk = doc["entries"][0]["coverage"]["hunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["side"] == "theirs" && h["code"] != false)
+        .cloned()
+        .unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(hunk["reached"], false, "{hunk}");
+    assert_eq!(hunk["reached_at_word_length"], 15, "{hunk}");
+    assert!(hunk.get("reached_at_unwind").is_none(), "{hunk}");
+    assert!(
+        said.contains(
+            "(--max-word-length 15 reaches it: its executions make more calls than the word bound)"
+        ),
+        "{said}"
+    );
+}

@@ -56,6 +56,14 @@ pub struct CoveredHunk {
     /// when it is unreached at the document's bounds and a larger one does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reached_at_unwind: Option<u32>,
+    /// The smallest `--max-word-length` tried (at the document's `--unwind`) at which some
+    /// execution reaches it, when it is unreached at the document's bounds: executions
+    /// with more calls than the word bound are cut, and a larger unwinding does not help.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached_at_word_length: Option<u32>,
+    /// Unreached, and no `--max-word-length` up to this one reaches it either.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub word_length_searched_up_to: Option<u32>,
     /// Unreached, and no `--unwind` up to this one (the search's cap) reaches it either.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub searched_up_to: Option<u32>,
@@ -217,6 +225,11 @@ pub fn unreached_reason(hunk: &CoveredHunk) -> Option<String> {
     if let Some(k) = hunk.reached_at_unwind {
         return Some(format!("--unwind {k} reaches it"));
     }
+    if let Some(n) = hunk.reached_at_word_length {
+        return Some(format!(
+            "--max-word-length {n} reaches it: its executions make more calls than the word bound"
+        ));
+    }
     if let Some(f) = &hunk.uncalled {
         return Some(format!(
             "it is in `{f}`, which no entry calls: no bound reaches it; an entry or harness that calls `{f}` would"
@@ -232,6 +245,14 @@ pub fn unreached_reason(hunk: &CoveredHunk) -> Option<String> {
         )),
         (None, None) => None,
     }
+    .map(|unwind| match hunk.word_length_searched_up_to {
+        Some(n) => format!("{unwind}, nor any --max-word-length up to {n}"),
+        None => unwind,
+    })
+    .or_else(|| {
+        hunk.word_length_searched_up_to
+            .map(|n| format!("nor does any --max-word-length up to {n}"))
+    })
 }
 
 impl CoveredHunk {
@@ -282,6 +303,8 @@ mod tests {
             reached,
             code: true,
             reached_at_unwind: None,
+            reached_at_word_length: None,
+            word_length_searched_up_to: None,
             searched_up_to: None,
             search_cut_at: None,
             uncalled: None,

@@ -234,6 +234,8 @@ fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk 
         reached,
         code,
         reached_at_unwind: None,
+        reached_at_word_length: None,
+        word_length_searched_up_to: None,
         searched_up_to: None,
         search_cut_at: None,
         uncalled: None,
@@ -322,7 +324,10 @@ impl SideJob<'_> {
         let budget = (started.elapsed() * SEARCH_FACTOR).max(SEARCH_MINIMUM);
         let search_timeout = Some(self.timeout.map_or(budget, |t| t.min(budget)));
         mark_uncalled(&mut out, &program, &p.root);
-        let searched = |h: &CoveredHunk| h.unreached() && h.uncalled.is_none();
+        self.search_word_length(&goto, &mut out, search_timeout);
+        let searched = |h: &CoveredHunk| {
+            h.unreached() && h.uncalled.is_none() && h.reached_at_word_length.is_none()
+        };
         let mut unwind = self.bounds.unwind;
         while out
             .iter()
@@ -366,6 +371,51 @@ impl SideJob<'_> {
         }
         self.save(&key, &out);
         Ok(out)
+    }
+
+    /// For the unreached hunks of a called function: the smallest of a few larger word
+    /// bounds, at the learned unwinding, at which some execution reaches them. A hunk on a
+    /// path with more calls than `--max-word-length` is cut by the word bound, which no
+    /// larger `--unwind` lifts, so this runs before the unwinding search.
+    fn search_word_length(
+        &self,
+        goto: &GotoProgram,
+        out: &mut [CoveredHunk],
+        timeout: Option<Duration>,
+    ) {
+        let open = |h: &CoveredHunk| {
+            h.unreached() && h.uncalled.is_none() && h.reached_at_word_length.is_none()
+        };
+        let base = self.bounds.max_word_length;
+        let mut tried = None;
+        for length in larger_word_lengths(base) {
+            if !out.iter().any(open) {
+                break;
+            }
+            self.ctx.progress(&format!(
+                "{}: coverage of the change: looking for the word bound that reaches {} hunks, --max-word-length {length}",
+                self.change.version,
+                out.iter().filter(|h| open(h)).count()
+            ));
+            let bounds = LearnBounds {
+                max_word_length: length,
+                ..self.bounds
+            };
+            let Ok(reached) = goto.reach_hunks(bounds.cbmc(), out.len(), timeout) else {
+                break;
+            };
+            tried = Some(length);
+            for (h, r) in out.iter_mut().zip(reached) {
+                if open(h) && r {
+                    h.reached_at_word_length = Some(length as u32);
+                }
+            }
+        }
+        if let Some(length) = tried {
+            for h in out.iter_mut().filter(|h| open(h)) {
+                h.word_length_searched_up_to = Some(length as u32);
+            }
+        }
     }
 
     /// What a side's coverage depends on, known before anything is instrumented: the
@@ -437,7 +487,23 @@ impl SideJob<'_> {
     }
 }
 
-const CACHE_FORMAT: &str = "mergelens-coverage/1";
+const CACHE_FORMAT: &str = "mergelens-coverage/2";
+
+/// The word bounds the search tries beyond `base`: half as long again, twice, three and
+/// four times, at most [`MAX_SEARCHED_WORD_LENGTH`].
+fn larger_word_lengths(base: usize) -> Vec<usize> {
+    let mut lengths: Vec<usize> = [base + base.div_ceil(2), base * 2, base * 3, base * 4]
+        .into_iter()
+        .map(|n| n.min(MAX_SEARCHED_WORD_LENGTH))
+        .filter(|&n| n > base)
+        .collect();
+    lengths.dedup();
+    lengths
+}
+
+/// The longest word bound the coverage search tries: beyond it the hint would name a
+/// bound too slow to learn at anyway.
+const MAX_SEARCHED_WORD_LENGTH: usize = 64;
 
 /// A search run may take this many times the check's run...
 const SEARCH_FACTOR: u32 = 2;

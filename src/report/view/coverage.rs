@@ -119,6 +119,8 @@ mod tests {
             reached,
             code,
             reached_at_unwind: None,
+            reached_at_word_length: None,
+            word_length_searched_up_to: None,
             searched_up_to: None,
             search_cut_at: None,
             uncalled: None,
