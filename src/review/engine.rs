@@ -559,14 +559,18 @@ fn learn_one(
     ctx: &LearnContext,
 ) -> Result<VersionResult, ReviewError> {
     let entry = p.program.entry.clone();
-    if let Some(store) = &ctx.automata
-        && let Some(cached) = store.load(&store::CacheKey {
-            program: &p.program,
-            bounds,
-            exact_limit: settings.exact_limit,
-            tools: &ctx.tools,
-        })
-    {
+    let key = store::CacheKey {
+        program: &p.program,
+        bounds,
+        exact_limit: settings.exact_limit,
+        tools: &ctx.tools,
+    };
+    let cached = ctx.automata.as_ref().and_then(|store| {
+        store
+            .load(&key)
+            .unwrap_or_else(|forged| ctx.cache_rejected(&forged))
+    });
+    if let Some(cached) = cached {
         ctx.progress(&format!("{} ({entry}): from the cache", p.version));
         let stats = LearningStats {
             states: cached.stats.states,
@@ -598,6 +602,9 @@ fn learn_one(
             source: Box::new(source),
         },
     })?;
+    if let Some(forged) = &learned.store_rejected {
+        ctx.cache_rejected::<()>(forged);
+    }
     let s = &learned.stats;
     let stats = LearningStats {
         cbmc_runs: Some(learned.cbmc_runs),
@@ -632,12 +639,6 @@ fn learn_one(
         });
     }
     if let Some(store) = &ctx.automata {
-        let key = store::CacheKey {
-            program: &p.program,
-            bounds,
-            exact_limit: settings.exact_limit,
-            tools: &ctx.tools,
-        };
         if let Err(e) = store.save(&key, &learned.dfa, &stats, exact_up_to) {
             ctx.warn(&format!(
                 "cannot write the automaton cache in {}: {e}",
