@@ -551,6 +551,36 @@ fn learn_job<'a>(
     }
 }
 
+/// The version's automaton from the cache, if it holds an authentic one (a forged entry is
+/// noted, and the version learned anew).
+fn from_cache(
+    p: &Prepared,
+    key: &store::CacheKey<'_>,
+    ctx: &LearnContext,
+) -> Option<VersionResult> {
+    let cached = ctx.automata.as_ref().and_then(|store| {
+        store
+            .load(key)
+            .unwrap_or_else(|forged| ctx.cache_rejected(&forged))
+    })?;
+    ctx.progress(&format!(
+        "{} ({}): from the cache",
+        p.version, p.program.entry
+    ));
+    let stats = LearningStats {
+        states: cached.stats.states,
+        reused: Some("cache".to_string()),
+        ..LearningStats::default()
+    };
+    Some(VersionResult {
+        dfa: cached.dfa.0,
+        stats,
+        exact_up_to: cached.exact_up_to,
+        precheck_note: None,
+        stopped: None,
+    })
+}
+
 fn learn_one(
     p: &Prepared,
     bounds: LearnBounds,
@@ -565,25 +595,8 @@ fn learn_one(
         exact_limit: settings.exact_limit,
         tools: &ctx.tools,
     };
-    let cached = ctx.automata.as_ref().and_then(|store| {
-        store
-            .load(&key)
-            .unwrap_or_else(|forged| ctx.cache_rejected(&forged))
-    });
-    if let Some(cached) = cached {
-        ctx.progress(&format!("{} ({entry}): from the cache", p.version));
-        let stats = LearningStats {
-            states: cached.stats.states,
-            reused: Some("cache".to_string()),
-            ..LearningStats::default()
-        };
-        return Ok(VersionResult {
-            dfa: cached.dfa.0,
-            stats,
-            exact_up_to: cached.exact_up_to,
-            precheck_note: None,
-            stopped: None,
-        });
+    if let Some(cached) = from_cache(p, &key, ctx) {
+        return Ok(cached);
     }
     ctx.progress(&format!(
         "{} ({entry}): learning at --unwind {} --max-word-length {}",
@@ -638,13 +651,13 @@ fn learn_one(
             stopped: learned.stopped,
         });
     }
-    if let Some(store) = &ctx.automata {
-        if let Err(e) = store.save(&key, &learned.dfa, &stats, exact_up_to) {
-            ctx.warn(&format!(
-                "cannot write the automaton cache in {}: {e}",
-                store.dir().display()
-            ));
-        }
+    if let Some(store) = &ctx.automata
+        && let Err(e) = store.save(&key, &learned.dfa, &stats, exact_up_to)
+    {
+        ctx.warn(&format!(
+            "cannot write the automaton cache in {}: {e}",
+            store.dir().display()
+        ));
     }
     ctx.progress(&format!(
         "{} ({entry}): learned {} states with {} CBMC runs",
