@@ -443,6 +443,31 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+
+        /// Any content opens under its key, kind and name, and under no other; any byte of
+        /// the sealed text changed, or the text cut short, fails.
+        #[test]
+        fn sealed_text_opens_only_as_written(
+            content in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+            at in proptest::prelude::any::<proptest::sample::Index>(),
+            mask in 1u8..=255,
+            cut in proptest::prelude::any::<proptest::sample::Index>(),
+        ) {
+            let sealed = key(3).seal("answers", "k.json", &content);
+            proptest::prop_assert_eq!(key(3).open("answers", "k.json", &sealed), Ok(content.clone()));
+            proptest::prop_assert!(key(4).open("answers", "k.json", &sealed).is_err());
+            proptest::prop_assert!(key(3).open("answers", "j.json", &sealed).is_err());
+            proptest::prop_assert!(key(3).open("automaton", "k.json", &sealed).is_err());
+            let mut forged = sealed.clone();
+            forged[at.index(sealed.len())] ^= mask;
+            proptest::prop_assert!(key(3).open("answers", "k.json", &forged).is_err());
+            let short = &sealed[..cut.index(sealed.len())];
+            proptest::prop_assert!(key(3).open("answers", "k.json", short).is_err());
+        }
+    }
+
     #[test]
     fn keys_are_trimmed_text_of_at_least_32_bytes() {
         assert!(MacKey::from_text(b"short").is_none());
