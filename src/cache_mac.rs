@@ -469,6 +469,19 @@ mod tests {
     }
 
     #[test]
+    fn no_tool_is_given_the_key() {
+        assert!(crate::process::WITHHELD.contains(&KEY_VARIABLE));
+        let mut cmd = std::process::Command::new("sh");
+        cmd.args(["-c", "printf %s \"${MERGELENS_CACHE_KEY-unset}\""])
+            .env(KEY_VARIABLE, "0123456789abcdef0123456789abcdef");
+        let ran = crate::process::run_bounded(cmd, None, 1024).unwrap();
+        let crate::process::Ran::Finished { stdout, .. } = ran else {
+            panic!("sh did not run: {ran:?}");
+        };
+        assert_eq!(stdout, b"unset");
+    }
+
+    #[test]
     fn keys_are_trimmed_text_of_at_least_32_bytes() {
         assert!(MacKey::from_text(b"short").is_none());
         let hex_key = format!("{}\n", "ab".repeat(32));
