@@ -25,6 +25,7 @@ MAX_LINES = 900
 LAYERS = [
     ["bounds", "failure", "fingerprint", "sandbox", "stop"],
     ["limits", "process"],
+    ["cache_mac"],
     ["automaton"],
     ["document", "learn"],
     ["cprog"],

@@ -18,6 +18,7 @@
 //! | [`stop`] | the process-wide stop request (Ctrl-C) and time budget (`--time-budget`) every run of gcc, goto-cc and CBMC obeys, so a stopped run keeps what it learned |
 //! | [`process`] | running gcc, goto-cc and CBMC within bounds: a deadline, an output cap, a memory limit (`RLIMIT_AS`) and the peak memory |
 //! | [`limits`] | the size of the JSON documents mergelens reads |
+//! | [`cache_mac`] | authenticated cache entries: an HMAC under a key outside the repository (`$MERGELENS_CACHE_KEY` or the user's key file), so a forged entry is recomputed, never believed |
 //! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
 //! | [`learn`] | L* (Angluin 1987) with lazy learning, counterexample processing (Rivest-Schapire), the query cache, the simulated teacher |
 //! | [`cprog`] | the C front end: preprocessing, parsing (tree-sitter, with K&R and GNU forms rewritten for it), the alphabet of events, instrumentation, pre-check automata, generated entry harnesses, the product program of a merge's four versions |
@@ -57,6 +58,7 @@
 
 pub mod automaton;
 pub mod bounds;
+pub mod cache_mac;
 pub mod cbmc;
 pub mod config;
 pub mod cprog;

@@ -153,6 +153,10 @@ pub enum Ran {
     Stopped,
 }
 
+/// Variables no tool is given: the cache key ([`crate::cache_mac`]), which gcc, goto-cc and
+/// CBMC do not need, so a branch cannot read it back through `/proc/self/environ`.
+pub(crate) const WITHHELD: [&str; 1] = ["MERGELENS_CACHE_KEY"];
+
 /// How often a waiting run looks for a stop request.
 const STOP_POLL: Duration = Duration::from_millis(100);
 
@@ -173,6 +177,9 @@ pub fn run_bounded(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    for name in WITHHELD {
+        cmd.env_remove(name);
+    }
     // Where the process confines its children (a review), the kernel limits what this one
     // may read; the ruleset must stay open until the child has applied it.
     let rules = crate::sandbox::restrict(&mut cmd)?;

@@ -28,15 +28,7 @@ pub const USER_FILE: &str = "config.toml";
 
 /// Where the user configuration file is, if a home is known.
 pub fn user_config_path() -> Option<PathBuf> {
-    let xdg = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute());
-    let base = xdg.or_else(|| {
-        std::env::var_os("HOME")
-            .filter(|h| !h.is_empty())
-            .map(|h| PathBuf::from(h).join(".config"))
-    })?;
-    Some(base.join("mergelens").join(USER_FILE))
+    Some(crate::cache_mac::config_dir()?.join(USER_FILE))
 }
 
 /// The user configuration file: trusted, so it may name programs and paths anywhere.

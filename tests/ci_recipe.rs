@@ -121,3 +121,113 @@ fn the_ci_commands_review_a_pull_request_merge_and_write_every_output() {
     let out = run(&script);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }
+
+/// The YAML block after `heading`.
+fn recipe<'a>(doc: &'a str, heading: &str) -> &'a str {
+    let from = &doc[doc.find(heading).expect(heading)..];
+    let start = from.find("```yaml\n").expect("a YAML block") + 8;
+    &from[start..start + from[start..].find("```").unwrap()]
+}
+
+/// Issue 37: an untrusted job cannot write what a trusted review reads. Pull and merge
+/// requests restore the cache and never save it; only the protected branch saves; the
+/// key is a secret given to the steps that run mergelens; the last report is not cached.
+#[test]
+fn only_the_protected_branch_saves_the_cache_and_the_key_is_a_secret() {
+    let doc = ci_doc();
+    let github = recipe(&doc, "## GitHub Actions");
+    assert!(
+        !github.contains("actions/cache@"),
+        "a read-write cache step"
+    );
+    assert!(github.contains("uses: actions/cache/restore@"), "{github}");
+    // Every save is a step of push runs, which the workflow runs for the protected branch.
+    let saves: Vec<&str> = github
+        .split("\n      - ")
+        .filter(|s| s.contains("actions/cache/save@"))
+        .collect();
+    assert_eq!(saves.len(), 1, "{github}");
+    assert!(
+        saves[0].starts_with("if: github.event_name == 'push'"),
+        "{}",
+        saves[0]
+    );
+    assert!(github.contains("push:\n    branches: [main]"), "{github}");
+    let review = github
+        .split("\n      - ")
+        .find(|s| s.contains("review --commit HEAD"))
+        .unwrap();
+    assert!(
+        review.contains("if: github.event_name == 'pull_request'"),
+        "{review}"
+    );
+    for step in github
+        .split("\n      - ")
+        .filter(|s| s.contains("mergelens review") || s.contains("mergelens diff"))
+    {
+        assert!(
+            step.contains("MERGELENS_CACHE_KEY: ${{ secrets.MERGELENS_CACHE_KEY }}"),
+            "{step}"
+        );
+    }
+
+    let gitlab = recipe(&doc, "## GitLab CI");
+    let jobs: Vec<&str> = gitlab.split("\n\n").collect();
+    assert_eq!(jobs.len(), 2, "{gitlab}");
+    let mr = jobs
+        .iter()
+        .find(|j| j.contains("merge_request_event"))
+        .unwrap();
+    assert!(mr.contains("policy: pull "), "{mr}");
+    assert!(!mr.contains("pull-push"), "{mr}");
+    let saver = jobs.iter().find(|j| j.contains("pull-push")).unwrap();
+    assert!(
+        saver.contains("$CI_COMMIT_REF_PROTECTED == \"true\""),
+        "{saver}"
+    );
+    assert!(!saver.contains("merge_request_event"), "{saver}");
+
+    // The caches, never the last report, and the same four directories everywhere.
+    for dir in ["cache", "automata", "executions", "coverage"] {
+        assert_eq!(
+            github.matches(&format!(".git/mergelens/{dir}\n")).count(),
+            2,
+            "{dir}"
+        );
+        assert_eq!(
+            gitlab.matches(&format!(".git/mergelens/{dir}/")).count(),
+            2,
+            "{dir}"
+        );
+    }
+    assert!(!github.contains("path: .git/mergelens\n") && !gitlab.contains("[.git/mergelens/]"));
+    assert!(
+        doc.contains("*Protected*"),
+        "GitLab's key variable is protected"
+    );
+
+    // The protected branch's learning step, the same in both, run as written: it succeeds
+    // on a push that changes behaviour and leaves automata for the reviews to restore.
+    let learn = "mergelens diff HEAD^ HEAD > /dev/null || [ $? -eq 1 ]";
+    assert!(github.contains(&format!("run: {learn}\n")), "{github}");
+    assert!(gitlab.contains(&format!("    - {learn}\n")), "{gitlab}");
+    let repo = fig12();
+    let bin = Path::new(env!("CARGO_BIN_EXE_mergelens")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let key = "a-secret-of-the-protected-branch-0123456789";
+    let out = repo
+        .command(
+            Path::new("bash"),
+            &[("PATH", &path), ("MERGELENS_CACHE_KEY", key)],
+        )
+        .args(["-c", learn])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let automata = repo.path().join(".git/mergelens/automata");
+    assert_eq!(std::fs::read_dir(automata).unwrap().count(), 2);
+}

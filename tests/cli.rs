@@ -11,6 +11,11 @@ fn fixture(name: &str) -> PathBuf {
 
 fn mergelens(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        // `doctor` loads the cache key: never a key file in the real home.
+        .env(
+            "MERGELENS_CACHE_KEY",
+            "the-cache-key-of-the-cli-tests-0123456789",
+        )
         .args(args)
         .output()
         .expect("run mergelens")

@@ -25,10 +25,14 @@ fn program(name: &str) -> String {
         .into_owned()
 }
 
+const TEST_CACHE_KEY: &str = "the-cache-key-of-learn-cbmc-0123456789";
+
 /// Runs `mergelens learn ARGS` in `dir` (the repository root if `None`).
 fn learn_in(dir: Option<&Path>, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mergelens"))
         .current_dir(dir.unwrap_or(root()))
+        // The answer store's MAC key: never a key file in the real home.
+        .env("MERGELENS_CACHE_KEY", TEST_CACHE_KEY)
         .arg("learn")
         .args(args)
         .output()
@@ -337,7 +341,10 @@ fn a_second_run_asks_cbmc_nothing_and_a_corrupt_cache_is_not_trusted() {
     std::fs::write(&files[0], "{\"format\":\"mergelens-cache/1\",").unwrap();
     let (third, s3) = run(3);
     assert!(
-        stderr(&third).contains("warning: ignoring the corrupt cache file"),
+        stderr(&third).contains(&format!(
+            "warning: cache entry {} failed its check (no MAC) and was recomputed",
+            files[0].display()
+        )),
         "{}",
         stderr(&third)
     );
@@ -371,6 +378,7 @@ fn the_cache_goes_under_the_git_directory_or_the_user_cache() {
     let output = Command::new(env!("CARGO_BIN_EXE_mergelens"))
         .current_dir(plain.path())
         .env("XDG_CACHE_HOME", xdg.path())
+        .env("MERGELENS_CACHE_KEY", TEST_CACHE_KEY)
         .env("GIT_CEILING_DIRECTORIES", plain.path().parent().unwrap())
         .args(["learn", "base.c", "-o", "/dev/null"])
         .output()

@@ -21,12 +21,12 @@
 //! upwards and "no" from it downwards. Each answer records those two limits. An accepted
 //! conjecture holds for its exact bounds only.
 //!
-//! Only confirmed answers are stored: CBMC's, never a guess of lazy learning. A file that
+//! Only confirmed answers are stored: CBMC's, never a guess of lazy learning. A file whose
+//! MAC ([`crate::cache_mac`]) is missing or wrong is [`StoreError::Rejected`]; one that
 //! cannot be read, belongs to another key or names letters outside the alphabet is reported
 //! as [`StoreError::Corrupt`] and not used; the caller warns and the next save replaces it.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -36,6 +36,9 @@ use super::locate::{Toolchain, Version};
 use crate::automaton::{Alphabet, Dfa, Word, json, ops};
 use crate::cprog::InstrumentedProgram;
 use crate::fingerprint::Fingerprint;
+
+/// The kind of entry the store file's MAC names ([`crate::cache_mac`]).
+const KIND: &str = "answers";
 
 /// The format tag of store files.
 pub const STORE_FORMAT: &str = "mergelens-cache/1";
@@ -247,6 +250,9 @@ fn min_some(a: Option<u32>, b: Option<u32>) -> Option<u32> {
 /// Why the store could not be read or written. Neither stops a learning run.
 #[derive(Debug, Error)]
 pub enum StoreError {
+    /// Its MAC is missing or wrong ([`crate::cache_mac`]).
+    #[error(transparent)]
+    Rejected(#[from] crate::cache_mac::Rejected),
     #[error("ignoring the corrupt cache file {}: {reason}", path.display())]
     Corrupt { path: PathBuf, reason: String },
     #[error("cannot write the cache file {}: {source}", path.display())]
@@ -313,21 +319,11 @@ impl AnswerStore {
 
     /// What the store holds; empty when there is no file yet.
     pub fn load(&self) -> Result<Stored, StoreError> {
-        // A cache file is checked against the JSON budget before it is read.
-        let text = match std::fs::metadata(&self.path).and_then(|m| {
-            if m.len() > crate::limits::MAX_JSON_BYTES {
-                Err(std::io::Error::other(format!(
-                    "{} bytes, over the {} bytes of a JSON input",
-                    m.len(),
-                    crate::limits::MAX_JSON_BYTES
-                )))
-            } else {
-                std::fs::read(&self.path)
-            }
-        }) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Stored::default()),
-            Err(e) => return Err(self.corrupt(e.to_string())),
+        // The MAC first ([`crate::cache_mac`], which also bounds the size): a forged file
+        // is no answer of CBMC's.
+        let text = match crate::cache_mac::read(&self.path, KIND)? {
+            Some(bytes) => bytes,
+            None => return Ok(Stored::default()),
         };
         let file: StoreFile =
             serde_json::from_slice(&text).map_err(|e| self.corrupt(e.to_string()))?;
@@ -370,12 +366,6 @@ impl AnswerStore {
         if let Ok(current) = self.load() {
             all.merge(current);
         }
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        let write_error = |source| StoreError::Write {
-            path: self.path.clone(),
-            source,
-        };
-        std::fs::create_dir_all(dir).map_err(write_error)?;
         let file = StoreFile {
             format: STORE_FORMAT.to_string(),
             key: self.key.clone(),
@@ -385,15 +375,10 @@ impl AnswerStore {
             loop_checks: all.loop_checks,
         };
         let text = serde_json::to_vec(&file).expect("a store always serialises");
-        let mut temp = tempfile::Builder::new()
-            .prefix(".mergelens-cache-")
-            .tempfile_in(dir)
-            .map_err(write_error)?;
-        temp.write_all(&text)
-            .and_then(|()| temp.as_file().sync_all())
-            .map_err(write_error)?;
-        temp.persist(&self.path).map_err(|e| write_error(e.error))?;
-        Ok(())
+        crate::cache_mac::write(&self.path, KIND, &text).map_err(|source| StoreError::Write {
+            path: self.path.clone(),
+            source,
+        })
     }
 
     fn corrupt(&self, reason: String) -> StoreError {
@@ -546,27 +531,37 @@ mod tests {
     }
 
     #[test]
-    fn corrupt_or_foreign_files_are_refused() {
+    fn forged_corrupt_or_foreign_files_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let alphabet = Alphabet::from_names(["f", "end"]);
         let store = AnswerStore::new(dir.path(), &key(&alphabet, "p"));
+        // Without a MAC: refused before it is parsed.
         std::fs::write(store.path(), "{not json").unwrap();
-        assert!(matches!(store.load(), Err(StoreError::Corrupt { .. })));
-        // Saving over a corrupt file replaces it.
+        assert!(matches!(store.load(), Err(StoreError::Rejected(_))));
+        // Saving over it replaces it.
         store.save(&Stored::default()).unwrap();
         assert!(store.load().is_ok());
+        // An authentic file copied under another key's name fails its MAC.
         let other = AnswerStore::new(dir.path(), &key(&alphabet, "q"));
         std::fs::copy(store.path(), other.path()).unwrap();
         let err = other.load().unwrap_err().to_string();
-        assert!(err.contains("another program"), "{err}");
+        assert!(err.contains("failed its check (wrong MAC)"), "{err}");
+        // An edited answer fails it too.
         let text = std::fs::read_to_string(store.path()).unwrap();
-        std::fs::write(
-            store.path(),
-            text.replace("\"answers\":[]", "\"answers\":[{\"word\":[7]}]"),
-        )
-        .unwrap();
+        let edited = text.replace("\"answers\":[]", "\"answers\":[{\"word\":[1]}]");
+        assert_ne!(edited, text);
+        std::fs::write(store.path(), edited).unwrap();
+        assert!(matches!(store.load(), Err(StoreError::Rejected(_))));
+        // Authentic but not ours (a bug, or an older mergelens): still checked.
+        let authentic = |text: &str| crate::cache_mac::write(store.path(), KIND, text.as_bytes());
+        authentic("{not json").unwrap();
+        assert!(matches!(store.load(), Err(StoreError::Corrupt { .. })));
+        let foreign = format!(
+            "{{\"format\":\"{STORE_FORMAT}\",\"key\":\"x\",\"alphabet\":[],\"answers\":[],\"accepted\":[]}}"
+        );
+        authentic(&foreign).unwrap();
         let err = store.load().unwrap_err().to_string();
-        assert!(err.contains("not over the alphabet"), "{err}");
+        assert!(err.contains("another program"), "{err}");
     }
 
     #[test]

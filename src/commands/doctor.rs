@@ -23,6 +23,11 @@ pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
         mergelens::trust::user_config_path()
             .map_or_else(|| "none (no HOME)".to_string(), |p| p.display().to_string())
     );
+    // Where the cache key comes from, never the key (docs/trust.md).
+    match mergelens::cache_mac::key_source() {
+        Ok(source) => println!("cache key       {source}"),
+        Err(why) => println!("cache key       none ({why}): caches are neither read nor written"),
+    }
     match mergelens::sandbox::status() {
         mergelens::sandbox::Status::Available { abi } => println!(
             "sandbox         Landlock (ABI {abi}): in review, diff and the hook, gcc, goto-cc and CBMC read only the checkouts, the system directories (/usr, /lib*, /bin, /sbin, /dev, /proc), of /etc only {} and CBMC's installation (docs/trust.md)",

@@ -260,8 +260,14 @@ pub(crate) fn write_stats(path: &Path, doc: &impl Serialize) -> anyhow::Result<(
         .with_context(|| format!("cannot write the statistics to {}", path.display()))
 }
 
-/// The store directory, if any.
+/// The store directory, if any: none without a cache key (with one note), since no entry
+/// could be checked.
 fn cache_dir(choice: &CacheChoice) -> Option<PathBuf> {
+    if matches!(choice, CacheChoice::Off)
+        || !mergelens::cache_mac::key_ready(|note| eprintln!("mergelens: warning: {note}"))
+    {
+        return None;
+    }
     match choice {
         CacheChoice::Off => None,
         CacheChoice::Dir(dir) => Some(dir.clone()),

@@ -1,6 +1,7 @@
 //! [`LearnContext`]: what learning needs besides the versions, shared by every version and
 //! entry of a review: CBMC, the rayon pool (`--jobs`), the caches under `.git/mergelens/`,
-//! progress reporting and the warnings collected on the way.
+//! progress reporting and the warnings collected on the way (among them the notes of cache
+//! entries that failed their check, [`crate::cache_mac`], which go into the report too).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -23,6 +24,8 @@ pub struct LearnContext {
     pub(crate) executions: Option<PathBuf>,
     progress: Option<Progress>,
     warnings: Mutex<Vec<String>>,
+    /// Cache entries that failed their check, and a missing key: for the report's notes.
+    cache_notes: Mutex<Vec<String>>,
 }
 
 impl LearnContext {
@@ -45,6 +48,10 @@ impl LearnContext {
                 path: PathBuf::from("rayon"),
                 source: std::io::Error::other(e),
             })?;
+        // Without a key no cache is believed, nor written.
+        let mut cache_notes = Vec::new();
+        let mergelens_dir =
+            mergelens_dir.filter(|_| crate::cache_mac::key_ready(|n| cache_notes.push(n)));
         Ok(LearnContext {
             tools,
             pool,
@@ -52,7 +59,8 @@ impl LearnContext {
             answers: mergelens_dir.map(|d| d.join("cache")),
             executions: mergelens_dir.map(|d| d.join("executions")),
             progress: None,
-            warnings: Mutex::new(Vec::new()),
+            warnings: Mutex::new(cache_notes.clone()),
+            cache_notes: Mutex::new(cache_notes),
         })
     }
 
@@ -72,6 +80,27 @@ impl LearnContext {
         if let Ok(mut w) = self.warnings.lock() {
             w.push(line.to_string());
         }
+    }
+
+    /// Notes a cache entry that failed its check (once per entry, on the terminal and in
+    /// the report); the caller recomputes it, so there is nothing to return.
+    pub(crate) fn cache_rejected<T>(&self, rejected: &crate::cache_mac::Rejected) -> Option<T> {
+        let note = rejected.to_string();
+        if let Ok(mut notes) = self.cache_notes.lock()
+            && !notes.contains(&note)
+        {
+            notes.push(note.clone());
+            self.warn(&note);
+        }
+        None
+    }
+
+    /// The cache notes since the last call, for a report's notes.
+    pub(crate) fn take_cache_notes(&self) -> Vec<String> {
+        self.cache_notes
+            .lock()
+            .map(|mut n| std::mem::take(&mut *n))
+            .unwrap_or_default()
     }
 
     /// Warnings collected so far (a cache that could not be written, say).

@@ -451,9 +451,11 @@ impl SideJob<'_> {
         Some(dir.join(format!("{key}.json")))
     }
 
+    /// The authentic entry of `key` ([`crate::cache_mac`]); a forged one is noted and
+    /// computed anew.
     fn cached(&self, key: &str) -> Option<Vec<CoveredHunk>> {
-        let text = std::fs::read_to_string(self.cache_path(key)?).ok()?;
-        let cached: CachedCoverage = serde_json::from_str(&text).ok()?;
+        let cached: CachedCoverage = crate::cache_mac::read_json(&self.cache_path(key)?, KIND)
+            .unwrap_or_else(|forged| self.ctx.cache_rejected(&forged))?;
         (cached.format == CACHE_FORMAT && cached.hunks.len() == self.change.hunks.len())
             .then_some(cached.hunks)
     }
@@ -466,19 +468,7 @@ impl SideJob<'_> {
             format: CACHE_FORMAT.to_string(),
             hunks: hunks.to_vec(),
         };
-        let written = path
-            .parent()
-            .map(std::fs::create_dir_all)
-            .transpose()
-            .and_then(|_| {
-                let text = serde_json::to_string(&cached).map_err(std::io::Error::other)?;
-                let mut file =
-                    tempfile::NamedTempFile::new_in(path.parent().unwrap_or(Path::new(".")))?;
-                std::io::Write::write_all(&mut file, text.as_bytes())?;
-                file.persist(&path).map_err(|e| e.error)?;
-                Ok(())
-            });
-        if let Err(err) = written {
+        if let Err(err) = crate::cache_mac::write_json(&path, KIND, &cached) {
             self.ctx.warn(&format!(
                 "cannot write the coverage cache {}: {err}",
                 path.display()
@@ -487,6 +477,8 @@ impl SideJob<'_> {
     }
 }
 
+/// The kind of entry the coverage cache's MACs name.
+const KIND: &str = "coverage";
 const CACHE_FORMAT: &str = "mergelens-coverage/2";
 
 /// The word bounds the search tries beyond `base`: half as long again, twice, three and

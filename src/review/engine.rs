@@ -551,6 +551,36 @@ fn learn_job<'a>(
     }
 }
 
+/// The version's automaton from the cache, if it holds an authentic one (a forged entry is
+/// noted, and the version learned anew).
+fn from_cache(
+    p: &Prepared,
+    key: &store::CacheKey<'_>,
+    ctx: &LearnContext,
+) -> Option<VersionResult> {
+    let cached = ctx.automata.as_ref().and_then(|store| {
+        store
+            .load(key)
+            .unwrap_or_else(|forged| ctx.cache_rejected(&forged))
+    })?;
+    ctx.progress(&format!(
+        "{} ({}): from the cache",
+        p.version, p.program.entry
+    ));
+    let stats = LearningStats {
+        states: cached.stats.states,
+        reused: Some("cache".to_string()),
+        ..LearningStats::default()
+    };
+    Some(VersionResult {
+        dfa: cached.dfa.0,
+        stats,
+        exact_up_to: cached.exact_up_to,
+        precheck_note: None,
+        stopped: None,
+    })
+}
+
 fn learn_one(
     p: &Prepared,
     bounds: LearnBounds,
@@ -559,27 +589,14 @@ fn learn_one(
     ctx: &LearnContext,
 ) -> Result<VersionResult, ReviewError> {
     let entry = p.program.entry.clone();
-    if let Some(store) = &ctx.automata
-        && let Some(cached) = store.load(&store::CacheKey {
-            program: &p.program,
-            bounds,
-            exact_limit: settings.exact_limit,
-            tools: &ctx.tools,
-        })
-    {
-        ctx.progress(&format!("{} ({entry}): from the cache", p.version));
-        let stats = LearningStats {
-            states: cached.stats.states,
-            reused: Some("cache".to_string()),
-            ..LearningStats::default()
-        };
-        return Ok(VersionResult {
-            dfa: cached.dfa.0,
-            stats,
-            exact_up_to: cached.exact_up_to,
-            precheck_note: None,
-            stopped: None,
-        });
+    let key = store::CacheKey {
+        program: &p.program,
+        bounds,
+        exact_limit: settings.exact_limit,
+        tools: &ctx.tools,
+    };
+    if let Some(cached) = from_cache(p, &key, ctx) {
+        return Ok(cached);
     }
     ctx.progress(&format!(
         "{} ({entry}): learning at --unwind {} --max-word-length {}",
@@ -598,6 +615,9 @@ fn learn_one(
             source: Box::new(source),
         },
     })?;
+    if let Some(forged) = &learned.store_rejected {
+        ctx.cache_rejected::<()>(forged);
+    }
     let s = &learned.stats;
     let stats = LearningStats {
         cbmc_runs: Some(learned.cbmc_runs),
@@ -631,19 +651,13 @@ fn learn_one(
             stopped: learned.stopped,
         });
     }
-    if let Some(store) = &ctx.automata {
-        let key = store::CacheKey {
-            program: &p.program,
-            bounds,
-            exact_limit: settings.exact_limit,
-            tools: &ctx.tools,
-        };
-        if let Err(e) = store.save(&key, &learned.dfa, &stats, exact_up_to) {
-            ctx.warn(&format!(
-                "cannot write the automaton cache in {}: {e}",
-                store.dir().display()
-            ));
-        }
+    if let Some(store) = &ctx.automata
+        && let Err(e) = store.save(&key, &learned.dfa, &stats, exact_up_to)
+    {
+        ctx.warn(&format!(
+            "cannot write the automaton cache in {}: {e}",
+            store.dir().display()
+        ));
     }
     ctx.progress(&format!(
         "{} ({entry}): learned {} states with {} CBMC runs",

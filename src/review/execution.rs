@@ -29,8 +29,8 @@ use super::diff3::{CallTree, LogItem, merge3, merge3_twice};
 use super::engine::{EntryAutomata, VersionInput, front_end_config};
 use super::error::ReviewError;
 use super::execution_cache::{
-    CACHE_FORMAT, CachedEnumeration, LIMIT, LimitHit, PartialEnumeration, Resume, cache_key,
-    load_partial, save, unfinished,
+    CACHE_FORMAT, CachedEnumeration, LIMIT, LimitHit, PartialEnumeration, Resume, cache_key, load,
+    save, unfinished,
 };
 use crate::automaton::Alphabet;
 use crate::cbmc::product::{
@@ -114,11 +114,7 @@ pub(crate) fn check_entry(
         .executions
         .as_ref()
         .map(|d| d.join(format!("{key}.json")));
-    let cached: Option<CachedEnumeration> = cache_path
-        .as_ref()
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|t| serde_json::from_str::<CachedEnumeration>(&t).ok())
-        .filter(|c| c.format == CACHE_FORMAT);
+    let cached: Option<CachedEnumeration> = cache_path.as_ref().and_then(|p| load(p, ctx));
     let counters = Arc::new(CbmcCounters::new());
     let from_cache = cached.is_some();
     let run = match cached {
@@ -303,7 +299,8 @@ impl FreshRun<'_> {
         let limit_hit = self.cache_path.map(|p| p.with_extension("limit.json"));
         if let Some(reason) = limit_hit
             .as_deref()
-            .and_then(|p| LimitHit::recalled(p, self.settings))
+            .and_then(|p| load::<LimitHit>(p, self.ctx))
+            .and_then(|hit| hit.recalled(self.settings))
         {
             return Ok(Err(CheckOutcome::Unfinished(reason)));
         }
@@ -339,7 +336,11 @@ impl FreshRun<'_> {
         // Executions a stopped run found are kept beside the cache entry, under its key.
         let partial = self.cache_path.map(|p| p.with_extension("partial.json"));
         let resume = Resume {
-            start: partial.as_deref().map(load_partial).unwrap_or_default(),
+            start: partial
+                .as_deref()
+                .and_then(|p| load::<PartialEnumeration>(p, self.ctx))
+                .map(|p| p.executions)
+                .unwrap_or_default(),
             path: partial.clone(),
         };
         if !resume.start.is_empty() {
@@ -795,6 +796,11 @@ mod tests {
 
     #[test]
     fn a_check_past_a_limit_is_recalled_only_under_limits_no_larger() {
+        let recalled = |path: &Path, settings: &Settings| {
+            crate::cache_mac::read_json::<LimitHit>(path, "executions")
+                .unwrap()?
+                .recalled(settings)
+        };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("k.limit.json");
         let mut settings = Settings {
@@ -806,15 +812,15 @@ mod tests {
             limit_mib: 4096,
         };
         LimitHit::remember(&path, &oom, "cbmc ran out of memory", &settings);
-        let recalled = LimitHit::recalled(&path, &settings).unwrap();
+        let reason = recalled(&path, &settings).unwrap();
         assert!(
-            recalled.starts_with("cbmc ran out of memory (remembered"),
-            "{recalled}"
+            reason.starts_with("cbmc ran out of memory (remembered"),
+            "{reason}"
         );
         settings.memory_limit = Some(8 << 30);
-        assert_eq!(LimitHit::recalled(&path, &settings), None);
+        assert_eq!(recalled(&path, &settings), None);
         settings.memory_limit = None;
-        assert_eq!(LimitHit::recalled(&path, &settings), None);
+        assert_eq!(recalled(&path, &settings), None);
 
         let timeout = CbmcRunError::Timeout {
             what: "the check".into(),
@@ -825,9 +831,9 @@ mod tests {
         settings.query_timeout = Some(std::time::Duration::from_secs(300));
         LimitHit::remember(&path, &timeout, "timed out", &settings);
         settings.query_timeout = Some(std::time::Duration::from_secs(100));
-        assert!(LimitHit::recalled(&path, &settings).is_some());
+        assert!(recalled(&path, &settings).is_some());
         settings.query_timeout = Some(std::time::Duration::from_secs(600));
-        assert_eq!(LimitHit::recalled(&path, &settings), None);
+        assert_eq!(recalled(&path, &settings), None);
         // A stop request is no limit of the check's: nothing is remembered.
         let other = dir.path().join("other.limit.json");
         LimitHit::remember(

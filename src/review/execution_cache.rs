@@ -2,7 +2,8 @@
 //! [`cache_key`]), [`PartialEnumeration`] (what a stopped check had found, resumed from by
 //! [`Resume`]) and [`LimitHit`] (a check past the memory limit or timeout, not run again
 //! under the same limits). Each is one JSON file in `.git/mergelens/executions/`, written
-//! whole or not at all.
+//! whole or not at all, with its MAC ([`crate::cache_mac`]): [`load`] notes a forged one in
+//! the review and recomputes.
 
 use super::context::LearnContext;
 use crate::cbmc::product::{Enumeration, Execution as RawExecution, Goal, Layout, harness};
@@ -38,13 +39,41 @@ pub(super) struct Resume {
     pub(super) path: Option<std::path::PathBuf>,
 }
 
-pub(super) fn load_partial(path: &std::path::Path) -> Vec<RawExecution> {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<PartialEnumeration>(&t).ok())
-        .filter(|p| p.format == CACHE_FORMAT)
-        .map(|p| p.executions)
-        .unwrap_or_default()
+/// The kind of entry the MACs of this cache name.
+const KIND: &str = "executions";
+
+/// The entry at `path`, if there is an authentic one of this format; a forged one is noted
+/// in the review (and so recomputed).
+pub(super) fn load<T: serde::de::DeserializeOwned + Formatted>(
+    path: &std::path::Path,
+    ctx: &LearnContext,
+) -> Option<T> {
+    crate::cache_mac::read_json::<T>(path, KIND)
+        .unwrap_or_else(|forged| ctx.cache_rejected(&forged))
+        .filter(|entry| entry.format() == CACHE_FORMAT)
+}
+
+/// An entry that names its format.
+pub(super) trait Formatted {
+    fn format(&self) -> &str;
+}
+
+impl Formatted for CachedEnumeration {
+    fn format(&self) -> &str {
+        &self.format
+    }
+}
+
+impl Formatted for PartialEnumeration {
+    fn format(&self) -> &str {
+        &self.format
+    }
+}
+
+impl Formatted for LimitHit {
+    fn format(&self) -> &str {
+        &self.format
+    }
 }
 
 /// A per-execution check that ran past the memory limit or the query timeout, remembered
@@ -82,21 +111,19 @@ impl LimitHit {
     }
 
     /// The reason again, when the limits now are no larger than those the check ran out of.
-    pub(super) fn recalled(path: &std::path::Path, settings: &Settings) -> Option<String> {
-        let text = std::fs::read_to_string(path).ok()?;
-        let hit: LimitHit = serde_json::from_str(&text).ok()?;
-        let memory = hit
+    pub(super) fn recalled(&self, settings: &Settings) -> Option<String> {
+        let memory = self
             .memory_limit
             .zip(settings.memory_limit)
             .is_some_and(|(then, now)| now <= then);
-        let time = hit
+        let time = self
             .timeout_ms
             .zip(settings.query_timeout)
             .is_some_and(|(then, now)| now.as_millis() as u64 <= then);
-        (hit.format == CACHE_FORMAT && (memory || time)).then(|| {
+        (memory || time).then(|| {
             format!(
                 "{} (remembered from an earlier review under the same limits; raise the limit to try again)",
-                hit.reason
+                self.reason
             )
         })
     }
@@ -123,14 +150,7 @@ pub(super) fn unfinished(error: &CbmcRunError, kept: bool) -> Option<String> {
 }
 
 pub(super) fn save(path: &std::path::Path, e: &impl serde::Serialize) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let text = serde_json::to_string(e).map_err(std::io::Error::other)?;
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(text.as_bytes())?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    crate::cache_mac::write_json(path, KIND, e)
 }
 
 /// What an enumeration depends on: mergelens's query semantics (the version and digest the

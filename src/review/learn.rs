@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::automaton::{Dfa, ops};
-use crate::cbmc::cache_store::{AnswerStore, Exactness, StoreMode};
+use crate::cache_mac::Rejected;
+use crate::cbmc::cache_store::{AnswerStore, Exactness, StoreError, StoreMode};
 use crate::cbmc::learning::{LearningError, learn_with_teacher};
 use crate::cbmc::{
     CbmcCounters, CbmcTeacher, CbmcTeacherError, CutLoop, LearnBounds, TeacherOptions, Toolchain,
@@ -44,6 +45,8 @@ pub(crate) struct LearnedProgram {
     pub precheck_note: Option<String>,
     /// Set when `--time-budget` or Ctrl-C cut learning short ([`super::budget::partial`]).
     pub stopped: Option<super::budget::Stopped>,
+    /// The answer store's file when it failed its check (its answers were not used).
+    pub store_rejected: Option<Rejected>,
 }
 
 /// Learns `job.program` at `job.bounds`, reading and extending the answer store.
@@ -61,8 +64,12 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
         job.options.clone(),
     )
     .with_counters(Arc::clone(&counters));
-    if let Some(stored) = store.as_ref().and_then(|s| s.load().ok()) {
-        teacher.add_known(stored);
+    let mut store_note = None;
+    match store.as_ref().map(AnswerStore::load) {
+        Some(Ok(stored)) => teacher.add_known(stored),
+        Some(Err(StoreError::Rejected(forged))) => store_note = Some(forged),
+        // A file of another format or program only costs time.
+        Some(Err(_)) | None => {}
     }
     let result = learn_with_teacher(&mut teacher, program, job.guess.clone());
     // Confirmed answers are worth keeping even when the run failed half way; a store that
@@ -86,6 +93,7 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
                     constant_guess_p: None,
                     precheck_note: None,
                     stopped: Some(stopped),
+                    store_rejected: store_note,
                 });
             }
             None => return Err(e),
@@ -99,6 +107,7 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
         constant_guess_p: run.constant_guess_p,
         precheck_note: teacher.precheck_note(),
         stopped: None,
+        store_rejected: store_note,
     })
 }
 

@@ -467,6 +467,7 @@ impl Tally {
     ) -> (u32, Vec<String>) {
         let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
         let mut inconclusive = std::mem::take(&mut self.inconclusive);
+        self.notes.extend(ctx.take_cache_notes());
         lead_with_unreached(coverages, unwind, ctx.tools.allocations, &mut inconclusive);
         report_cost(ctx, &self.cost);
         (unwind, inconclusive)

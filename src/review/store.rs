@@ -3,21 +3,24 @@
 //! exactness limit, the CBMC version and the query semantics,
 //! [`crate::cbmc::cache_store::semantics_digest`]), so that a second review of the same merge, or a
 //! review after one more commit on one branch, learns only the versions whose sources
-//! changed. The answer store of `mergelens learn` sits beside it and makes relearning a
+//! changed. Each entry carries a MAC ([`crate::cache_mac`]): a forged one is learned anew.
+//! The answer store of `mergelens learn` sits beside it and makes relearning a
 //! changed version cheaper still.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::automaton::Dfa;
+use crate::cache_mac::{self, Rejected};
 use crate::cbmc::LearnBounds;
 use crate::cbmc::cache_store::StoreKey;
 use crate::cprog::InstrumentedProgram;
 use crate::document::{Automaton, LearningStats};
 
 const FORMAT: &str = "mergelens-automaton-cache/1";
+/// The kind of entry its MAC names.
+const KIND: &str = "automaton";
 
 /// A cached automaton.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -69,21 +72,16 @@ impl AutomatonStore {
         self.dir.join(format!("{digest}.json"))
     }
 
-    pub fn load(&self, key: &CacheKey<'_>) -> Option<CachedAutomaton> {
-        let path = self.path(key);
-        // Over the JSON budget: not ours to read (a cache miss).
-        if std::fs::metadata(&path).ok()?.len() > crate::limits::MAX_JSON_BYTES {
-            return None;
-        }
-        let text = std::fs::read_to_string(path).ok()?;
-        let cached: CachedAutomaton = serde_json::from_str(&text).ok()?;
+    /// The cached automaton, if there is an authentic one ([`crate::cache_mac`]); a forged
+    /// entry is [`Rejected`], to be noted and learned anew.
+    pub fn load(&self, key: &CacheKey<'_>) -> Result<Option<CachedAutomaton>, Rejected> {
+        let cached: Option<CachedAutomaton> = cache_mac::read_json(&self.path(key), KIND)?;
         // An automaton over other letters belongs to another program: ignore it.
-        (cached.format == FORMAT && cached.dfa.0.alphabet() == &key.program.alphabet)
-            .then_some(cached)
+        Ok(cached.filter(|c| c.format == FORMAT && c.dfa.0.alphabet() == &key.program.alphabet))
     }
 
-    /// Writes atomically (a temporary file renamed into place); a failure only costs the
-    /// next run time, so it is returned for a warning.
+    /// Writes atomically, with its MAC; a failure only costs the next run time, so it is
+    /// returned for a warning.
     pub fn save(
         &self,
         key: &CacheKey<'_>,
@@ -91,18 +89,13 @@ impl AutomatonStore {
         stats: &LearningStats,
         exact_up_to: usize,
     ) -> std::io::Result<()> {
-        std::fs::create_dir_all(&self.dir)?;
         let entry = CachedAutomaton {
             format: FORMAT.to_string(),
             dfa: Automaton(dfa.clone()),
             stats: stats.clone(),
             exact_up_to,
         };
-        let text = serde_json::to_string(&entry).map_err(std::io::Error::other)?;
-        let mut file = tempfile::NamedTempFile::new_in(&self.dir)?;
-        file.write_all(text.as_bytes())?;
-        file.persist(self.path(key)).map_err(|e| e.error)?;
-        Ok(())
+        cache_mac::write_json(&self.path(key), KIND, &entry)
     }
 
     pub fn dir(&self) -> &Path {
