@@ -87,10 +87,21 @@ fn escape_hazards(s: &str, keep_newline: bool) -> String {
 /// and not a word character, so `@\u{2060}team` reads as `@team` and notifies nobody.
 pub fn markdown(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
-    // Where an ordered-list marker (`12.` at the start) would end.
+    // What would start a block if the text began a line: a list or quote marker, a setext
+    // underline, an ordered-list number's `.` or `)` before a space or the end.
     let rest = s.trim_start_matches(' ');
+    let first = s.len() - rest.len();
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let lead = (digits > 0).then_some(s.len() - rest.len() + digits);
+    let marker = if digits > 0 {
+        let after = &rest[digits..];
+        let ends = |r: &str| {
+            r.get(1..)
+                .is_some_and(|t| t.is_empty() || t.starts_with(' '))
+        };
+        (after.starts_with(['.', ')']) && ends(after)).then_some(first + digits)
+    } else {
+        rest.starts_with(['-', '+', '=']).then_some(first)
+    };
     for (i, c) in s.char_indices() {
         match c {
             '<' => out.push_str("&lt;"),
@@ -103,16 +114,27 @@ pub fn markdown(s: &str) -> String {
                 out.push(c);
                 out.push('\u{2060}');
             }
-            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '{' | '}' | '~' | '|' | '!' | '-'
-            | '+' | '=' | '"' | '\'' | ':' => {
+            // Emphasis, code, links and images, strikethrough, tables, and GitLab's inline
+            // diffs (`{+ +}`) and math (`$`).
+            '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '|' | '!' | '{' | '}' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
-            '.' if Some(i) == lead => out.push_str("\\."),
-            c if is_hazard(c) => {
-                // A visible escape whose backslash is itself escaped, so it shows as `\n`.
+            _ if Some(i) == marker => {
                 out.push('\\');
-                visible(c, &mut out);
+                out.push(c);
+            }
+            c if is_hazard(c) => {
+                // A visible escape whose backslash and braces are themselves escaped, so it
+                // shows as `\n` or `\u{85}`.
+                let mut shown = String::new();
+                visible(c, &mut shown);
+                for v in shown.chars() {
+                    if matches!(v, '\\' | '{' | '}') {
+                        out.push('\\');
+                    }
+                    out.push(v);
+                }
             }
             c => out.push(c),
         }
