@@ -10,24 +10,24 @@ pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
     let user = mergelens::trust::UserConfig::load()?;
     let (cbmc, origin) = mergelens::trust::cbmc_path(cbmc, repo.as_ref(), &user);
     let tools = Toolchain::locate(cbmc.as_deref())?;
-    println!(
+    outln!(
         "cbmc            {} ({})",
         tools.cbmc.display(),
         tools.version
     );
-    println!("goto-cc         {}", tools.goto_cc.display());
-    println!("goto-instrument {}", tools.goto_instrument.display());
-    println!("cbmc chosen by  {}", origin.describe());
-    println!(
+    outln!("goto-cc         {}", tools.goto_cc.display());
+    outln!("goto-instrument {}", tools.goto_instrument.display());
+    outln!("cbmc chosen by  {}", origin.describe());
+    outln!(
         "user config     {}",
         mergelens::trust::user_config_path()
             .map_or_else(|| "none (no HOME)".to_string(), |p| p.display().to_string())
     );
     match mergelens::sandbox::status() {
-        mergelens::sandbox::Status::Available { abi } => println!(
+        mergelens::sandbox::Status::Available { abi } => outln!(
             "sandbox         Landlock (ABI {abi}): in review, diff and the hook, gcc, goto-cc and CBMC read only the checkouts, the system directories and CBMC's installation (docs/trust.md)"
         ),
-        mergelens::sandbox::Status::Unavailable { why } => println!(
+        mergelens::sandbox::Status::Unavailable { why } => outln!(
             "sandbox         none in effect (no Landlock: {why}): gcc, goto-cc and CBMC run with this user's full read access (docs/trust.md)"
         ),
     }
