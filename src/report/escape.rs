@@ -82,9 +82,10 @@ fn escape_hazards(s: &str, keep_newline: bool) -> String {
 
 /// Inline Markdown text (GitHub's and GitLab's flavours) that shows exactly as written:
 /// no markup, no HTML, no mention, no reference, and no line break. `@` gets a word joiner
-/// after it rather than a backslash: neither forge treats a backslash as ending a mention,
-/// an entity (`&#64;`) is decoded before mentions are found, and the joiner is invisible
-/// and not a word character, so `@\u{2060}team` reads as `@team` and notifies nobody.
+/// after it rather than a backslash: the joiner is invisible and cannot be part of a user
+/// name on either forge, whereas `\@team` and `&#64;team` still render as `@team`, which
+/// the forge may turn into a mention. So `@\u{2060}team` reads as `@team` and notifies
+/// nobody.
 pub fn markdown(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     // What would start a block if the text began a line: a list or quote marker, a setext
