@@ -178,10 +178,15 @@ pub fn markdown_code(s: &str) -> String {
 }
 
 /// A fenced Markdown code block holding `content`'s lines as written: the fence is longer
-/// than any run of backticks inside, and every hazard but the line break is shown escaped
-/// (a `\r` would end a line too).
+/// than any run of backticks inside, and every hazard but the line break and the tab (source
+/// code indents with it) is shown escaped (a `\r` would end a line too).
 pub fn markdown_fence(language: &str, content: &str) -> String {
-    let content = terminal_lines(content.trim_end_matches('\n'));
+    let content: String = content
+        .trim_end_matches('\n')
+        .split('\t')
+        .map(terminal_lines)
+        .collect::<Vec<_>>()
+        .join("\t");
     let ticks = "`".repeat(longest_backtick_run(&content).max(2) + 1);
     format!("{ticks}{language}\n{content}\n{ticks}\n\n")
 }

@@ -117,7 +117,7 @@ proptest! {
         let ticks: String = fence.chars().take_while(|&c| c == '`').collect();
         let inner = &fence[ticks.len()..fence.len() - ticks.len() - 2];
         prop_assert!(!inner.contains(ticks.as_str()), "{fence:?}");
-        prop_assert!(!inner.chars().any(|c| c != '\n' && is_hazard(c)), "{fence:?}");
+        prop_assert!(!inner.chars().any(|c| c != '\n' && c != '\t' && is_hazard(c)), "{fence:?}");
         prop_assert!(pipes_escaped(&markdown_cell(&span)));
     }
 
@@ -185,4 +185,8 @@ fn the_attack_examples() {
     assert_eq!(markdown_code("a`b"), "``a`b``");
     assert_eq!(markdown_code("`x"), "`` `x ``");
     assert_eq!(markdown_code("a\nb"), "`a\\nb`");
+    assert_eq!(
+        markdown_fence("diff", "-\tx\r\n+\ty\x1b\n"),
+        "```diff\n-\tx\\r\n+\ty\\x1b\n```\n\n"
+    );
 }
