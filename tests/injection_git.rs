@@ -172,3 +172,34 @@ fn a_hostile_subject_and_file_name_reach_markdown_the_terminal_and_sarif_escaped
         "the subject is in the page, escaped"
     );
 }
+
+/// The hook's messages in `git merge`: theirs changes a function no entry calls, in the
+/// hostile file, so the summary names the file. Every line mergelens prints is inert; git's
+/// own `Auto-merging` line prints the name raw, which is git's and not ours to change.
+#[test]
+fn the_hook_names_a_hostile_file_escaped() {
+    let repo = Repo::new();
+    let base = "void a(void) {}\nvoid b(void) {}\nvoid c(void) {}\nvoid e(void) {}\n\nint main(void)\n{\n    a();\n\n    b();\n    return 0;\n}\n";
+    repo.commit(FILE, base, "base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.commit(
+        FILE,
+        &base.replace("void e(void) {}", "void e(void) { a(); }"),
+        "theirs",
+    );
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit(FILE, &base.replace("    a();\n\n", "    c();\n\n"), "ours");
+    assert!(repo.mergelens(&["hook", "install"]).status.success());
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    let said = text(&out);
+    let ours: String = said
+        .lines()
+        .filter(|l| !l.starts_with("Auto-merging "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_inert_on_a_terminal(ours.as_bytes(), &said);
+    assert!(
+        said.contains("theirs' change at we ird#%<b>\\x1b[31m.c:4 is never reached"),
+        "{said}"
+    );
+}
