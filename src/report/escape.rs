@@ -5,11 +5,13 @@
 //! Key functions:
 //!
 //! * [`markdown`]: inline Markdown text. HTML (`<`, `>`, `&`) becomes entities, so no tag
-//!   and no `<!--` survives; Markdown punctuation is backslash-escaped; `@` and `#` are
+//!   and no `<!--` survives; the punctuation of emphasis, code, links, tables and GitLab's
+//!   extensions, and a list marker at the start, get a backslash; `@` and `#` are
 //!   followed by a word joiner (U+2060), so no mention notifies anyone and no `#123` links
 //!   an issue; control characters become visible escapes (`\n`, `\x1b`), so a table row or
 //!   a list item cannot be broken. [`markdown_code`] and [`markdown_fence`] are the same
-//!   rule inside code, where only backticks and line breaks matter.
+//!   rule inside code, where only backticks and line breaks matter; [`markdown_cell`]
+//!   escapes the `|` a table would split at.
 //! * [`terminal`]: one field of a line on a terminal, every control character (C0, DEL,
 //!   C1) and every bidirectional override shown as an escape (`\x1b`, `\r`, `\n`,
 //!   `\u{202e}`), so no ANSI sequence can erase, move or recolour what is printed.
@@ -19,7 +21,8 @@
 //!   message, its controls escaped and its brackets escaped (SARIF reads `[text](n)` in a
 //!   plain-text message as a link).
 //!
-//! HTML needs nothing here: askama escapes every value of the templates.
+//! HTML needs nothing here: askama escapes every value of the templates. JSON neither:
+//! serde escapes every string.
 
 use std::fmt::Write;
 
