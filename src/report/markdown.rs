@@ -341,7 +341,22 @@ fn tail(options: &Options, tool: &str) -> String {
     let mut out = String::from("---\n");
     if let Some(report) = &options.html_report {
         if report.starts_with("https://") || report.starts_with("http://") {
-            let _ = writeln!(out, "Full report: [HTML](<{}>)", report.replace('>', "%3E"));
+            // A `<` or `>` would end the link and start a tag; a control would end the line.
+            let target: String = report
+                .chars()
+                .map(|c| match c {
+                    '<' | '>' | '\\' => format!("%{:02X}", c as u32),
+                    c if escape::is_hazard(c) => {
+                        let mut b = [0; 4];
+                        c.encode_utf8(&mut b)
+                            .bytes()
+                            .map(|x| format!("%{x:02X}"))
+                            .collect()
+                    }
+                    c => c.to_string(),
+                })
+                .collect();
+            let _ = writeln!(out, "Full report: [HTML](<{target}>)");
         } else {
             let _ = writeln!(out, "Full report: {}", code(report));
         }
@@ -695,6 +710,18 @@ mod tests {
         );
         assert_eq!(cell(&text("a|b")), "a\\|b");
         assert_eq!(cell(&code("a|b")), "`a\\|b`");
+    }
+
+    #[test]
+    fn a_report_link_cannot_open_a_tag() {
+        let options = Options {
+            html_report: Some("https://x/<img src=x onerror=alert(1)>\n# x".to_string()),
+        };
+        let tail = tail(&options, "t");
+        assert!(
+            tail.contains("[HTML](<https://x/%3Cimg src=x onerror=alert(1)%3E%0A# x>)"),
+            "{tail}"
+        );
     }
 
     #[test]
