@@ -164,7 +164,12 @@ fn a_hostile_subject_and_file_name_reach_markdown_the_terminal_and_sarif_escaped
     let html =
         std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
     assert!(
-        !html.contains("<img src=x") && !html.contains("<b>\x1b"),
+        !html.contains("<img src=x") && !html.contains("<b>"),
+        "{html}"
+    );
+    // Controls are shown as escapes there too.
+    assert!(
+        !html.contains('\x1b') && html.contains("\\x1b[31m.c"),
         "{html}"
     );
     assert!(

@@ -21,8 +21,10 @@
 //!   message, its controls escaped and its brackets escaped (SARIF reads `[text](n)` in a
 //!   plain-text message as a link).
 //!
-//! HTML needs nothing here: askama escapes every value of the templates. JSON neither:
-//! serde escapes every string.
+//! * [`html`]: a rendered page, whose markup askama has escaped value by value, with its
+//!   controls and bidirectional overrides shown as escapes.
+//!
+//! JSON needs nothing here: serde escapes every string.
 
 use std::fmt::Write;
 
@@ -192,6 +194,28 @@ pub fn markdown_fence(language: &str, content: &str) -> String {
         .join("\t");
     let ticks = "`".repeat(longest_backtick_run(&content).max(2) + 1);
     format!("{ticks}{language}\n{content}\n{ticks}\n\n")
+}
+
+/// A rendered HTML page whose values askama has escaped: every hazard but the whitespace
+/// of HTML (`\n`, `\r`, `\t`) shown as an escape, so that no bidirectional override can
+/// make a name read as another, and no control character reaches a browser or a terminal
+/// that shows the file. The templates hold no hazard, so each one came from a value.
+pub fn html(page: String) -> String {
+    if !page
+        .chars()
+        .any(|c| is_hazard(c) && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        return page;
+    }
+    let mut out = String::with_capacity(page.len() + 16);
+    for c in page.chars() {
+        if is_hazard(c) && !matches!(c, '\n' | '\r' | '\t') {
+            visible(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A path relative to the source root as a SARIF `artifactLocation.uri`: each segment

@@ -186,6 +186,10 @@ fn the_attack_examples() {
     assert_eq!(markdown_code("`x"), "`` `x ``");
     assert_eq!(markdown_code("a\nb"), "`a\\nb`");
     assert_eq!(
+        html("<td>a\u{202e}b\x1b</td>\n\t".to_string()),
+        "<td>a\\u{202e}b\\x1b</td>\n\t"
+    );
+    assert_eq!(
         markdown_fence("diff", "-\tx\r\n+\ty\x1b\n"),
         "```diff\n-\tx\\r\n+\ty\\x1b\n```\n\n"
     );
