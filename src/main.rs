@@ -29,7 +29,10 @@ fn main() -> ExitCode {
         Ok(Outcome::Conflict) => ExitCode::from(exit::CONFLICT),
         Err(error) => {
             // One line: the outermost message, then each cause, each said once.
-            eprintln!("mergelens: error: {}", commands::one_line(&error));
+            eprintln!(
+                "mergelens: error: {}",
+                commands::term(&commands::one_line(&error))
+            );
             ExitCode::from(exit::code_for(&error))
         }
     }

@@ -668,7 +668,7 @@ fn the_audit_page_runs_in_headless_chromium_and_links_each_report() {
     assert!(dom.contains("not reviewed"), "{dom}");
     let md = report::render(&document, Format::Markdown, &Options::default()).unwrap();
     assert!(
-        md.contains("| `bbbbbbbbbb` | merge <b> | **unexpected** | 2 |"),
+        md.contains("| `bbbbbbbbbb` | merge &lt;b&gt; | **unexpected** | 2 |"),
         "{md}"
     );
 }

@@ -208,8 +208,36 @@ impl RawValue {
     }
 }
 
+/// CBMC's `--json-ui` output made valid JSON: CBMC writes the bytes of names as they are,
+/// so a file name with a control character (ESC, a newline) puts that byte raw inside a
+/// string, which JSON forbids; each such byte becomes its `\u00XX` escape.
+pub(crate) fn controls_escaped(stdout: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    // Whitespace between values may be a control byte too: only those in a string change.
+    if !stdout.iter().any(|&b| b < 0x20) {
+        return stdout.into();
+    }
+    let mut out = Vec::with_capacity(stdout.len() + 16);
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in stdout {
+        if in_string && b < 0x20 {
+            out.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+            escaped = false;
+            continue;
+        }
+        if in_string {
+            in_string = escaped || b != b'"';
+            escaped = !escaped && b == b'\\';
+        } else {
+            in_string = b == b'"';
+        }
+        out.push(b);
+    }
+    out.into()
+}
+
 /// Parses the whole `--json-ui` output of one run.
 pub(crate) fn parse(stdout: &[u8]) -> Result<Report, CbmcRunError> {
+    let stdout = &*controls_escaped(stdout);
     let messages: Vec<Value> = serde_json::from_slice(stdout).map_err(|e| CbmcRunError::Json {
         reason: format!("{e} (after {} bytes)", stdout.len()),
     })?;
@@ -298,7 +326,7 @@ fn location(l: RawLocation) -> Location {
 /// the steps CBMC hides and those of the harness (its globals start with `__mergelens_`):
 /// `None` if the property did not fail or the output is unreadable.
 pub(crate) fn raw_trace(stdout: &[u8], description: &str) -> Option<Value> {
-    let messages: Vec<Value> = serde_json::from_slice(stdout).ok()?;
+    let messages: Vec<Value> = serde_json::from_slice(&controls_escaped(stdout)).ok()?;
     let property = messages
         .iter()
         .filter_map(|m| m.get("result")?.as_array())
@@ -395,5 +423,13 @@ mod tests {
         ));
         let odd = br#"[{"result": [{"description": "d", "status": "UNKNOWN"}]}]"#;
         assert!(matches!(parse(odd), Err(CbmcRunError::Json { .. })));
+    }
+
+    #[test]
+    fn raw_controls_in_names_are_read_as_escapes() {
+        let raw = b"[{\"messageText\": \"a\x1b[31m\nb \\\" \x07\"},\n\t{}]";
+        let fixed = controls_escaped(raw);
+        let v: Vec<Value> = serde_json::from_slice(&fixed).unwrap();
+        assert_eq!(v[0]["messageText"], "a\x1b[31m\nb \" \x07");
     }
 }

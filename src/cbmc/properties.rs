@@ -89,8 +89,10 @@ pub fn program_properties(
         }
     };
     let messages: Vec<Value> =
-        serde_json::from_slice(&finished.stdout).map_err(|e| CbmcRunError::Json {
-            reason: format!("{e}; stderr: {}", run::tail(&finished.stderr, 3)),
+        serde_json::from_slice(&super::json::controls_escaped(&finished.stdout)).map_err(|e| {
+            CbmcRunError::Json {
+                reason: format!("{e}; stderr: {}", run::tail(&finished.stderr, 3)),
+            }
         })?;
     let errors: Vec<String> = messages
         .iter()

@@ -65,7 +65,7 @@ impl Partial {
             }
             _ => "",
         };
-        eprintln!(
+        errln!(
             "mergelens: warning: {what} stopped early ({}): wrote the last conjecture, marked partial, exact up to length {}{hint}",
             match self.cause {
                 PartialCause::Stopped(reason) => reason.to_string(),
@@ -200,7 +200,7 @@ impl Progress {
                             s.stats.as_ref().map(message).unwrap_or_default()
                         )
                     };
-                    eprintln!("{line}");
+                    errln!("{line}");
                 }
             })
         };
@@ -214,6 +214,8 @@ impl Progress {
 
     /// The phase, e.g. the bounds being learned at.
     pub(crate) fn set_phase(&self, phase: String) {
+        // The phase names entry functions and files, which a branch names.
+        let phase = super::term(&phase);
         if let Some(bar) = &self.bar {
             bar.set_prefix(phase.clone());
         }
@@ -237,6 +239,7 @@ impl Progress {
         let bar = self.bar.clone();
         let state = Arc::clone(&self.state);
         move |line: &str| {
+            let line = &super::term(line);
             if let Some(bar) = &bar {
                 bar.set_message(line.to_string());
             }

@@ -48,7 +48,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     let repo = GitRepo::from_env()?;
     let since = args.since.as_deref().map(day_start).transpose()?;
     let merges = repo.merges_in(&args.range, args.first_parent, since)?;
-    eprintln!(
+    errln!(
         "mergelens: auditing {} merge commit(s) of {}",
         merges.len(),
         args.range
@@ -71,7 +71,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
             ));
             continue;
         }
-        eprintln!(
+        errln!(
             "mergelens: audit {}/{}: {} {subject}",
             k + 1,
             merges.len(),
@@ -88,9 +88,9 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
             Err(error) => AuditedMerge::unreviewed(merge.sha(), subject, super::one_line(&error)),
         };
         if document_to_stdout {
-            eprintln!("{}", line(&row));
+            errln!("{}", line(&row));
         } else {
-            println!("{}", line(&row));
+            outln!("{}", line(&row));
         }
         rows.push(row);
     }
@@ -119,7 +119,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
             in_repository(&repo, Some(&last)),
         )?;
     }
-    eprintln!("mergelens: audit report: {}", last.display());
+    errln!("mergelens: audit report: {}", last.display());
     Ok(outcome)
 }
 

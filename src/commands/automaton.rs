@@ -11,7 +11,7 @@ use mergelens::automaton::ops::{self, BoolOp};
 use mergelens::automaton::{Dfa, Marks, dot, json, svg};
 
 use super::review::UsageError;
-use super::{Outcome, write_output};
+use super::{Outcome, write_output, write_text};
 
 /// The most words `words` prints unless told otherwise.
 pub const DEFAULT_WORD_LIMIT: u64 = 100_000;
@@ -71,7 +71,7 @@ pub fn run(operation: &Operation, options: &Options) -> anyhow::Result<Outcome> 
     let output = options.output.as_deref();
     match operation {
         Operation::Show { input, words } => {
-            write_output(output, &show(&json::read(input)?, *words)?)?
+            write_text(output, &show(&json::read(input)?, *words)?)?
         }
         Operation::Minimize { input } => write_dfa(output, &finish(json::read(input)?))?,
         Operation::Complement { input } => {
@@ -95,7 +95,7 @@ pub fn run(operation: &Operation, options: &Options) -> anyhow::Result<Outcome> 
                         witness.word.join(" "),
                         path.display()
                     );
-                    write_output(output, &result)?;
+                    write_text(output, &result)?;
                     return Ok(Outcome::Different);
                 }
             };
@@ -112,7 +112,7 @@ pub fn run(operation: &Operation, options: &Options) -> anyhow::Result<Outcome> 
                 text.push_str(&dfa.alphabet().format_word(&word));
                 text.push('\n');
             }
-            write_output(output, &text)?;
+            write_text(output, &text)?;
         }
         Operation::Dot { input } => {
             let dfa = finish(json::read(input)?);

@@ -30,7 +30,7 @@ pub fn find(values: &ThreeValued, exact: &Dfa, time: Duration) -> Option<Found> 
     let separation = match concise::separate(&values.yes, &values.no, budget) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("mergelens: warning: no concise automaton: {e}");
+            errln!("mergelens: warning: no concise automaton: {e}");
             return None;
         }
     };

@@ -76,15 +76,11 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
         .tempdir()
         .context("cannot create a temporary directory")?;
     build_repository(dir.path())?;
-    println!(
-        "The merge of Fig. 12 (Chockler et al., JAIR 2020, Sec. 5), in a throwaway repository:"
-    );
-    println!("  base:            main calls funcA(), then funcB()");
-    println!("  main (ours):     moves the call of funcB() into a new funcZ()");
-    println!("  feature (theirs): replaces it with: if (guard) funcB(); else funcC();");
-    println!(
-        "git merges them without a conflict; mergelens reviews the merge of feature into main."
-    );
+    outln!("The merge of Fig. 12 (Chockler et al., JAIR 2020, Sec. 5), in a throwaway repository:");
+    outln!("  base:            main calls funcA(), then funcB()");
+    outln!("  main (ours):     moves the call of funcB() into a new funcZ()");
+    outln!("  feature (theirs): replaces it with: if (guard) funcB(); else funcC();");
+    outln!("git merges them without a conflict; mergelens reviews the merge of feature into main.");
     let repo = GitRepo::discover(dir.path())?;
     let settings = Settings {
         cbmc: args.cbmc.clone(),
@@ -109,12 +105,12 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
             .with_context(|| format!("cannot write {}", path.display()))?;
         written.push(path);
     }
-    println!();
-    println!("verdict: {}", report.verdict().name());
+    outln!();
+    outln!("verdict: {}", report.verdict().name());
     let words = |title: &str, d: &Option<Difference>| {
-        println!("{title}:");
+        outln!("{title}:");
         for w in d.iter().flat_map(|d| &d.examples) {
-            println!("    {}", w.join(" "));
+            outln!("    {}", w.join(" "));
         }
     };
     for entry in &report.document.entries {
@@ -128,21 +124,21 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
         );
         let mut out = String::new();
         super::review::stories(&mut out, entry);
-        print!("{out}");
+        out!("{out}");
     }
     let html = written[0]
         .canonicalize()
         .unwrap_or_else(|_| written[0].clone());
-    println!();
-    println!("report: {}", html.display());
-    println!(
+    outln!();
+    outln!("report: {}", html.display());
+    outln!(
         "        (also {} and {})",
         written[1].display(),
         written[2].display()
     );
     if args.keep {
         let kept = dir.keep();
-        println!("repository: {}", kept.display());
+        outln!("repository: {}", kept.display());
     }
     Ok(Outcome::Success)
 }

@@ -15,7 +15,7 @@ use super::review::{
     DocFormat, UsageError, context, in_repository, load_settings, render, save_last,
     unreached_lines, write_requested,
 };
-use super::{Outcome, write_output};
+use super::{Outcome, term, write_output};
 use mergelens::config::{Overrides, Settings};
 use mergelens::document::series::{SERIES_FORMAT, SeriesDocument, SeriesStep};
 use mergelens::document::{Difference, Version};
@@ -68,7 +68,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     let report = review::diff_revisions(&repo, &from, &to, &settings, &ctx);
     progress.finish();
     for warning in ctx.take_warnings() {
-        eprintln!("mergelens: warning: {warning}");
+        errln!("mergelens: warning: {warning}");
     }
     let report = report?;
     let document = Document::Diff(Box::new(report.document.clone()));
@@ -81,9 +81,9 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     )?;
     let text = summary(&report, from_name, to_name, saved.as_deref());
     if to_stdout {
-        eprint!("{text}");
+        err!("{text}");
     } else {
-        print!("{text}");
+        out!("{text}");
     }
     Ok(
         if report.changed || (report.inconclusive() && settings.fail_on.fails_inconclusive()) {
@@ -102,17 +102,18 @@ fn summary(
     to_name: &str,
     saved: Option<&std::path::Path>,
 ) -> String {
+    let (from_name, to_name) = (&term(from_name), &term(to_name));
     let mut text = format!("mergelens diff {from_name} {to_name}\n");
     let words = |text: &mut String, title: &str, d: &Option<Difference>| {
         if let Some(d) = d.as_ref().filter(|d| !d.examples.is_empty()) {
             text.push_str(&format!("  {title}:\n"));
             for w in d.examples.iter().take(3) {
-                text.push_str(&format!("    {}\n", w.join(" ")));
+                text.push_str(&format!("    {}\n", term(&w.join(" "))));
             }
         }
     };
     for entry in &report.document.entries {
-        text.push_str(&format!("entry {}:\n", entry.entry));
+        text.push_str(&format!("entry {}:\n", term(&entry.entry)));
         for absent in &entry.absent {
             text.push_str(&format!(
                 "  absent in {}\n",
@@ -145,15 +146,18 @@ fn summary(
     let doc = &report.document;
     let lead = unreached_lines(doc.entries.iter().map(|e| &e.coverage), doc.bounds.unwind);
     for line in &lead {
-        text.push_str(&format!("  {line}\n"));
+        text.push_str(&format!("  {}\n", term(line)));
     }
     if report.inconclusive() {
         for reason in doc.inconclusive.iter().filter(|r| !lead.contains(r)) {
-            text.push_str(&format!("  {reason}\n"));
+            text.push_str(&format!("  {}\n", term(reason)));
         }
     }
     if let Some(path) = saved {
-        text.push_str(&format!("full report: {}\n", path.display()));
+        text.push_str(&format!(
+            "full report: {}\n",
+            term(&path.display().to_string())
+        ));
     }
     text
 }
@@ -195,9 +199,9 @@ fn series(
             step_words(&report)
         );
         if document_to_stdout {
-            eprintln!("{line}");
+            errln!("{line}");
         } else {
-            println!("{line}");
+            outln!("{line}");
         }
         steps.push(SeriesStep {
             from: revisions[k].clone(),
@@ -210,7 +214,7 @@ fn series(
     }
     progress.finish();
     for warning in ctx.take_warnings() {
-        eprintln!("mergelens: warning: {warning}");
+        errln!("mergelens: warning: {warning}");
     }
     let changed = steps.iter().any(|s| s.changed);
     let document = Document::Series(Box::new(SeriesDocument {
@@ -227,7 +231,7 @@ fn series(
         in_repository(repo, saved.as_deref()),
     )?;
     if let Some(path) = saved {
-        eprintln!("mergelens: changelog: {}", path.display());
+        errln!("mergelens: changelog: {}", path.display());
     }
     Ok(if changed {
         Outcome::Different

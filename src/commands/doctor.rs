@@ -10,30 +10,30 @@ pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
     let user = mergelens::trust::UserConfig::load()?;
     let (cbmc, origin) = mergelens::trust::cbmc_path(cbmc, repo.as_ref(), &user);
     let tools = Toolchain::locate(cbmc.as_deref())?;
-    println!(
+    outln!(
         "cbmc            {} ({})",
         tools.cbmc.display(),
         tools.version
     );
-    println!("goto-cc         {}", tools.goto_cc.display());
-    println!("goto-instrument {}", tools.goto_instrument.display());
-    println!("cbmc chosen by  {}", origin.describe());
-    println!(
+    outln!("goto-cc         {}", tools.goto_cc.display());
+    outln!("goto-instrument {}", tools.goto_instrument.display());
+    outln!("cbmc chosen by  {}", origin.describe());
+    outln!(
         "user config     {}",
         mergelens::trust::user_config_path()
             .map_or_else(|| "none (no HOME)".to_string(), |p| p.display().to_string())
     );
     // Where the cache key comes from, never the key (docs/trust.md).
     match mergelens::cache_mac::key_source() {
-        Ok(source) => println!("cache key       {source}"),
-        Err(why) => println!("cache key       none ({why}): caches are neither read nor written"),
+        Ok(source) => outln!("cache key       {source}"),
+        Err(why) => outln!("cache key       none ({why}): caches are neither read nor written"),
     }
     match mergelens::sandbox::status() {
-        mergelens::sandbox::Status::Available { abi } => println!(
+        mergelens::sandbox::Status::Available { abi } => outln!(
             "sandbox         Landlock (ABI {abi}): in review, diff and the hook, gcc, goto-cc and CBMC read only the checkouts, the system directories (/usr, /lib*, /bin, /sbin, /dev, /proc), of /etc only {} and CBMC's installation (docs/trust.md)",
             mergelens::sandbox::ETC_FILES.join(", ")
         ),
-        mergelens::sandbox::Status::Unavailable { why } => println!(
+        mergelens::sandbox::Status::Unavailable { why } => outln!(
             "sandbox         none in effect (no Landlock: {why}): gcc, goto-cc and CBMC run with this user's full read access (docs/trust.md)"
         ),
     }

@@ -278,7 +278,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let concise_part = concise::summary_part(concise.as_ref());
     let kept = super::learn::formula_note(&counters);
     let allocations = super::program::allocations_note(args.program.allocations);
-    eprintln!(
+    errln!(
         "{}{kept}{allocations}{concise_part}",
         super::sampling::pac_line(pac, line)
     );
@@ -487,16 +487,17 @@ impl Explained {
     /// to some length.
     fn notes(&self) {
         if let Some(reason) = &self.unconverged {
-            eprintln!("mergelens: note: --auto-bounds: {reason}");
+            errln!("mergelens: note: --auto-bounds: {reason}");
         }
         if let Some(partial) = &self.partial {
             partial.warn("explaining");
         } else if let Some((pac, _)) = &self.pac {
-            eprintln!("mergelens: note: {}", pac.guarantee);
+            errln!("mergelens: note: {}", pac.guarantee);
         } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
-            eprintln!(
+            errln!(
                 "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
-                e.exact_up_to, e.unchecked_words
+                e.exact_up_to,
+                e.unchecked_words
             );
         }
     }

@@ -27,10 +27,10 @@ pub fn run(action: HookAction) -> anyhow::Result<Outcome> {
         HookAction::Uninstall => hooks::uninstall(&repo)?,
     };
     for change in changes {
-        println!("{change}");
+        outln!("{change}");
     }
     if action == HookAction::Install {
-        println!(
+        outln!(
             "merges are now reviewed before they are committed; the .mergelens.toml committed on the branch merged into sets fail-on and on-error (docs/trust.md), MERGELENS=0 skips one review"
         );
     }

@@ -117,7 +117,7 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
         }
     }
     let program = find_program(&repo, &args.files)?;
-    println!(
+    outln!(
         "mergelens init: {} C file{}{}",
         program.files.len(),
         if program.files.len() == 1 { "" } else { "s" },
@@ -127,9 +127,9 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
             .map_or(String::new(), |c| format!(" (from {c})"))
     );
     print_left_out(&program.left_out);
-    println!("candidate entry functions:");
+    outln!("candidate entry functions:");
     for c in &program.candidates {
-        println!(
+        outln!(
             "  {}({})    {}:{}",
             c.name,
             c.parameters.join(", "),
@@ -169,11 +169,11 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
         config_text(&program, &entry, harness.is_some()),
     )
     .with_context(|| format!("cannot write {}", config_path.display()))?;
-    println!("wrote {FILE_NAME} (entry `{entry}`)");
+    outln!("wrote {FILE_NAME} (entry `{entry}`)");
     if let Some((text, _)) = &harness {
         std::fs::write(&harness_path, text)
             .with_context(|| format!("cannot write {}", harness_path.display()))?;
-        println!(
+        outln!(
             "wrote {HARNESS_FILE}: a skeleton calling {} on nondeterministic input; edit it to bound the input as the library expects",
             args.harness_for.as_deref().unwrap_or_default()
         );
@@ -186,7 +186,7 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
     if !args.no_learn {
         first_learning(args, &program, &root, &entry, harness.is_some())?;
     }
-    println!(
+    outln!(
         "next: commit the configuration (git add {commit} && git commit), then: mergelens review BRANCH"
     );
     Ok(Outcome::Success)
@@ -197,16 +197,16 @@ fn print_left_out(left_out: &[LeftOut]) {
     if left_out.is_empty() {
         return;
     }
-    println!(
+    outln!(
         "left out {} C file{} (name them with --files to analyse them):",
         left_out.len(),
         if left_out.len() == 1 { "" } else { "s" }
     );
     for (file, why) in left_out.iter().take(LISTED) {
-        println!("  {file}: {why}");
+        outln!("  {file}: {why}");
     }
     if left_out.len() > LISTED {
-        println!("  ... and {} more", left_out.len() - LISTED);
+        outln!("  ... and {} more", left_out.len() - LISTED);
     }
 }
 
@@ -229,7 +229,7 @@ fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
         Some(db) if globs.is_empty() => {
             let read = CompileCommands::read(&root.join(db), root)?;
             for w in &read.warnings {
-                eprintln!("mergelens: warning: {w}");
+                errln!("mergelens: warning: {w}");
             }
             program.files = read.files;
             program.include_dirs = read.include_dirs;
@@ -688,7 +688,7 @@ fn first_learning(
     let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
     let instrumented = cprog::instrument(&config, dir.path())?;
     super::program::print_front_end_warnings(&instrumented.warnings, args.verbose);
-    println!(
+    outln!(
         "alphabet of `{entry}` ({} letters): {}",
         instrumented.alphabet.len(),
         instrumented.alphabet.names().collect::<Vec<_>>().join(" ")
@@ -728,7 +728,7 @@ fn first_learning(
     };
     // A stopped learning's automaton is a conjecture: it proves nothing empty.
     let empty = !stopped && !dfa.states().any(|q| dfa.is_accepting(q));
-    println!(
+    outln!(
         "learned `{entry}` at --unwind {} --max-word-length {} in {:.1} s: {} states, {} CBMC runs{}",
         FIRST_BOUNDS.unwind,
         FIRST_BOUNDS.max_word_length,
@@ -745,7 +745,7 @@ fn first_learning(
         }
     );
     match suggested(took, stopped, empty) {
-        Some((unwind, length)) => println!(
+        Some((unwind, length)) => outln!(
             "suggested bound: unwind = {unwind}, max-word-length = {length} (add them to {FILE_NAME}){}",
             if empty {
                 "; the language is empty at --unwind 1: no execution returns within one loop iteration"
@@ -753,7 +753,7 @@ fn first_learning(
                 ""
             }
         ),
-        None => println!(
+        None => outln!(
             "no bound suggested: learning did not finish at the smallest bounds within {:.0} s; give init a larger --time-budget, give reviews a --time-budget, or narrow the alphabet with `only`/`exclude`",
             args.time_budget.as_secs_f64()
         ),

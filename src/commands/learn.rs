@@ -176,7 +176,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             p.exact_up_to
         )
     });
-    eprintln!(
+    errln!(
         "{}{}{}{}{}{partial_note}",
         summary(&stats, counters.runs()),
         formula_note(&counters),
@@ -337,7 +337,7 @@ fn empty_reason(
     let reason = match teacher.reach() {
         Ok(reach) => Some(reach),
         Err(e) => {
-            eprintln!("mergelens: warning: cannot tell why the language is empty: {e}");
+            errln!("mergelens: warning: cannot tell why the language is empty: {e}");
             None
         }
     };
@@ -350,7 +350,7 @@ fn empty_reason(
         },
         |r| r.empty_reason(&program.entry, bounds.unwind, bounds.max_word_length),
     );
-    eprintln!("mergelens: warning: the learned language is empty: {text}");
+    errln!("mergelens: warning: the learned language is empty: {text}");
     (text, reason.map(|r| r.cut).unwrap_or_default())
 }
 
@@ -365,9 +365,9 @@ impl Conclusion {
         if let Some(partial) = &self.partial {
             partial.warn("learning");
         } else if let Some((pac, _)) = &self.pac {
-            eprintln!("mergelens: note: {}", pac.guarantee);
+            errln!("mergelens: note: {}", pac.guarantee);
         } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
-            eprintln!(
+            errln!(
                 "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
                 e.exact_up_to,
                 e.unchecked_words,
@@ -376,7 +376,7 @@ impl Conclusion {
             );
         }
         if let Some(reason) = &learned.unconverged {
-            eprintln!("mergelens: note: --auto-bounds: {reason}");
+            errln!("mergelens: note: --auto-bounds: {reason}");
         }
     }
 

@@ -93,7 +93,7 @@ pub fn run(args: &LearnTargetArgs) -> anyhow::Result<()> {
     let mut learner = Learner::new(alphabet, config);
     let result = learner.run(&mut DfaTeacher::new(target), &mut cache);
     let stats = learner.stats();
-    eprintln!("{}", stats.to_json());
+    errln!("{}", stats.to_json());
     if let Some(path) = &args.stats {
         let mut text = serde_json::to_string_pretty(stats).expect("statistics always serialise");
         text.push('\n');

@@ -1,6 +1,44 @@
 //! The orchestration behind each command of the binary: read inputs, call the library,
 //! write outputs. Errors are `anyhow` with context here, and only here; `crate::exit`
 //! turns them into exit codes.
+//!
+//! Everything the commands print goes through [`outln!`] and [`errln!`], which print one
+//! line with every control character (line breaks too) shown escaped
+//! ([`mergelens::report::escape::terminal`]), or [`out!`] and [`err!`], which print a block
+//! of lines with every control character but the line break escaped
+//! ([`mergelens::report::escape::terminal_lines`]); a block's repository fields are escaped
+//! with [`term`] where it is built. So no text a repository wrote (a file name, a subject,
+//! a tool's message) can move the cursor, erase or recolour a line, or forge one.
+
+/// `println!` for the terminal: one line, see the module documentation.
+macro_rules! outln {
+    () => { println!() };
+    ($($arg:tt)*) => {
+        println!("{}", mergelens::report::escape::terminal(&format!($($arg)*)))
+    };
+}
+
+/// `print!` for the terminal: a block of lines.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        print!("{}", mergelens::report::escape::terminal_lines(&format!($($arg)*)))
+    };
+}
+
+/// `eprintln!` for the terminal: one line.
+macro_rules! errln {
+    () => { eprintln!() };
+    ($($arg:tt)*) => {
+        eprintln!("{}", mergelens::report::escape::terminal(&format!($($arg)*)))
+    };
+}
+
+/// `eprint!` for the terminal: a block of lines.
+macro_rules! err {
+    ($($arg:tt)*) => {
+        eprint!("{}", mergelens::report::escape::terminal_lines(&format!($($arg)*)))
+    };
+}
 
 pub mod anytime;
 pub mod audit;
@@ -37,6 +75,17 @@ pub enum Outcome {
     Conflict,
 }
 
+/// One field of a terminal line: repository text with every control character, line
+/// breaks included, shown escaped ([`mergelens::report::escape::terminal`]).
+pub(crate) fn term(s: &str) -> String {
+    mergelens::report::escape::terminal(s)
+}
+
+/// Names (files, branches) as one field each, joined with `, `.
+pub(crate) fn terms(names: &[String]) -> String {
+    names.iter().map(|n| term(n)).collect::<Vec<_>>().join(", ")
+}
+
 /// An error and its causes in one line, each said once: a level whose message ends with its
 /// cause's (`"{context}: {source}"`) contributes only its own words.
 pub(crate) fn one_line(error: &anyhow::Error) -> String {
@@ -54,6 +103,15 @@ pub(crate) fn one_line(error: &anyhow::Error) -> String {
         }
     }
     parts.join(": ")
+}
+
+/// Writes text meant for people (lists of words, a summary) to `output`, or to the terminal
+/// with its control characters but line breaks escaped when there is none.
+pub(crate) fn write_text(output: Option<&Path>, text: &str) -> anyhow::Result<()> {
+    match output {
+        Some(_) => write_output(output, text),
+        None => write_output(None, &mergelens::report::escape::terminal_lines(text)),
+    }
 }
 
 /// Writes `text` to `output`, or to standard output when there is none.

@@ -177,14 +177,14 @@ pub(crate) fn print_front_end_warnings(warnings: &[FrontEndWarning], verbose: bo
     let (options, program): (Vec<&FrontEndWarning>, Vec<&FrontEndWarning>) =
         warnings.iter().partition(|w| w.kind.about_options());
     for w in options {
-        eprintln!("mergelens: warning: {w}");
+        errln!("mergelens: warning: {w}");
     }
     if verbose || program.len() <= LISTED_WARNINGS {
         for w in program {
-            eprintln!("mergelens: warning: {w}");
+            errln!("mergelens: warning: {w}");
         }
     } else if let Some(count) = count_by_kind(program) {
-        eprintln!("mergelens: note: {count}; --verbose lists them");
+        errln!("mergelens: note: {count}; --verbose lists them");
     }
 }
 
@@ -201,7 +201,7 @@ pub(crate) fn load_answers(store: Option<&AnswerStore>, teacher: &mut CbmcTeache
             loaded
         }
         Err(e) => {
-            eprintln!("mergelens: warning: {e}");
+            errln!("mergelens: warning: {e}");
             0
         }
     }
@@ -216,7 +216,7 @@ pub(crate) fn save_answers(store: Option<&AnswerStore>, teacher: &CbmcTeacher<'_
     match store.save(&teacher.known()) {
         Ok(()) => true,
         Err(e) => {
-            eprintln!("mergelens: warning: {e}");
+            errln!("mergelens: warning: {e}");
             false
         }
     }
@@ -236,7 +236,7 @@ pub(crate) fn learn(
         LearningError::Learn(other) => anyhow::Error::new(other).context(doing()),
     })?;
     if let Some(note) = teacher.precheck_note() {
-        eprintln!("mergelens: warning: {note}");
+        errln!("mergelens: warning: {note}");
     }
     Ok(learned)
 }
@@ -264,7 +264,7 @@ pub(crate) fn write_stats(path: &Path, doc: &impl Serialize) -> anyhow::Result<(
 /// could be checked.
 fn cache_dir(choice: &CacheChoice) -> Option<PathBuf> {
     if matches!(choice, CacheChoice::Off)
-        || !mergelens::cache_mac::key_ready(|note| eprintln!("mergelens: warning: {note}"))
+        || !mergelens::cache_mac::key_ready(|note| errln!("mergelens: warning: {note}"))
     {
         return None;
     }
@@ -292,7 +292,7 @@ fn cache_dir(choice: &CacheChoice) -> Option<PathBuf> {
 /// Says when CBMC needed more object bits than its default, which the run raised by itself.
 pub(crate) fn object_bits_note(bits: Option<u32>) {
     if let Some(bits) = bits {
-        eprintln!(
+        errln!(
             "mergelens: note: the program has more addressed objects than CBMC's default of 256; its runs used --object-bits {bits}"
         );
     }

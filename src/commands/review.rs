@@ -16,7 +16,7 @@ use anyhow::Context;
 use std::path::{Path, PathBuf};
 
 use super::anytime::{self, Progress};
-use super::{Outcome, write_output};
+use super::{Outcome, term, terms, write_output};
 use mergelens::config::{FileConfig, OnError, Overrides, Settings};
 use mergelens::document::{Difference, ExecutionKind, Review, Verdict};
 use mergelens::git::{GitError, GitRepo, MergeVersions, Merged};
@@ -82,7 +82,7 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
         .unwrap_or_else(|e| Err(e.into()));
     match result {
         Err(error) if args.hook && on_error == OnError::Allow => {
-            eprintln!(
+            errln!(
                 "mergelens: WARNING: THIS MERGE WAS NOT REVIEWED: mergelens failed, and on-error = \"allow\" lets the merge go ahead: {}",
                 super::one_line(&error)
             );
@@ -114,7 +114,7 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     let _harness = trust::attach_harness(&repo, &owner.file, &owner.origin, &user, &mut settings)?;
     *on_error = settings.on_error;
     for warning in &settings.warnings {
-        eprintln!("mergelens: warning: {warning}");
+        errln!("mergelens: warning: {}", term(warning));
     }
     // Settings the user named are no branch's to change.
     let settings_change = match &args.flags.config {
@@ -122,9 +122,9 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         None => trust::settings_change(&repo, &versions, owner.text.as_deref()),
     };
     if let Merged::Conflict(paths) = &versions.merged {
-        eprintln!(
+        errln!(
             "mergelens: git cannot merge {} textually; learning the base and both branches to show how they differ",
-            paths.join(", ")
+            terms(paths)
         );
     }
     // `--time-budget` and Ctrl-C stop the CBMC runs (in process groups of their own, a
@@ -140,15 +140,15 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     let report = review::review_merge(&repo, &versions, &settings, &ctx);
     progress.finish();
     for warning in ctx.take_warnings() {
-        eprintln!("mergelens: warning: {warning}");
+        errln!("mergelens: warning: {}", term(&warning));
     }
     let mut report = report?;
     if let Some(reason) = mergelens::stop::stop_reason().filter(|_| report.stopped) {
-        eprintln!(
+        errln!(
             "mergelens: warning: the review stopped early ({reason}): the report holds what was learned, and the verdict is inconclusive"
         );
         if args.hook && args.time_budget.is_none() {
-            eprintln!(
+            errln!(
                 "mergelens: to finish the review after the merge: mergelens review --commit HEAD (what was learned is cached; hook-time-budget in .mergelens.toml sets the hook's budget)"
             );
         }
@@ -183,9 +183,9 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         ));
     }
     if to_stdout {
-        eprint!("{summary}");
+        err!("{summary}");
     } else {
-        print!("{summary}");
+        out!("{summary}");
     }
     Ok(outcome)
 }
@@ -250,7 +250,7 @@ pub(crate) fn load_settings(
         &mut settings,
     )?;
     for warning in &settings.warnings {
-        eprintln!("mergelens: warning: {warning}");
+        errln!("mergelens: warning: {}", term(warning));
     }
     Ok((settings, harness))
 }
@@ -290,7 +290,7 @@ pub(crate) fn save_last(repo: &GitRepo, name: &str, document: &Document) -> Opti
     match result {
         Ok(()) => Some(html),
         Err(e) => {
-            eprintln!(
+            errln!(
                 "mergelens: warning: cannot keep the report in {}: {e}",
                 dir.display()
             );
@@ -397,18 +397,18 @@ pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry
             // One line per value: each says which line of the program read it.
             let _ = writeln!(out, "  {} execution:", story.kind.name());
             for value in story.labelled_inputs() {
-                let _ = writeln!(out, "    input: {}", value.text());
+                let _ = writeln!(out, "    input: {}", term(&value.text()));
             }
         } else {
             let _ = writeln!(
                 out,
                 "  {} execution, on {}:",
                 story.kind.name(),
-                story.input_text()
+                term(&story.input_text())
             );
         }
         for line in story.aligned_text().lines() {
-            let _ = writeln!(out, "    {line}");
+            let _ = writeln!(out, "    {}", term(line));
         }
     }
     if entry.executions.len() > SUMMARY_WORDS {
@@ -454,12 +454,14 @@ pub(crate) fn summary(
     let _ = writeln!(
         out,
         "mergelens review: {} into {} (base {})",
-        v.theirs
-            .label
-            .clone()
-            .unwrap_or_else(|| short(&v.theirs.rev)),
-        v.ours.label.clone().unwrap_or_else(|| short(&v.ours.rev)),
-        short(&v.base.rev)
+        term(
+            &v.theirs
+                .label
+                .clone()
+                .unwrap_or_else(|| short(&v.theirs.rev))
+        ),
+        term(&v.ours.label.clone().unwrap_or_else(|| short(&v.ours.rev))),
+        term(&short(&v.base.rev))
     );
     let _ = writeln!(out, "verdict: {verdict}");
     if doc.entries.is_empty() && doc.bounds.notes.iter().any(|n| n == review::NO_CODE_CHANGE) {
@@ -469,7 +471,7 @@ pub(crate) fn summary(
         let _ = writeln!(
             out,
             "  not reviewed: the unstaged edits in {} (the review reads what is staged; git add them and commit again to review them)",
-            doc.unreviewed.join(", ")
+            terms(&doc.unreviewed)
         );
     }
     // Changed code no execution runs comes first: no difference says nothing about it.
@@ -484,7 +486,7 @@ pub(crate) fn summary(
         );
     } else {
         for line in &unreached {
-            let _ = writeln!(out, "  {line}");
+            let _ = writeln!(out, "  {}", term(line));
         }
     }
     for line in unchecked_lines(doc.entries.iter().map(|e| &e.coverage)) {
@@ -492,11 +494,11 @@ pub(crate) fn summary(
     }
     if doc.verdict == Verdict::Inconclusive {
         for reason in doc.inconclusive.iter().filter(|r| !unreached.contains(r)) {
-            let _ = writeln!(out, "  {reason}");
+            let _ = writeln!(out, "  {}", term(reason));
         }
     }
     if !doc.conflicts.is_empty() {
-        let _ = writeln!(out, "conflicting files: {}", doc.conflicts.join(", "));
+        let _ = writeln!(out, "conflicting files: {}", terms(&doc.conflicts));
     }
     for entry in doc.entries.iter().take(4) {
         entry_summary(&mut out, entry, doc.verdict);
@@ -538,7 +540,7 @@ fn words(out: &mut String, title: &str, d: &Option<Difference>) {
     });
     let _ = writeln!(out, "  {title}{count}:");
     for w in d.examples.iter().take(SUMMARY_WORDS) {
-        let _ = writeln!(out, "    {}", w.join(" "));
+        let _ = writeln!(out, "    {}", term(&w.join(" ")));
     }
     let total = d
         .count_up_to_bound
@@ -553,7 +555,7 @@ fn words(out: &mut String, title: &str, d: &Option<Difference>) {
 /// One entry's part of the summary: absent versions, the first-pass words, the stories.
 fn entry_summary(out: &mut String, entry: &mergelens::document::ReviewEntry, verdict: Verdict) {
     use std::fmt::Write;
-    let _ = writeln!(out, "entry {}:", entry.entry);
+    let _ = writeln!(out, "entry {}:", term(&entry.entry));
     for absent in &entry.absent {
         let _ = writeln!(out, "  absent in {absent}");
     }

@@ -9,6 +9,7 @@
 
 use std::fmt::Write;
 
+use super::escape;
 use super::options::Options;
 use super::view::{
     AuditPage, AutomatonPage, Banner, Count, CoverageTable, EntryView, Figure, Finding, InputView,
@@ -36,17 +37,22 @@ enum Detail {
 /// The series as a changelog: one section per step, newest last.
 pub(crate) fn series_page(page: &SeriesPage, options: &Options, limit: usize) -> String {
     let tail = tail(options, &page.tool);
-    let head = format!("# {}\n\n{}\n\n", page.title, banner(&page.banner));
+    let head = format!("# {}\n\n{}\n\n", text(&page.title), banner(&page.banner));
     let blocks: Vec<String> = page
         .steps
         .iter()
         .map(|s| {
-            let mut block = format!("## {} → {}: {}\n\n", s.from, s.to, s.headline);
+            let mut block = format!(
+                "## {} → {}: {}\n\n",
+                code(&s.from),
+                code(&s.to),
+                text(s.headline)
+            );
             for line in &s.lines {
-                let _ = writeln!(block, "- `{}`", cut(line, MAX_LINE));
+                let _ = writeln!(block, "- {}", code(line));
             }
             for note in &s.notes {
-                let _ = writeln!(block, "- {}", cut(note, MAX_LINE));
+                let _ = writeln!(block, "- {}", text(&shorten(note)));
             }
             block.push('\n');
             block
@@ -58,16 +64,21 @@ pub(crate) fn series_page(page: &SeriesPage, options: &Options, limit: usize) ->
 /// The audit as a table, one row per merge; rows past the limit are left out, saying so.
 pub(crate) fn audit_page(page: &AuditPage, options: &Options, limit: usize) -> String {
     let tail = tail(options, &page.tool);
-    let head = format!("# {}\n\n{}\n\n", page.title, banner(&page.banner));
+    let head = format!("# {}\n\n{}\n\n", text(&page.title), banner(&page.banner));
     let mut blocks = vec![
         "| merge | subject | verdict | unexpected | lost | overlapping | seconds |\n|---|---|---|---:|---:|---:|---:|\n"
             .to_string(),
     ];
     for r in &page.rows {
-        let subject = cut(&r.subject.replace('|', "\\|"), 120);
+        let subject = cell(&text(&cut_chars(&r.subject, 120)));
         blocks.push(format!(
-            "| `{}` | {subject} | **{}** | {} | {} | {} | {} |\n",
-            r.short, r.verdict, r.unexpected, r.lost, r.overlapping, r.seconds
+            "| {} | {subject} | **{}** | {} | {} | {} | {} |\n",
+            cell(&code(&r.short)),
+            text(r.verdict),
+            r.unexpected,
+            r.lost,
+            r.overlapping,
+            text(&r.seconds)
         ));
     }
     fits(&head, &blocks, &tail, limit).unwrap_or_else(|| squeeze(&head, &blocks, &tail, limit))
@@ -341,7 +352,22 @@ fn tail(options: &Options, tool: &str) -> String {
     let mut out = String::from("---\n");
     if let Some(report) = &options.html_report {
         if report.starts_with("https://") || report.starts_with("http://") {
-            let _ = writeln!(out, "Full report: [HTML](<{}>)", report.replace('>', "%3E"));
+            // A `<` or `>` would end the link and start a tag; a control would end the line.
+            let target: String = report
+                .chars()
+                .map(|c| match c {
+                    '<' | '>' | '\\' => format!("%{:02X}", c as u32),
+                    c if escape::is_hazard(c) => {
+                        let mut b = [0; 4];
+                        c.encode_utf8(&mut b)
+                            .bytes()
+                            .map(|x| format!("%{x:02X}"))
+                            .collect()
+                    }
+                    c => c.to_string(),
+                })
+                .collect();
+            let _ = writeln!(out, "Full report: [HTML](<{target}>)");
         } else {
             let _ = writeln!(out, "Full report: {}", code(report));
         }
@@ -629,6 +655,14 @@ fn transition_list(caption: &str, dfa: &Dfa) -> String {
     out
 }
 
+/// At most `max` characters of `s`, with `…` when it was longer.
+fn cut_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
 fn shorten(s: &str) -> String {
     if s.len() <= MAX_LINE {
         return s.to_string();
@@ -642,58 +676,27 @@ fn shorten(s: &str) -> String {
 
 /// A fenced code block whose fence is longer than any run of backticks inside.
 fn fence(content: &str) -> String {
-    fence_as("text", content)
+    escape::markdown_fence("text", content)
 }
 
 fn fence_as(language: &str, content: &str) -> String {
-    let longest = longest_backtick_run(content);
-    let ticks = "`".repeat(longest.max(2) + 1);
-    let content = content.trim_end_matches('\n');
-    format!("{ticks}{language}\n{content}\n{ticks}\n\n")
+    escape::markdown_fence(language, content)
 }
 
-fn longest_backtick_run(s: &str) -> usize {
-    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
-}
-
-/// An inline code span that holds any text.
+/// An inline code span that holds any text, cut to [`MAX_LINE`].
 fn code(s: &str) -> String {
-    let s = shorten(s).replace('\n', " ");
-    let ticks = "`".repeat(longest_backtick_run(&s) + 1);
-    // A span that starts or ends with a backtick needs a space of padding, which is stripped.
-    if s.starts_with('`') || s.ends_with('`') {
-        format!("{ticks} {s} {ticks}")
-    } else {
-        format!("{ticks}{s}{ticks}")
-    }
+    escape::markdown_code(&shorten(s))
 }
 
-/// Program-derived text (commit messages, names) as inert Markdown: no markup, no HTML, no
-/// @-mention that would notify someone.
+/// Repository text (commit subjects, names, notes, tools' messages) as inert Markdown:
+/// [`escape::markdown`].
 fn text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '|' | '#' | '!' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '@' => out.push_str("@\u{2060}"),
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
+    escape::markdown(s)
 }
 
 /// A table cell: a `|` would end it, even inside a code span.
 fn cell(s: &str) -> String {
-    let escaped = s.replace('|', "\\|");
-    // `text` already escaped its pipes; do not escape them twice.
-    escaped.replace("\\\\|", "\\|")
+    escape::markdown_cell(s)
 }
 
 #[cfg(test)]
@@ -718,6 +721,18 @@ mod tests {
         );
         assert_eq!(cell(&text("a|b")), "a\\|b");
         assert_eq!(cell(&code("a|b")), "`a\\|b`");
+    }
+
+    #[test]
+    fn a_report_link_cannot_open_a_tag() {
+        let options = Options {
+            html_report: Some("https://x/<img src=x onerror=alert(1)>\n# x".to_string()),
+        };
+        let tail = tail(&options, "t");
+        assert!(
+            tail.contains("[HTML](<https://x/%3Cimg src=x onerror=alert(1)%3E%0A# x>)"),
+            "{tail}"
+        );
     }
 
     #[test]

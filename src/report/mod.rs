@@ -18,6 +18,7 @@
 
 mod compute;
 mod error;
+pub mod escape;
 mod html;
 mod markdown;
 mod options;

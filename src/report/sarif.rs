@@ -11,11 +11,14 @@
 //!   (saying when it loses a call a branch added), or, where the check did not run, per
 //!   non-empty word-level language (`unexpected`, `lost`), located at the functions its letters name that the
 //!   merge changed, else at the entry function; an unreached hunk at its own lines;
-//! * each message has the example words, and the HTML report's location when given.
+//! * each message has the example words, and the HTML report's location when given;
+//! * repository text is escaped (`super::escape`): each `uri` percent-encoded, each message
+//!   with its control characters and brackets escaped.
 
 use serde_json::{Value, json};
 
 use super::compute::Language;
+use super::escape;
 use super::options::Options;
 use crate::document::audit::AuditDocument;
 use crate::document::series::SeriesDocument;
@@ -159,7 +162,11 @@ pub(crate) fn series(doc: &SeriesDocument, options: &Options) -> Value {
                 .as_str()
                 .unwrap_or_default()
                 .to_string();
-            r["message"]["text"] = json!(format!("{} → {}: {text}", step.from, step.to));
+            r["message"]["text"] = json!(format!(
+                "{} → {}: {text}",
+                escape::sarif_text(&step.from),
+                escape::sarif_text(&step.to)
+            ));
             results.push(r);
         }
     }
@@ -342,7 +349,7 @@ fn region(file: &str, start: u32, end: Option<u32>) -> Value {
     }
     json!({
         "physicalLocation": {
-            "artifactLocation": { "uri": file, "uriBaseId": "%SRCROOT%" },
+            "artifactLocation": { "uri": escape::sarif_uri(file), "uriBaseId": "%SRCROOT%" },
             "region": region,
         }
     })
@@ -350,10 +357,11 @@ fn region(file: &str, start: u32, end: Option<u32>) -> Value {
 
 fn result(rule: &str, message: String, options: &Options, locations: Vec<Value>) -> Value {
     let index = RULES.iter().position(|(id, ..)| *id == rule).unwrap_or(0);
-    let text = match &options.html_report {
+    // Every message quotes the repository (names, subjects, notes): escaped as a whole.
+    let text = escape::sarif_text(&match &options.html_report {
         Some(report) => format!("{message} Full report: {report}"),
         None => message,
-    };
+    });
     json!({
         "ruleId": rule,
         "ruleIndex": index,

@@ -325,6 +325,20 @@ impl SideJob<'_> {
         let search_timeout = Some(self.timeout.map_or(budget, |t| t.min(budget)));
         mark_uncalled(&mut out, &program, &p.root);
         self.search_word_length(&goto, &mut out, search_timeout);
+        self.search_unwind(&goto, &mut out, search_timeout);
+        self.save(&key, &out);
+        Ok(out)
+    }
+
+    /// For the unreached hunks of a called function that no larger word bound reaches: the
+    /// smallest `--unwind` up to the limit at which some execution reaches them; a search
+    /// run that takes longer than `search_timeout` ends the search.
+    fn search_unwind(
+        &self,
+        goto: &GotoProgram,
+        out: &mut [CoveredHunk],
+        search_timeout: Option<Duration>,
+    ) {
         let searched = |h: &CoveredHunk| {
             h.unreached() && h.uncalled.is_none() && h.reached_at_word_length.is_none()
         };
@@ -369,8 +383,6 @@ impl SideJob<'_> {
                 h.searched_up_to = Some(unwind);
             }
         }
-        self.save(&key, &out);
-        Ok(out)
     }
 
     /// For the unreached hunks of a called function: the smallest of a few larger word
