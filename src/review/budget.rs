@@ -1,18 +1,24 @@
-//! A review or diff stopped by `--time-budget` or Ctrl-C ([`crate::stop`]), or one version's
-//! learning cut by a CBMC run past its query timeout or memory limit: what a version whose
-//! learning was cut short contributes, and the reasons that make the verdict `inconclusive`.
+//! A review or diff stopped by `--time-budget` or Ctrl-C ([`crate::stop`]), one version's
+//! learning cut by a CBMC run past its query timeout or memory limit, or a tool that failed
+//! on the reviewed branch's code: what a version whose learning was cut short contributes,
+//! and the reasons that make a review's verdict `unfinished`.
 //!
 //! Key items: [`Stopped`] (one version's learning, cut short) and [`partial`], which keeps
 //! the teacher's last conjecture built on confirmed answers (as `mergelens learn` does), or
 //! the empty language, marked unlearned, when the learner had not conjectured yet. Either
 //! way the automaton is right only up to [`Stopped::exact_up_to`] letters, so the languages
-//! computed from it are shown but are no findings: the verdict is `inconclusive`.
+//! computed from it are shown but are no findings: the verdict is `unfinished`.
+//! [`tool_failure`] tells a tool failing on the branch's code (a reason, the review goes
+//! on) from a failure of the setup (an error).
 
 use crate::automaton::{Dfa, ops};
 use crate::cbmc::CbmcTeacher;
 use crate::cbmc::learning::LearningError;
 use crate::cbmc::{CbmcRunError, CbmcTeacherError};
-use crate::cprog::InstrumentedProgram;
+use crate::cprog::{FrontEndError, InstrumentedProgram};
+use crate::document::Version;
+
+use super::error::ReviewError;
 
 /// One version's learning, cut short.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +32,7 @@ pub(crate) struct Stopped {
 }
 
 impl Stopped {
-    /// Why the verdict is inconclusive, naming the version and entry.
+    /// Why the verdict is unfinished, naming the version and entry.
     pub(crate) fn reason_text(&self, what: &str) -> String {
         if self.conjecture {
             format!(
@@ -61,6 +67,53 @@ pub(crate) fn cut_of(error: &LearningError) -> Option<String> {
         }) => Some(e.to_string()),
         _ => None,
     }
+}
+
+/// Why an entry's review did not finish, when `error` is a tool failing or stopping on code
+/// the reviewed branch controls: gcc -E or the front end rejecting it, goto-cc rejecting
+/// it, CBMC crashing or passing a limit on it, in theirs or the merge result (or in the
+/// product of the four versions). A branch can cause each on purpose, so it is recorded as
+/// `unfinished` (which `fail-on` can name) and the review goes on, where an error would let
+/// the hook's `on-error = "allow"` pass the merge unreviewed. The same failure on the base
+/// or ours, the owner's own code, and failures of the setup (a missing tool, a file that
+/// cannot be written) stay errors: they say the setup is broken, whatever the branch is.
+pub(crate) fn tool_failure(error: &ReviewError) -> Option<String> {
+    let branch = |v: &Version| matches!(v, Version::Theirs | Version::Merged);
+    let contained = match error {
+        ReviewError::FrontEnd {
+            version, source, ..
+        } => {
+            branch(version)
+                && matches!(
+                    **source,
+                    FrontEndError::SyntaxError { .. }
+                        | FrontEndError::Preprocess { .. }
+                        | FrontEndError::Stopped { .. }
+                )
+        }
+        ReviewError::Teacher {
+            version, source, ..
+        } => {
+            branch(version)
+                && match &**source {
+                    CbmcTeacherError::Compile(e) | CbmcTeacherError::Query { source: e, .. } => {
+                        tool_run(e)
+                    }
+                    CbmcTeacherError::Timeout { .. }
+                    | CbmcTeacherError::Stopped { .. }
+                    | CbmcTeacherError::ConcreteDisagrees { .. } => true,
+                }
+        }
+        ReviewError::Product { source, .. } => tool_run(source),
+        _ => false,
+    };
+    contained.then(|| format!("{error}; this entry's review did not finish"))
+}
+
+/// Whether a tool's run failed on the program it was given (not for want of the tool or a
+/// file).
+fn tool_run(error: &CbmcRunError) -> bool {
+    !matches!(error, CbmcRunError::Io { .. })
 }
 
 /// What a stopped run keeps: the last conjecture on confirmed answers (minimal), or the

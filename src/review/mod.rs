@@ -66,7 +66,7 @@ pub struct ReviewReport {
     /// Some entry has an execution both branches changed in the same place differently.
     pub overlapping: bool,
     /// The review was stopped (`--time-budget`, Ctrl-C) before it finished: its verdict is
-    /// `inconclusive`. A stop that came after the last check leaves a finished review.
+    /// `unfinished`. A stop that came after the last check leaves a finished review.
     pub stopped: bool,
 }
 
@@ -117,22 +117,48 @@ fn checkout(
 pub const NO_CODE_CHANGE: &str = "no version's program differs from the base's after preprocessing, token for token: only comments, layout or files outside the program changed, so every version behaves as the base does and nothing was learned";
 
 /// Every entry's versions, instrumented; none when no version's program differs from the
-/// first's (then `true`): the review's answer is known without CBMC.
+/// first's (then `true`): the review's answer is known without CBMC. With `unfinished`, an
+/// entry a tool failed on in the branch's code is left out with the reason there.
 fn prepare_entries(
     inputs: &[VersionInput],
     settings: &Settings,
     ctx: &LearnContext,
+    mut unfinished: Option<&mut Vec<String>>,
 ) -> Result<(Vec<engine::PreparedEntry>, bool), ReviewError> {
-    let prepared = settings
-        .entries
-        .iter()
-        .map(|entry| engine::prepare_entry(inputs, entry, settings, ctx))
-        .collect::<Result<Vec<_>, _>>()?;
-    if prepared.iter().all(engine::PreparedEntry::unchanged) {
+    let mut prepared = Vec::new();
+    let mut failed = false;
+    for entry in &settings.entries {
+        let result = engine::prepare_entry(inputs, entry, settings, ctx);
+        match contained(result, unfinished.as_deref_mut())? {
+            Some(p) => prepared.push(p),
+            None => failed = true,
+        }
+    }
+    if !failed && prepared.iter().all(engine::PreparedEntry::unchanged) {
         ctx.progress("no version's program differs from the base's: nothing to learn");
         return Ok((Vec::new(), true));
     }
     Ok((prepared, false))
+}
+
+/// `result`'s value; or, when a tool failed on code the reviewed branch controls and
+/// `unfinished` collects such failures, `None` with the reason there
+/// ([`budget::tool_failure`]).
+fn contained<T>(
+    result: Result<T, ReviewError>,
+    unfinished: Option<&mut Vec<String>>,
+) -> Result<Option<T>, ReviewError> {
+    match (result, unfinished) {
+        (Ok(value), _) => Ok(Some(value)),
+        (Err(e), Some(unfinished)) => match budget::tool_failure(&e) {
+            Some(reason) => {
+                unfinished.push(reason);
+                Ok(None)
+            }
+            None => Err(e),
+        },
+        (Err(e), None) => Err(e),
+    }
 }
 
 /// A commit as errors name it: its label and short id (`feature a5640c1`).
@@ -222,15 +248,16 @@ fn change_set(
     }
 }
 
-/// The coverage of one entry's change, with the reasons a side could not be checked added
-/// to `inconclusive` and the cost to `cost`.
+/// The coverage of one entry's change, with the reasons a side could not be checked (a
+/// tool failed or passed a limit: the review did not finish) added to `unfinished` and the
+/// cost to `cost`.
 fn entry_coverage(
     changes: &[coverage::ChangeSet],
     inputs: &[engine::VersionInput],
     learned: &engine::EntryAutomata,
     settings: &Settings,
     ctx: &LearnContext,
-    inconclusive: &mut Vec<String>,
+    unfinished: &mut Vec<String>,
     cost: &mut coverage::CoverageCost,
 ) -> covered::Coverage {
     let (found, problems, spent) = coverage::check(changes, inputs, learned, settings, ctx);
@@ -238,7 +265,7 @@ fn entry_coverage(
         "{}: {} of {} changed hunks reached ({} CBMC runs, {:.1} s)",
         learned.entry, found.counts.reached, found.counts.hunks, spent.runs, spent.seconds
     ));
-    inconclusive.extend(problems);
+    unfinished.extend(problems);
     cost.runs += spent.runs;
     cost.seconds += spent.seconds;
     found
@@ -328,7 +355,8 @@ pub fn review_merge(
         notes: common_notes(repo, &checkouts, settings),
         ..Tally::default()
     };
-    let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx)?;
+    let (prepared, no_code_change) =
+        prepare_entries(&inputs, settings, ctx, Some(&mut tally.unfinished))?;
     if no_code_change {
         tally.notes.push(NO_CODE_CHANGE.to_string());
     }
@@ -336,11 +364,14 @@ pub fn review_merge(
     let mut unwind = None;
     for prepared in prepared {
         if let Some(reason) = budget::skipped(&prepared.entry) {
-            tally.inconclusive.push(reason);
+            tally.unfinished.push(reason);
             tally.stopped = true;
             continue;
         }
-        let learned = engine::learn_entry(prepared, settings, ctx)?;
+        let learned = engine::learn_entry(prepared, settings, ctx);
+        let Some(learned) = contained(learned, Some(&mut tally.unfinished))? else {
+            continue;
+        };
         unwind = Some(learned.bounds.unwind);
         entries.push(review_entry(
             &learned, &changes, &inputs, settings, ctx, &mut tally,
@@ -351,11 +382,13 @@ pub fn review_merge(
         // Languages and stories of partial automata are shown, but they are no findings.
         (tally.unexpected, tally.lost, tally.overlapping) = (false, false, false);
     }
+    let unfinished = std::mem::take(&mut tally.unfinished);
     let verdict = Verdict::of(Findings {
         conflict: !conflicts.is_empty(),
         unexpected: tally.unexpected,
         lost: tally.lost,
         overlapping: tally.overlapping,
+        unfinished: !unfinished.is_empty(),
         inconclusive: !inconclusive.is_empty(),
     });
     let merged_is_index = merged_name.as_deref() == Some("index");
@@ -377,6 +410,7 @@ pub fn review_merge(
         conflicts,
         entries,
         tool: tool(),
+        unfinished,
         inconclusive,
         unreviewed: if merged_is_index {
             repo.unstaged_paths()
@@ -396,7 +430,7 @@ pub fn review_merge(
 }
 
 /// What the entries of a review add up to: their findings, the reasons the verdict is
-/// inconclusive, notes, and coverage's cost.
+/// unfinished or inconclusive, notes, and coverage's cost.
 #[derive(Default)]
 struct Tally {
     unexpected: bool,
@@ -404,8 +438,11 @@ struct Tally {
     overlapping: bool,
     /// A diff's: some entry's behaviour changed.
     changed: bool,
-    /// `--time-budget` or Ctrl-C cut learning short: the verdict is inconclusive.
+    /// `--time-budget` or Ctrl-C cut learning short: the verdict is unfinished.
     stopped: bool,
+    /// Why the review did not complete its work: a stop, a tool past a limit or failing.
+    unfinished: Vec<String>,
+    /// Why the finished check fell short of the bounds.
     inconclusive: Vec<String>,
     notes: Vec<String>,
     cost: coverage::CoverageCost,
@@ -426,14 +463,14 @@ impl Tally {
         self.inconclusive
             .extend(shortfalls(learned, settings.bounds.max_word_length()));
         self.stopped |= !learned.stopped.is_empty();
-        self.inconclusive.extend(learned.stopped.iter().cloned());
+        self.unfinished.extend(learned.stopped.iter().cloned());
         let coverage = entry_coverage(
             changes,
             inputs,
             learned,
             settings,
             ctx,
-            &mut self.inconclusive,
+            &mut self.unfinished,
             &mut self.cost,
         );
         self.notes.extend(learned.notes.iter().cloned());
@@ -611,7 +648,12 @@ fn check_executions(
         Some(reason) => {
             execution::CheckOutcome::Unfinished(format!("the run was stopped ({reason})"))
         }
-        None => execution::check_entry(inputs, entry, settings, ctx, learned)?,
+        None => {
+            let mut failed = Vec::new();
+            let checked = execution::check_entry(inputs, entry, settings, ctx, learned);
+            contained(checked, Some(&mut failed))?
+                .unwrap_or_else(|| execution::CheckOutcome::Unfinished(failed.concat()))
+        }
     };
     Ok(match outcome {
         execution::CheckOutcome::Ran(check) => {
@@ -637,7 +679,7 @@ fn check_executions(
         }
         execution::CheckOutcome::Unfinished(reason) => {
             tally.stopped |= crate::stop::stop_reason().is_some();
-            tally.inconclusive.push(format!(
+            tally.unfinished.push(format!(
                 "entry `{entry}`: the per-execution check did not finish: {reason}"
             ));
             (Vec::new(), None)
@@ -695,7 +737,7 @@ pub fn diff_revisions(
         notes: common_notes(repo, &checkouts, settings),
         ..Tally::default()
     };
-    let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx)?;
+    let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx, None)?;
     if no_code_change {
         tally.notes.push(NO_CODE_CHANGE.to_string());
     }
@@ -703,7 +745,7 @@ pub fn diff_revisions(
     let mut unwind = None;
     for prepared in prepared {
         if let Some(reason) = budget::skipped(&prepared.entry) {
-            tally.inconclusive.push(reason);
+            tally.unfinished.push(reason);
             continue;
         }
         let learned = engine::learn_entry(prepared, settings, ctx)?;
@@ -712,6 +754,9 @@ pub fn diff_revisions(
             &learned, &changes, &inputs, settings, ctx, &mut tally,
         ));
     }
+    // A diff has no verdict: what did not finish is among the reasons it fell short.
+    let unfinished = std::mem::take(&mut tally.unfinished);
+    tally.inconclusive.extend(unfinished);
     let (unwind, inconclusive) = tally.close(entries.iter().map(|e| &e.coverage), unwind, ctx);
     Ok(DiffReport {
         document: DiffDocument {
