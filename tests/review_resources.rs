@@ -1,5 +1,5 @@
 //! What a review costs and what happens when it runs out (issue 24), on real repositories
-//! with the real CBMC: a CBMC run past the memory limit makes its entry `inconclusive` with
+//! with the real CBMC: a CBMC run past the memory limit makes its entry `unfinished` with
 //! the reason (and is an error naming the query in `learn`); the peak memory is reported; a
 //! review terminated by SIGTERM writes its document marked partial, keeps the executions
 //! its per-execution check found, and the next review resumes from them.
@@ -28,7 +28,7 @@ fn program(extra: &str, tail: &str) -> String {
 }
 
 #[test]
-fn a_cbmc_run_past_the_memory_limit_makes_the_entry_inconclusive_with_the_reason() {
+fn a_cbmc_run_past_the_memory_limit_makes_the_entry_unfinished_with_the_reason() {
     let repo = merge(
         &program("", ""),
         &program("", "    step();\n"),
@@ -49,8 +49,8 @@ fn a_cbmc_run_past_the_memory_limit_makes_the_entry_inconclusive_with_the_reason
     ]);
     let doc = document(&out);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert_eq!(doc["verdict"], "inconclusive", "{}", text(&out));
-    let reasons = doc["inconclusive"].to_string();
+    assert_eq!(doc["verdict"], "unfinished", "{}", text(&out));
+    let reasons = doc["unfinished"].to_string();
     assert!(
         reasons.contains("ran out of memory") && reasons.contains("300 MiB"),
         "{reasons}"
@@ -127,8 +127,8 @@ fn a_review_terminated_mid_check_writes_its_document_and_the_next_run_resumes() 
     let repo = many_executions();
     let (code, doc, said) = review_terminated_at(&repo, " executions · ");
     assert_eq!(code, Some(0), "{said}");
-    assert_eq!(doc["verdict"], "inconclusive", "{said}");
-    let reasons = doc["inconclusive"].to_string();
+    assert_eq!(doc["verdict"], "unfinished", "{said}");
+    let reasons = doc["unfinished"].to_string();
     assert!(
         reasons.contains("stopped") && reasons.contains("resumes"),
         "{reasons}"

@@ -29,6 +29,20 @@ pub enum FailOnArg {
     Inconclusive,
 }
 
+/// The `fail-on` the names give; `None` for none.
+fn fail_on_set(names: &[FailOnArg]) -> Option<mergelens::config::FailOn> {
+    use mergelens::config::{FailOn, FailOnName};
+    FailOn::of(names.iter().map(|f| match f {
+        FailOnArg::Never => FailOnName::Never,
+        FailOnArg::Unexpected => FailOnName::Unexpected,
+        FailOnArg::Lost => FailOnName::Lost,
+        FailOnArg::Overlapping => FailOnName::Overlapping,
+        FailOnArg::Any => FailOnName::Any,
+        FailOnArg::Unfinished => FailOnName::Unfinished,
+        FailOnArg::Inconclusive => FailOnName::Inconclusive,
+    }))
+}
+
 /// `on-error`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum OnErrorArg {
@@ -113,6 +127,11 @@ pub struct ReviewLearnFlags {
     /// Neither read nor write the caches under .git/mergelens/.
     #[arg(long)]
     pub no_cache: bool,
+    /// Names added to the fail-on that governs (the owner's .mergelens.toml, or
+    /// --fail-on), not replacing it: a CI job's `--also-fail-on unfinished` fails a review
+    /// that did not finish and keeps the owner's policy for findings.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "NAME,...")]
+    pub also_fail_on: Vec<FailOnArg>,
     /// The document format (default: from -o's extension; without -o only a summary).
     #[arg(long, value_enum)]
     pub format: Option<DocFormatArg>,
@@ -127,7 +146,7 @@ impl ReviewLearnFlags {
         fail_on: &[FailOnArg],
         on_error: Option<OnErrorArg>,
     ) -> mergelens::config::Overrides {
-        use mergelens::config::{FailOn, FailOnName, OnError, Overrides};
+        use mergelens::config::{OnError, Overrides};
         use mergelens::cprog::EventKind;
         Overrides {
             config: self
@@ -161,15 +180,8 @@ impl ReviewLearnFlags {
             memory_limit: self.memory_limit,
             exact_limit: self.exact_limit,
             allocations: self.allocations.map(Into::into),
-            fail_on: FailOn::of(fail_on.iter().map(|f| match f {
-                FailOnArg::Never => FailOnName::Never,
-                FailOnArg::Unexpected => FailOnName::Unexpected,
-                FailOnArg::Lost => FailOnName::Lost,
-                FailOnArg::Overlapping => FailOnName::Overlapping,
-                FailOnArg::Any => FailOnName::Any,
-                FailOnArg::Unfinished => FailOnName::Unfinished,
-                FailOnArg::Inconclusive => FailOnName::Inconclusive,
-            })),
+            fail_on: fail_on_set(fail_on),
+            also_fail_on: fail_on_set(&self.also_fail_on),
             on_error: on_error.map(|o| match o {
                 OnErrorArg::Allow => OnError::Allow,
                 OnErrorArg::Block => OnError::Block,

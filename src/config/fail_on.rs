@@ -92,6 +92,13 @@ impl FailOn {
         (bits != 0).then_some(FailOn { bits })
     }
 
+    /// The names of both.
+    pub fn with(self, other: FailOn) -> FailOn {
+        FailOn {
+            bits: self.bits | other.bits,
+        }
+    }
+
     pub fn contains(self, name: FailOnName) -> bool {
         self.bits & name.bit() != 0
     }

@@ -190,6 +190,9 @@ pub struct Overrides {
     pub exact_limit: Option<u64>,
     pub allocations: Option<Allocations>,
     pub fail_on: Option<FailOn>,
+    /// `--also-fail-on`: names added to the `fail-on` that governs (the owner's, or
+    /// `--fail-on`), so that a CI job can fail on `unfinished` and keep the owner's policy.
+    pub also_fail_on: Option<FailOn>,
     pub on_error: Option<OnError>,
     pub jobs: Option<usize>,
 }
@@ -421,6 +424,9 @@ impl Settings {
             s.allocations = allocations;
         }
         s.fail_on = flags.fail_on.or(file.fail_on).unwrap_or_default();
+        if let Some(also) = flags.also_fail_on {
+            s.fail_on = s.fail_on.with(also);
+        }
         s.on_error = flags.on_error.or(file.on_error).unwrap_or_default();
         if let Some(jobs) = flags.jobs.or(file.jobs) {
             s.jobs = jobs.max(1);
@@ -657,6 +663,15 @@ mod tests {
         .unwrap();
         let s = Settings::resolve(&listed, &Overrides::default(), Path::new("/r")).unwrap();
         assert!(s.fail_on.fails_unfinished() && s.fail_on.fails(true, false, false));
+        // `--also-fail-on` adds to the file's policy instead of replacing it.
+        let owner = FileConfig::parse("fail-on = \"overlapping\"\n", Path::new("x")).unwrap();
+        let ci = Overrides {
+            also_fail_on: Some(FailOn::one(FailOnName::Unfinished)),
+            ..Overrides::default()
+        };
+        let s = Settings::resolve(&owner, &ci, Path::new("/r")).unwrap();
+        assert!(s.fail_on.fails(false, false, true) && s.fail_on.fails_unfinished());
+        assert_eq!(s.fail_on.name(), "[\"overlapping\", \"unfinished\"]");
         let bad = FileConfig::parse("events = \"lines\"\n", Path::new("x")).unwrap();
         assert!(Settings::resolve(&bad, &Overrides::default(), Path::new("/r")).is_err());
     }
