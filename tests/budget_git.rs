@@ -138,4 +138,10 @@ fn a_diff_stopped_by_the_budget_is_inconclusive() {
             .starts_with("old (main): learning stopped early")),
         "{reasons:?}"
     );
+    // A fail-on that names `unfinished` fails a diff that did not finish.
+    let mut args = vec!["diff", "main~1", "main", "--time-budget", "1"];
+    args.extend(["--fail-on", "unfinished"]);
+    args.extend(BOUNDS);
+    let out = repo.mergelens(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }

@@ -701,6 +701,9 @@ pub struct DiffReport {
     pub document: DiffDocument,
     /// Whether some entry's behaviour changed.
     pub changed: bool,
+    /// Whether the diff did not complete its work (a stop, a CBMC run past a limit, an
+    /// entry not learned): its reasons are among the document's `inconclusive` ones.
+    pub unfinished: bool,
 }
 
 impl DiffReport {
@@ -756,6 +759,7 @@ pub fn diff_revisions(
     }
     // A diff has no verdict: what did not finish is among the reasons it fell short.
     let unfinished = std::mem::take(&mut tally.unfinished);
+    let did_not_finish = !unfinished.is_empty();
     tally.inconclusive.extend(unfinished);
     let (unwind, inconclusive) = tally.close(entries.iter().map(|e| &e.coverage), unwind, ctx);
     Ok(DiffReport {
@@ -777,6 +781,7 @@ pub fn diff_revisions(
         },
         // Differences of partial automata are shown, but they are no findings.
         changed: tally.changed && !tally.stopped,
+        unfinished: did_not_finish,
     })
 }
 
