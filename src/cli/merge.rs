@@ -103,7 +103,7 @@ pub struct ReviewLearnFlags {
     #[arg(long, value_name = "S", value_parser = seconds)]
     pub query_timeout: Option<f64>,
     /// The memory one CBMC run may take (4GiB, 512MiB; 0 for no limit; default 4GiB): an
-    /// entry whose run passes it is `inconclusive`, with the reason.
+    /// run that passes it leaves the review `unfinished`, with the reason.
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<mergelens::process::MemorySize>,
     /// Check at most N accepted words against CBMC per conjecture.

@@ -587,8 +587,8 @@ fn review_entry(
     let (executions, execution_check) = if merged.is_some() && learned.stopped.is_empty() {
         check_executions(learned, &languages, inputs, settings, ctx, tally)?
     } else {
-        // An entry whose learning was cut short is inconclusive already (its reasons are
-        // in the list), and its partial automata judge nothing.
+        // An entry whose learning was cut short is unfinished already (its reasons are in
+        // the list), and its partial automata judge nothing.
         (Vec::new(), None)
     };
     // Without a merge result the branches' disagreement is what a reviewer looks at.

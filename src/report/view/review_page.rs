@@ -374,7 +374,9 @@ fn verdict_warning(review: &Review, totals: &WordTotals) -> Option<String> {
         unfinished: !review.unfinished.is_empty(),
         inconclusive: !review.inconclusive.is_empty(),
     });
-    (derived != review.verdict && review.verdict != Verdict::Conflict).then(|| {
+    // An unfinished review's partial automata are no findings: nothing to contradict.
+    let judged = !matches!(review.verdict, Verdict::Conflict | Verdict::Unfinished);
+    (derived != review.verdict && judged).then(|| {
         format!(
             "The document's verdict is \"{}\", but its automata say \"{}\"; the banner shows the document's verdict.",
             review.verdict.name(),
