@@ -378,6 +378,8 @@ pub fn review_merge(
         )?);
     }
     let (unwind, inconclusive) = tally.close(entries.iter().map(|e| &e.coverage), unwind, ctx);
+    // A stop that cut the preparation or a tool's run short is a stop too.
+    tally.stopped |= crate::stop::stop_reason().is_some() && !tally.unfinished.is_empty();
     if tally.stopped {
         // Languages and stories of partial automata are shown, but they are no findings.
         (tally.unexpected, tally.lost, tally.overlapping) = (false, false, false);
