@@ -162,16 +162,27 @@ fn a_version_the_front_end_rejects_is_named_by_its_repository_path_and_revision(
     let base = "void a(void) {}\n\nint main(void)\n{\n    a();\n    return 0;\n}\n";
     let theirs = base.replace("    return 0;", "    return 0 }");
     let repo = merge(base, &base.replace("a();", "a();\n    a();"), &theirs);
+    // The branch's own code: no error (which the hook's on-error would let pass
+    // unreviewed) but a reason the review did not finish (issue 37), under the verdict of
+    // these branches, which git cannot merge.
     let out = repo.mergelens(&["review", "main", "feature"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     let said = text(&out);
+    assert!(said.contains("verdict: conflict"), "{said}");
     let sha = repo.git(&["rev-parse", "--short=7", "feature"]);
     assert!(
-        said.contains(&format!("theirs (feature {sha}), entry `main`: prog.c:6:")),
+        said.contains(&format!(
+            "  unfinished: theirs (feature {sha}), entry `main`: prog.c:6:"
+        )),
         "{said}"
     );
+    // The reason names no temporary checkout (the report's own path may lie under /tmp).
+    let reason = said
+        .lines()
+        .find(|l| l.contains("unfinished: theirs"))
+        .unwrap();
     assert!(
-        !said.contains("/tmp") && !said.contains("mergelens-theirs"),
+        !reason.contains("/tmp") && !said.contains("mergelens-theirs"),
         "{said}"
     );
 }
