@@ -1,6 +1,7 @@
 //! `--time-budget` for `review` and `diff`, with the real CBMC and real git: a merge of a
 //! program slow enough to be stopped ends with the document of what was learned and the
-//! verdict `inconclusive`; the exit code follows `fail-on`.
+//! verdict `unfinished` (never `inconclusive`, which is for a finished check short of its
+//! bounds); the exit code follows `fail-on`.
 
 mod common;
 
@@ -35,7 +36,7 @@ fn slow_merge() -> Repo {
 }
 
 #[test]
-fn a_review_stopped_by_the_budget_is_inconclusive_with_what_it_learned() {
+fn a_review_stopped_by_the_budget_is_unfinished_with_what_it_learned() {
     let repo = slow_merge();
     let mut args = vec![
         "review",
@@ -53,13 +54,25 @@ fn a_review_stopped_by_the_budget_is_inconclusive_with_what_it_learned() {
     assert!(took < Duration::from_secs(30), "took {took:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("the review stopped early (the time budget ran out)"),
+        stderr.contains("unfinished: the review stopped at the 4 s budget"),
         "{stderr}"
     );
-    assert!(stderr.contains("verdict: inconclusive"), "{stderr}");
+    assert!(stderr.contains("verdict: unfinished"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "  unfinished: base (main): learning stopped early (the time budget ran out)"
+        ),
+        "{stderr}"
+    );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["verdict"], "inconclusive", "{doc}");
-    let reasons: Vec<&str> = doc["inconclusive"]
+    assert_eq!(doc["verdict"], "unfinished", "{doc}");
+    // The stop is no shortfall of a finished check.
+    let shortfalls = doc["inconclusive"].as_array().map_or(0, Vec::len);
+    assert!(
+        !doc["inconclusive"].to_string().contains("stopped"),
+        "{shortfalls}: {doc}"
+    );
+    let reasons: Vec<&str> = doc["unfinished"]
         .as_array()
         .unwrap()
         .iter()
@@ -79,18 +92,20 @@ fn a_review_stopped_by_the_budget_is_inconclusive_with_what_it_learned() {
     // The report is kept as always.
     assert!(repo.path().join(".git/mergelens/last-review.json").exists());
 
-    // fail-on = "inconclusive" makes it a failure.
-    let mut args = vec![
-        "review",
-        "feature",
-        "--time-budget",
-        "1",
-        "--fail-on",
-        "inconclusive",
-    ];
-    args.extend(BOUNDS);
-    let out = repo.mergelens(&args);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    // A fail-on that names unfinished makes it a failure: the list form, `inconclusive`
+    // (which includes it), and `--also-fail-on` on top of the default.
+    for fail_on in [
+        ["--fail-on", "unexpected,unfinished"],
+        ["--fail-on", "inconclusive"],
+        ["--also-fail-on", "unfinished"],
+    ] {
+        let mut args = vec!["review", "feature", "--time-budget", "1"];
+        args.extend(fail_on);
+        args.extend(BOUNDS);
+        let out = repo.mergelens(&args);
+        assert_eq!(out.status.code(), Some(1), "{fail_on:?}: {}", text(&out));
+        assert!(text(&out).contains("verdict: unfinished"), "{}", text(&out));
+    }
 }
 
 #[test]
@@ -123,6 +138,12 @@ fn a_diff_stopped_by_the_budget_is_inconclusive() {
             .starts_with("old (main): learning stopped early")),
         "{reasons:?}"
     );
+    // A fail-on that names `unfinished` fails a diff that did not finish.
+    let mut args = vec!["diff", "main~1", "main", "--time-budget", "1"];
+    args.extend(["--fail-on", "unfinished"]);
+    args.extend(BOUNDS);
+    let out = repo.mergelens(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }
 
 #[test]

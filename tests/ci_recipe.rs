@@ -35,6 +35,13 @@ fn the_ci_commands_review_a_pull_request_merge_and_write_every_output() {
         lines.iter().any(|l| l.contains("review --commit HEAD")),
         "{lines:?}"
     );
+    // A review that did not finish fails the job, whatever the owner's fail-on.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("review --commit HEAD --also-fail-on unfinished")),
+        "{lines:?}"
+    );
     // The recipes are those commands, indented in YAML.
     for line in &lines {
         assert!(

@@ -81,6 +81,17 @@ fn a_change_behind_a_loop_the_bounds_cut_makes_the_review_inconclusive() {
     assert!(verdict_at < sentence_at, "{summary}");
     let out = repo.mergelens(&["review", "main", "feature", "--fail-on", "inconclusive"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    // A finished review that falls short is not unfinished: a fail-on that names
+    // `unfinished` lets it through.
+    assert_eq!(doc.get("unfinished"), None, "{doc}");
+    let out = repo.mergelens(&[
+        "review",
+        "main",
+        "feature",
+        "--fail-on",
+        "unexpected,unfinished",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     // The reports lead with it too.
     let html =
         std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();

@@ -113,11 +113,14 @@ fn the_hook_stops_at_the_owners_budget_and_says_how_to_finish_after_the_merge() 
     assert!(out.status.success(), "{}", text(&out));
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
     let said = text(&out);
-    // Inconclusive, which the default fail-on lets through: the merge is committed.
+    // Unfinished, which the default fail-on lets through: the merge is committed, and the
+    // hook says which it was and what would block it.
     assert!(out.status.success(), "{said}");
-    assert!(said.contains("verdict: inconclusive"), "{said}");
+    assert!(said.contains("verdict: unfinished"), "{said}");
     assert!(
-        said.contains("the time budget ran out")
+        said.contains("unfinished: the review stopped at the 2 s budget")
+            && said.contains("the merge goes ahead unfinished: fail-on = \"unexpected\"")
+            && said.contains("the time budget ran out")
             && said
                 .contains("to finish the review after the merge: mergelens review --commit HEAD"),
         "{said}"

@@ -1,5 +1,5 @@
 //! What a review costs and what happens when it runs out (issue 24), on real repositories
-//! with the real CBMC: a CBMC run past the memory limit makes its entry `inconclusive` with
+//! with the real CBMC: a CBMC run past the memory limit makes its entry `unfinished` with
 //! the reason (and is an error naming the query in `learn`); the peak memory is reported; a
 //! review terminated by SIGTERM writes its document marked partial, keeps the executions
 //! its per-execution check found, and the next review resumes from them.
@@ -28,7 +28,7 @@ fn program(extra: &str, tail: &str) -> String {
 }
 
 #[test]
-fn a_cbmc_run_past_the_memory_limit_makes_the_entry_inconclusive_with_the_reason() {
+fn a_cbmc_run_past_the_memory_limit_makes_the_entry_unfinished_with_the_reason() {
     let repo = merge(
         &program("", ""),
         &program("", "    step();\n"),
@@ -49,8 +49,8 @@ fn a_cbmc_run_past_the_memory_limit_makes_the_entry_inconclusive_with_the_reason
     ]);
     let doc = document(&out);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert_eq!(doc["verdict"], "inconclusive", "{}", text(&out));
-    let reasons = doc["inconclusive"].to_string();
+    assert_eq!(doc["verdict"], "unfinished", "{}", text(&out));
+    let reasons = doc["unfinished"].to_string();
     assert!(
         reasons.contains("ran out of memory") && reasons.contains("300 MiB"),
         "{reasons}"
@@ -127,8 +127,8 @@ fn a_review_terminated_mid_check_writes_its_document_and_the_next_run_resumes() 
     let repo = many_executions();
     let (code, doc, said) = review_terminated_at(&repo, " executions · ");
     assert_eq!(code, Some(0), "{said}");
-    assert_eq!(doc["verdict"], "inconclusive", "{said}");
-    let reasons = doc["inconclusive"].to_string();
+    assert_eq!(doc["verdict"], "unfinished", "{said}");
+    let reasons = doc["unfinished"].to_string();
     assert!(
         reasons.contains("stopped") && reasons.contains("resumes"),
         "{reasons}"
@@ -162,16 +162,27 @@ fn a_version_the_front_end_rejects_is_named_by_its_repository_path_and_revision(
     let base = "void a(void) {}\n\nint main(void)\n{\n    a();\n    return 0;\n}\n";
     let theirs = base.replace("    return 0;", "    return 0 }");
     let repo = merge(base, &base.replace("a();", "a();\n    a();"), &theirs);
+    // The branch's own code: no error (which the hook's on-error would let pass
+    // unreviewed) but a reason the review did not finish (issue 37), under the verdict of
+    // these branches, which git cannot merge.
     let out = repo.mergelens(&["review", "main", "feature"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     let said = text(&out);
+    assert!(said.contains("verdict: conflict"), "{said}");
     let sha = repo.git(&["rev-parse", "--short=7", "feature"]);
     assert!(
-        said.contains(&format!("theirs (feature {sha}), entry `main`: prog.c:6:")),
+        said.contains(&format!(
+            "  unfinished: theirs (feature {sha}), entry `main`: prog.c:6:"
+        )),
         "{said}"
     );
+    // The reason names no temporary checkout (the report's own path may lie under /tmp).
+    let reason = said
+        .lines()
+        .find(|l| l.contains("unfinished: theirs"))
+        .unwrap();
     assert!(
-        !said.contains("/tmp") && !said.contains("mergelens-theirs"),
+        !reason.contains("/tmp") && !said.contains("mergelens-theirs"),
         "{said}"
     );
 }

@@ -16,7 +16,7 @@ pub enum DocFormatArg {
     Sarif,
 }
 
-/// `fail-on`.
+/// One name of `fail-on` (`--fail-on unexpected,unfinished` gives several).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum FailOnArg {
     Never,
@@ -24,7 +24,23 @@ pub enum FailOnArg {
     Lost,
     Overlapping,
     Any,
+    /// The review did not complete its work (time budget, timeout, memory, a tool failed).
+    Unfinished,
     Inconclusive,
+}
+
+/// The `fail-on` the names give; `None` for none.
+fn fail_on_set(names: &[FailOnArg]) -> Option<mergelens::config::FailOn> {
+    use mergelens::config::{FailOn, FailOnName};
+    FailOn::of(names.iter().map(|f| match f {
+        FailOnArg::Never => FailOnName::Never,
+        FailOnArg::Unexpected => FailOnName::Unexpected,
+        FailOnArg::Lost => FailOnName::Lost,
+        FailOnArg::Overlapping => FailOnName::Overlapping,
+        FailOnArg::Any => FailOnName::Any,
+        FailOnArg::Unfinished => FailOnName::Unfinished,
+        FailOnArg::Inconclusive => FailOnName::Inconclusive,
+    }))
 }
 
 /// `on-error`.
@@ -87,7 +103,7 @@ pub struct ReviewLearnFlags {
     #[arg(long, value_name = "S", value_parser = seconds)]
     pub query_timeout: Option<f64>,
     /// The memory one CBMC run may take (4GiB, 512MiB; 0 for no limit; default 4GiB): an
-    /// entry whose run passes it is `inconclusive`, with the reason.
+    /// run that passes it leaves the review `unfinished`, with the reason.
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<mergelens::process::MemorySize>,
     /// Check at most N accepted words against CBMC per conjecture.
@@ -104,13 +120,18 @@ pub struct ReviewLearnFlags {
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Stop learning after S seconds: the document holds what was learned (the last
-    /// conjectures) and the verdict `inconclusive`; exit code 1 only with
-    /// `fail-on = "inconclusive"`. Ctrl-C does the same.
+    /// conjectures) and the verdict `unfinished`; exit code 1 only when `fail-on` names
+    /// `unfinished` (or `inconclusive`). Ctrl-C does the same.
     #[arg(long, value_name = "S", value_parser = seconds)]
     pub time_budget: Option<f64>,
     /// Neither read nor write the caches under .git/mergelens/.
     #[arg(long)]
     pub no_cache: bool,
+    /// Names added to the fail-on that governs (the owner's .mergelens.toml, or
+    /// --fail-on), not replacing it: a CI job's `--also-fail-on unfinished` fails a review
+    /// that did not finish and keeps the owner's policy for findings.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "NAME,...")]
+    pub also_fail_on: Vec<FailOnArg>,
     /// The document format (default: from -o's extension; without -o only a summary).
     #[arg(long, value_enum)]
     pub format: Option<DocFormatArg>,
@@ -122,10 +143,10 @@ pub struct ReviewLearnFlags {
 impl ReviewLearnFlags {
     pub fn overrides(
         &self,
-        fail_on: Option<FailOnArg>,
+        fail_on: &[FailOnArg],
         on_error: Option<OnErrorArg>,
     ) -> mergelens::config::Overrides {
-        use mergelens::config::{FailOn, OnError, Overrides};
+        use mergelens::config::{OnError, Overrides};
         use mergelens::cprog::EventKind;
         Overrides {
             config: self
@@ -159,14 +180,8 @@ impl ReviewLearnFlags {
             memory_limit: self.memory_limit,
             exact_limit: self.exact_limit,
             allocations: self.allocations.map(Into::into),
-            fail_on: fail_on.map(|f| match f {
-                FailOnArg::Never => FailOn::Never,
-                FailOnArg::Unexpected => FailOn::Unexpected,
-                FailOnArg::Lost => FailOn::Lost,
-                FailOnArg::Overlapping => FailOn::Overlapping,
-                FailOnArg::Any => FailOn::Any,
-                FailOnArg::Inconclusive => FailOn::Inconclusive,
-            }),
+            fail_on: fail_on_set(fail_on),
+            also_fail_on: fail_on_set(&self.also_fail_on),
             on_error: on_error.map(|o| match o {
                 OnErrorArg::Allow => OnError::Allow,
                 OnErrorArg::Block => OnError::Block,
@@ -208,9 +223,10 @@ pub struct ReviewCli {
     /// included): its first parent is ours, its second theirs. In CI: --commit HEAD.
     #[arg(long, value_name = "REV", conflicts_with_all = ["ours", "theirs", "hook"])]
     pub commit: Option<String>,
-    /// When findings make the exit code 1 (and block the hook's merge).
-    #[arg(long, value_enum)]
-    pub fail_on: Option<FailOnArg>,
+    /// When findings make the exit code 1 (and block the hook's merge); a comma-separated
+    /// list fails when any of its names would: `--fail-on unexpected,unfinished`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "NAME,...")]
+    pub fail_on: Vec<FailOnArg>,
     /// In --hook mode, whether a failure of mergelens itself blocks the merge.
     #[arg(long, value_enum)]
     pub on_error: Option<OnErrorArg>,
@@ -229,7 +245,7 @@ impl ReviewCli {
             theirs,
             hook: self.hook,
             commit: self.commit,
-            flags: self.learn.overrides(self.fail_on, self.on_error),
+            flags: self.learn.overrides(&self.fail_on, self.on_error),
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),
             no_cache: self.learn.no_cache,
@@ -255,8 +271,8 @@ pub struct DiffCli {
     /// `inconclusive`: exit code 1 also when no behaviour changed but the check fell short
     /// of the bounds (changed code no execution reaches, say). Other values change nothing:
     /// a difference always gives 1.
-    #[arg(long, value_enum)]
-    pub fail_on: Option<FailOnArg>,
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "NAME,...")]
+    pub fail_on: Vec<FailOnArg>,
     #[command(flatten)]
     pub learn: ReviewLearnFlags,
 }
@@ -264,7 +280,7 @@ pub struct DiffCli {
 impl DiffCli {
     pub fn into_args(self) -> crate::commands::diff::DiffArgs {
         crate::commands::diff::DiffArgs {
-            flags: self.learn.overrides(self.fail_on, None),
+            flags: self.learn.overrides(&self.fail_on, None),
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),
             no_cache: self.learn.no_cache,
@@ -287,9 +303,10 @@ pub struct AuditCli {
     /// Only merges committed on or after this day.
     #[arg(long, value_name = "YYYY-MM-DD")]
     pub since: Option<String>,
-    /// When findings make the exit code 1 (any merge's).
-    #[arg(long, value_enum)]
-    pub fail_on: Option<FailOnArg>,
+    /// When findings make the exit code 1 (any merge's); a comma-separated list fails when
+    /// any of its names would.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "NAME,...")]
+    pub fail_on: Vec<FailOnArg>,
     #[command(flatten)]
     pub learn: ReviewLearnFlags,
 }
@@ -297,7 +314,7 @@ pub struct AuditCli {
 impl AuditCli {
     pub fn into_args(self) -> crate::commands::audit::AuditArgs {
         crate::commands::audit::AuditArgs {
-            flags: self.learn.overrides(self.fail_on, None),
+            flags: self.learn.overrides(&self.fail_on, None),
             format: self.learn.doc_format(),
             output: self.learn.output.clone(),
             no_cache: self.learn.no_cache,

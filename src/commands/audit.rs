@@ -6,7 +6,7 @@
 //! the other (each review learns its versions in parallel); the caches under
 //! `.git/mergelens/` carry over between them, so a version several merges share is learned
 //! once, and a second audit of the same range runs no CBMC. `--time-budget` is per merge: a
-//! merge over it is `inconclusive`, and the audit goes on. Ctrl-C or SIGTERM stops the
+//! merge over it is `unfinished`, and the audit goes on. Ctrl-C or SIGTERM stops the
 //! audit: the merges left have no verdict, and the document says it is partial.
 
 use std::path::{Path, PathBuf};

@@ -6,7 +6,8 @@
 //! Software Errors* (JAIR 2020), compared as in Sec. 5 (Fig. 13-14). The report is kept in
 //! `.git/mergelens/last-diff.json` and `.html`; exit code 1 when some behaviour changed, or
 //! when nothing changed but the check was inconclusive (a changed hunk no execution within
-//! the bounds reaches) and `fail-on = "inconclusive"`.
+//! the bounds reaches) and `fail-on = "inconclusive"`, or the diff did not finish (a stop, a
+//! CBMC run past a limit) and `fail-on` names `unfinished`.
 
 use anyhow::Context;
 use std::path::PathBuf;
@@ -86,7 +87,10 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
         out!("{text}");
     }
     Ok(
-        if report.changed || (report.inconclusive() && settings.fail_on.fails_inconclusive()) {
+        if report.changed
+            || (report.inconclusive() && settings.fail_on.fails_inconclusive())
+            || (report.unfinished && settings.fail_on.fails_unfinished())
+        {
             Outcome::Different
         } else {
             Outcome::Success

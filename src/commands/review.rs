@@ -63,7 +63,7 @@ pub struct ReviewArgs {
     pub output: Option<PathBuf>,
     /// Neither read nor write the caches under `.git/mergelens/`.
     pub no_cache: bool,
-    /// `--time-budget`: learning stops then, and the verdict is `inconclusive`.
+    /// `--time-budget`: learning stops then, and the verdict is `unfinished`.
     pub time_budget: Option<std::time::Duration>,
 }
 
@@ -129,7 +129,7 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     }
     // `--time-budget` and Ctrl-C stop the CBMC runs (in process groups of their own, a
     // signal to ours would leave them running); the review then keeps what was learned,
-    // with the verdict `inconclusive` (`mergelens::review` says how).
+    // with the verdict `unfinished` (`mergelens::review` says how).
     // `git merge` waits for the hook: without a budget of the user's, the owner's.
     let budget = match args.time_budget {
         None if args.hook => settings.hook_time_budget,
@@ -143,16 +143,7 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         errln!("mergelens: warning: {}", term(&warning));
     }
     let mut report = report?;
-    if let Some(reason) = mergelens::stop::stop_reason().filter(|_| report.stopped) {
-        errln!(
-            "mergelens: warning: the review stopped early ({reason}): the report holds what was learned, and the verdict is inconclusive"
-        );
-        if args.hook && args.time_budget.is_none() {
-            errln!(
-                "mergelens: to finish the review after the merge: mergelens review --commit HEAD (what was learned is cached; hook-time-budget in .mergelens.toml sets the hook's budget)"
-            );
-        }
-    }
+    stop_warning(&report, budget, args);
     if let Some(diff) = &settings_change {
         report
             .document
@@ -172,13 +163,20 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     let mut outcome = outcome(&report, &settings);
     if let Some(diff) = &settings_change {
         summary.push_str(&trust::settings_change_summary(diff));
-        if settings.fail_on == mergelens::config::FailOn::Any && outcome == Outcome::Success {
+        let any = mergelens::config::FailOnName::Any;
+        if settings.fail_on.contains(any) && outcome == Outcome::Success {
             outcome = Outcome::Different;
         }
     }
+    if args.hook && outcome == Outcome::Success && !report.document.unfinished.is_empty() {
+        summary.push_str(&format!(
+            "mergelens: the merge goes ahead unfinished: fail-on = {} does not name \"unfinished\" (fail-on = [\"unexpected\", \"unfinished\"] blocks it)\n",
+            settings.fail_on.name()
+        ));
+    }
     if args.hook && outcome != Outcome::Success {
         summary.push_str(&format!(
-            "mergelens: the merge is not committed (fail-on = \"{}\"); to commit it anyway: MERGELENS=0 git commit\n",
+            "mergelens: the merge is not committed (fail-on = {}); to commit it anyway: MERGELENS=0 git commit\n",
             settings.fail_on.name()
         ));
     }
@@ -188,6 +186,27 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         out!("{summary}");
     }
     Ok(outcome)
+}
+
+/// The warning of a review a stop cut short: which stop (the budget, in seconds), that the
+/// verdict is `unfinished`, and in a hook how to finish the review after the merge.
+fn stop_warning(report: &ReviewReport, budget: Option<std::time::Duration>, args: &ReviewArgs) {
+    use mergelens::stop::StopReason;
+    let Some(reason) = mergelens::stop::stop_reason().filter(|_| report.stopped) else {
+        return;
+    };
+    let at = match (reason, budget) {
+        (StopReason::TimeBudget, Some(b)) => format!("at the {} s budget", b.as_secs_f64()),
+        _ => format!("early ({reason})"),
+    };
+    errln!(
+        "mergelens: warning: unfinished: the review stopped {at} before it finished its work: the report holds what was learned, and the verdict is unfinished"
+    );
+    if args.hook && args.time_budget.is_none() {
+        errln!(
+            "mergelens: to finish the review after the merge: mergelens review --commit HEAD (what was learned is cached; hook-time-budget in .mergelens.toml sets the hook's budget)"
+        );
+    }
 }
 
 /// The versions to review: those git shows a hook, a merge commit's, or git's merge of the
@@ -353,14 +372,16 @@ pub(crate) fn write_requested(
     Ok(output.is_none())
 }
 
-/// The exit outcome of a review under its settings' `fail-on`.
+/// The exit outcome of a review under its settings' `fail-on`: exit code 1 when a name
+/// flags a finding, a review that did not finish (whatever else it found: its reasons say
+/// what was not done), or an inconclusive verdict.
 pub(crate) fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
+    let fail_on = settings.fail_on;
     if report.verdict() == Verdict::Conflict {
         Outcome::Conflict
-    } else if settings
-        .fail_on
-        .fails(report.unexpected, report.lost, report.overlapping)
-        || (report.verdict() == Verdict::Inconclusive && settings.fail_on.fails_inconclusive())
+    } else if fail_on.fails(report.unexpected, report.lost, report.overlapping)
+        || (!report.document.unfinished.is_empty() && fail_on.fails_unfinished())
+        || (report.verdict() == Verdict::Inconclusive && fail_on.fails_inconclusive())
     {
         Outcome::Different
     } else {
@@ -445,6 +466,9 @@ pub(crate) fn summary(
             "overlapping: on some input both branches changed the same part of the execution differently"
         }
         Verdict::Conflict => "conflict: git cannot merge the files textually",
+        Verdict::Unfinished => {
+            "unfinished: the review did not complete its work, so no unexpected behaviour found says nothing"
+        }
         Verdict::Inconclusive => {
             "inconclusive: no unexpected behaviour found, but the check fell short of the bounds"
         }
@@ -490,9 +514,13 @@ pub(crate) fn summary(
         }
     }
     for line in unchecked_lines(doc.entries.iter().map(|e| &e.coverage)) {
-        let _ = writeln!(out, "  {line}");
+        let _ = writeln!(out, "  {}", term(&line));
     }
-    if doc.verdict == Verdict::Inconclusive {
+    // Under a finding too: what was not done is part of what the review says.
+    for reason in &doc.unfinished {
+        let _ = writeln!(out, "  unfinished: {}", term(reason));
+    }
+    if matches!(doc.verdict, Verdict::Inconclusive | Verdict::Unfinished) {
         for reason in doc.inconclusive.iter().filter(|r| !unreached.contains(r)) {
             let _ = writeln!(out, "  {}", term(reason));
         }

@@ -9,7 +9,8 @@
 //!   with the defaults of `mergelens learn`; [`SourceSpec`] selects each version's C files.
 //! * [`CompileCommands`]: files, include directories and defines from a
 //!   `compile_commands.json` (as CMake and Bear write it).
-//! * [`FailOn`] and [`OnError`]: when the hook blocks a merge.
+//! * [`FailOn`] (one name or a list of [`FailOnName`]s) and [`OnError`]: when the hook
+//!   blocks a merge.
 //! * [`ConfigError`].
 //!
 //! Sources are selected per version (a branch may add a file), as Sec. 5 of Chockler,
@@ -28,9 +29,11 @@ use crate::process::MemorySize;
 
 mod compile_commands;
 mod error;
+mod fail_on;
 
 pub use compile_commands::CompileCommands;
 pub use error::ConfigError;
+pub use fail_on::{FailOn, FailOnName};
 
 /// The configuration file's name, at the repository root.
 pub const FILE_NAME: &str = ".mergelens.toml";
@@ -40,54 +43,6 @@ pub const DEFAULT_HOOK_TIME_BUDGET_SECS: f64 = 60.0;
 
 /// `--query-timeout` unless configured, in seconds.
 pub const DEFAULT_QUERY_TIMEOUT_SECS: f64 = 300.0;
-
-/// When a review's findings block a merge (exit code 1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FailOn {
-    Never,
-    /// Behaviour of the merge that neither branch's change explains.
-    #[default]
-    Unexpected,
-    /// Behaviour a branch meant that the merge dropped.
-    Lost,
-    /// Executions on which both branches changed the same part differently (the
-    /// per-execution check's overlaps), or unexpected behaviour.
-    Overlapping,
-    /// Any finding: unexpected, lost or overlapping.
-    Any,
-    /// Any finding, or a verdict `inconclusive`: the check fell short of the bounds.
-    Inconclusive,
-}
-
-impl FailOn {
-    /// As `.mergelens.toml` spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            FailOn::Never => "never",
-            FailOn::Unexpected => "unexpected",
-            FailOn::Lost => "lost",
-            FailOn::Overlapping => "overlapping",
-            FailOn::Any => "any",
-            FailOn::Inconclusive => "inconclusive",
-        }
-    }
-
-    pub fn fails(self, unexpected: bool, lost: bool, overlapping: bool) -> bool {
-        match self {
-            FailOn::Never => false,
-            FailOn::Unexpected => unexpected,
-            FailOn::Lost => lost,
-            FailOn::Overlapping => unexpected || overlapping,
-            FailOn::Any | FailOn::Inconclusive => unexpected || lost || overlapping,
-        }
-    }
-
-    /// Whether an inconclusive verdict (no finding, a check short of the bounds) fails.
-    pub fn fails_inconclusive(self) -> bool {
-        self == FailOn::Inconclusive
-    }
-}
 
 /// What the hook does when mergelens itself fails (CBMC missing, a timeout).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -126,7 +81,7 @@ pub struct FileConfig {
     pub query_timeout: Option<f64>,
     /// `4GiB`, `512MiB`, or a number of MiB; 0 for no limit.
     pub memory_limit: Option<MemoryText>,
-    /// Seconds the merge hook may review before the verdict is `inconclusive`; 0: no limit.
+    /// Seconds the merge hook may review before the verdict is `unfinished`; 0: no limit.
     pub hook_time_budget: Option<f64>,
     pub exact_limit: Option<u64>,
     /// `may-fail` or `succeed` (`--allocations`).
@@ -235,6 +190,9 @@ pub struct Overrides {
     pub exact_limit: Option<u64>,
     pub allocations: Option<Allocations>,
     pub fail_on: Option<FailOn>,
+    /// `--also-fail-on`: names added to the `fail-on` that governs (the owner's, or
+    /// `--fail-on`), so that a CI job can fail on `unfinished` and keep the owner's policy.
+    pub also_fail_on: Option<FailOn>,
     pub on_error: Option<OnError>,
     pub jobs: Option<usize>,
 }
@@ -466,6 +424,9 @@ impl Settings {
             s.allocations = allocations;
         }
         s.fail_on = flags.fail_on.or(file.fail_on).unwrap_or_default();
+        if let Some(also) = flags.also_fail_on {
+            s.fail_on = s.fail_on.with(also);
+        }
         s.on_error = flags.on_error.or(file.on_error).unwrap_or_default();
         if let Some(jobs) = flags.jobs.or(file.jobs) {
             s.jobs = jobs.max(1);
@@ -673,13 +634,16 @@ mod tests {
                 max_word_length: DEFAULT_MAX_WORD_LENGTH
             }
         );
-        assert_eq!((s.fail_on, s.on_error), (FailOn::Any, OnError::Block));
+        assert_eq!(
+            (s.fail_on, s.on_error),
+            (FailOn::one(FailOnName::Any), OnError::Block)
+        );
         assert_eq!(s.query_timeout, None);
         assert_eq!(s.events, EventKind::Calls);
         let flags = Overrides {
             entries: vec!["main".into()],
             unwind: Some(1),
-            fail_on: Some(FailOn::Never),
+            fail_on: Some(FailOn::NEVER),
             ..Overrides::default()
         };
         let s = Settings::resolve(&file, &flags, Path::new("/r")).unwrap();
@@ -691,13 +655,23 @@ mod tests {
                 max_word_length: DEFAULT_MAX_WORD_LENGTH
             }
         );
-        assert_eq!(s.fail_on, FailOn::Never);
-        // `overlapping` blocks overlaps and unexpected executions, not lost words alone.
-        assert!(FailOn::Overlapping.fails(false, false, true));
-        assert!(FailOn::Overlapping.fails(true, false, false));
-        assert!(!FailOn::Overlapping.fails(false, true, false));
-        assert!(!FailOn::Unexpected.fails(false, false, true));
-        assert!(FailOn::Any.fails(false, false, true));
+        assert_eq!(s.fail_on, FailOn::NEVER);
+        let listed = FileConfig::parse(
+            "fail-on = [\"unexpected\", \"unfinished\"]\n",
+            Path::new("x"),
+        )
+        .unwrap();
+        let s = Settings::resolve(&listed, &Overrides::default(), Path::new("/r")).unwrap();
+        assert!(s.fail_on.fails_unfinished() && s.fail_on.fails(true, false, false));
+        // `--also-fail-on` adds to the file's policy instead of replacing it.
+        let owner = FileConfig::parse("fail-on = \"overlapping\"\n", Path::new("x")).unwrap();
+        let ci = Overrides {
+            also_fail_on: Some(FailOn::one(FailOnName::Unfinished)),
+            ..Overrides::default()
+        };
+        let s = Settings::resolve(&owner, &ci, Path::new("/r")).unwrap();
+        assert!(s.fail_on.fails(false, false, true) && s.fail_on.fails_unfinished());
+        assert_eq!(s.fail_on.name(), "[\"overlapping\", \"unfinished\"]");
         let bad = FileConfig::parse("events = \"lines\"\n", Path::new("x")).unwrap();
         assert!(Settings::resolve(&bad, &Overrides::default(), Path::new("/r")).is_err());
     }

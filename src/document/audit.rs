@@ -49,7 +49,8 @@ pub struct AuditedMerge {
     /// The merge's full report, relative to the audit document's directory when it can be.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<String>,
-    /// Why there is no verdict, or what the verdict rests on (`inconclusive` reasons).
+    /// Why there is no verdict, or what the verdict rests on (`unfinished`, then
+    /// `inconclusive` reasons).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
@@ -100,7 +101,12 @@ impl AuditedMerge {
             cbmc_runs: runs,
             seconds,
             report,
-            notes: review.inconclusive.clone(),
+            notes: review
+                .unfinished
+                .iter()
+                .chain(&review.inconclusive)
+                .cloned()
+                .collect(),
         }
     }
 
@@ -129,6 +135,7 @@ impl AuditedMerge {
             Some(Verdict::Lost) => "lost",
             Some(Verdict::Overlapping) => "overlapping",
             Some(Verdict::Conflict) => "conflict",
+            Some(Verdict::Unfinished) => "unfinished",
             Some(Verdict::Inconclusive) => "inconclusive",
         }
     }

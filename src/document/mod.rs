@@ -72,7 +72,16 @@ impl<'de> Deserialize<'de> for Automaton {
 }
 
 /// What a review concluded, in order of severity: a conflict hides everything else, then
-/// behaviour the merge added, then behaviour it lost.
+/// behaviour the merge added, overlaps, behaviour it lost, a review that did not finish,
+/// and a finished check that fell short.
+///
+/// `unfinished` ranks below every finding: a finding is a real execution, which says more
+/// than "not done", and the reasons the review did not finish are listed beside it all the
+/// same. It ranks above `inconclusive`: an inconclusive review did all its work and names
+/// exactly what lies beyond its bounds (a changed hunk no execution reaches), while an
+/// unfinished one cannot even say that: its gap is unknown, and a branch can make its own
+/// review slow, or make a tool fail on it, on purpose. So the two are separate words, and
+/// `fail-on` can name `unfinished` alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
@@ -90,8 +99,14 @@ pub enum Verdict {
     Overlapping,
     /// git could not merge (or the merge result does not build): see `conflicts`.
     Conflict,
-    /// No finding, but the check fell short of the bounds: an automaton is exact only up to
-    /// a shorter length, or a version could not be learned (see `inconclusive`).
+    /// No finding, and the review did not complete its work: stopped by `--time-budget` or
+    /// a signal, a CBMC, goto-cc or gcc run past its timeout or memory limit, or a tool that
+    /// failed on a version's code (see `unfinished`). Documents before it said
+    /// `inconclusive` for these.
+    Unfinished,
+    /// No finding, and the review finished, but the check fell short of the bounds: changed
+    /// code no execution reaches, an automaton exact only up to a shorter length, a version
+    /// without the entry (see `inconclusive`).
     Inconclusive,
 }
 
@@ -108,6 +123,8 @@ impl Verdict {
             Verdict::Overlapping
         } else if f.lost {
             Verdict::Lost
+        } else if f.unfinished {
+            Verdict::Unfinished
         } else if f.inconclusive {
             Verdict::Inconclusive
         } else {
@@ -124,6 +141,7 @@ impl Verdict {
             Verdict::Lost => "lost",
             Verdict::Overlapping => "overlapping",
             Verdict::Conflict => "conflict",
+            Verdict::Unfinished => "unfinished",
             Verdict::Inconclusive => "inconclusive",
         }
     }
@@ -142,6 +160,8 @@ pub struct Findings {
     pub lost: bool,
     /// Executions on which both branches changed the same part differently.
     pub overlapping: bool,
+    /// The review did not complete its work (see [`Review::unfinished`]).
+    pub unfinished: bool,
     /// Something was not checked within the bounds (see [`Review::inconclusive`]).
     pub inconclusive: bool,
 }
@@ -283,6 +303,10 @@ pub struct Review {
     pub entries: Vec<ReviewEntry>,
     /// The program that wrote the document, e.g. `mergelens 0.1.0`.
     pub tool: Option<String>,
+    /// Why the verdict is [`Verdict::Unfinished`] (or would be, under a finding): which
+    /// stop, timeout, limit or tool failure kept the review from completing, one sentence
+    /// each, naming the version and entry.
+    pub unfinished: Vec<String>,
     /// Why the verdict is [`Verdict::Inconclusive`] (or would be, under a finding): what
     /// the check left short of the bounds, one sentence each.
     pub inconclusive: Vec<String>,
@@ -483,6 +507,8 @@ struct ReviewWire {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     tool: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unfinished: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     inconclusive: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     unreviewed: Vec<String>,
@@ -539,6 +565,7 @@ impl From<ReviewWire> for Review {
             conflicts: w.conflicts,
             entries: w.entries,
             tool: w.tool,
+            unfinished: w.unfinished,
             inconclusive: w.inconclusive,
             unreviewed: w.unreviewed,
             peak_memory_mib: w.peak_memory_mib,
@@ -566,6 +593,7 @@ impl From<Review> for ReviewWire {
             bounds: r.bounds,
             repository: r.repository,
             tool: r.tool,
+            unfinished: r.unfinished,
             inconclusive: r.inconclusive,
             unreviewed: r.unreviewed,
             peak_memory_mib: r.peak_memory_mib,

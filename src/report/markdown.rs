@@ -105,6 +105,7 @@ pub(crate) fn review_page(review: &ReviewPage, options: &Options, limit: usize) 
     }
     let mut head = banner(&summary);
     head.push_str(&coverage_block(&review.coverage));
+    head.push_str(&unfinished_block(&review.unfinished));
     if !review.reasons.is_empty() {
         let _ = writeln!(
             head,
@@ -125,6 +126,29 @@ pub(crate) fn review_page(review: &ReviewPage, options: &Options, limit: usize) 
     }
     head.push_str(&header(page));
     laid_out(page, head, options, limit)
+}
+
+/// Why the review did not finish, open (a reader must see it before trusting "no
+/// finding"); nothing when it finished.
+fn unfinished_block(reasons: &[String]) -> String {
+    let mut out = String::new();
+    if reasons.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "**Why the review did not finish** ({}):
+",
+        reasons.len()
+    );
+    for r in reasons.iter().take(MAX_SUMMARY_ROWS) {
+        let _ = writeln!(out, "- {}", text(&shorten(r)));
+    }
+    if reasons.len() > MAX_SUMMARY_ROWS {
+        let _ = writeln!(out, "- … and {} more", reasons.len() - MAX_SUMMARY_ROWS);
+    }
+    out.push('\n');
+    out
 }
 
 /// The changed hunks no execution reaches, as a collapsed table (at most

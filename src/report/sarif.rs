@@ -5,6 +5,7 @@
 //!
 //! * rules `mergelens/unexpected`, `mergelens/lost` (level `error`), `mergelens/overlapping`
 //!   (`warning`), `mergelens/changed` (behaviour a diff added or removed, `note`),
+//!   `mergelens/unfinished` (a review that did not finish its work, `warning`),
 //!   `mergelens/inconclusive` (`note`) and `mergelens/settings` (a merge that changes the
 //!   review settings, `warning`);
 //! * a review's result per unexpected or overlapping execution of the per-execution check
@@ -29,7 +30,7 @@ use crate::document::{
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// The rules, with their default level and a one-line description.
-const RULES: [(&str, &str, &str); 6] = [
+const RULES: [(&str, &str, &str); 7] = [
     (
         "mergelens/unexpected",
         "error",
@@ -49,6 +50,11 @@ const RULES: [(&str, &str, &str); 6] = [
         "mergelens/changed",
         "note",
         "Behaviour one revision has and the other has not.",
+    ),
+    (
+        "mergelens/unfinished",
+        "warning",
+        "The review did not finish its work (a time budget, a timeout, a memory limit, a tool that failed): no finding says nothing.",
     ),
     (
         "mergelens/inconclusive",
@@ -71,6 +77,14 @@ pub(crate) fn review(doc: &Review, options: &Options) -> Value {
     }
     let fallback = fallback_location(doc);
     let unreached = crate::document::coverage::unreached(doc.entries.iter().map(|e| &e.coverage));
+    for reason in &doc.unfinished {
+        results.push(result(
+            "mergelens/unfinished",
+            reason.clone(),
+            options,
+            fallback.iter().cloned().collect(),
+        ));
+    }
     for reason in &doc.inconclusive {
         // The unreached hunks get results of their own, at their lines.
         if unreached.iter().any(|h| reason.contains(&h.place())) {
@@ -195,9 +209,17 @@ pub(crate) fn audit(doc: &AuditDocument, options: &Options) -> Value {
                 ));
             }
         }
-        if m.verdict_word() == "inconclusive" || m.verdict.is_none() {
+        if m.verdict_word() == "inconclusive"
+            || m.verdict_word() == "unfinished"
+            || m.verdict.is_none()
+        {
+            let rule = if m.verdict_word() == "inconclusive" {
+                "mergelens/inconclusive"
+            } else {
+                "mergelens/unfinished"
+            };
             results.push(result(
-                "mergelens/inconclusive",
+                rule,
                 format!(
                     "merge {short} ({}): {}: {}",
                     m.subject,

@@ -72,7 +72,7 @@ pub(crate) struct EntryAutomata {
     /// coverage check of the changed lines.
     pub programs: BTreeMap<Version, Arc<Prepared>>,
     /// The versions whose learning `--time-budget` or Ctrl-C cut short, each as a reason
-    /// for the verdict `inconclusive`.
+    /// for the verdict `unfinished`.
     pub stopped: Vec<String>,
 }
 

@@ -65,7 +65,7 @@ pub(crate) enum CheckOutcome {
     /// The check cannot run on these versions; the reason, for the notes.
     Skipped(String),
     /// The check started and did not finish (stopped, or a CBMC run past a limit): the
-    /// entry is `inconclusive` for this reason.
+    /// review is `unfinished` for this reason.
     Unfinished(String),
 }
 

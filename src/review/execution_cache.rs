@@ -131,7 +131,7 @@ impl LimitHit {
 
 /// Why a per-execution check ended without an answer that is no error of the review: a
 /// stop request (the executions found so far are kept), or a CBMC run past its timeout or
-/// memory limit. The entry is then `inconclusive`.
+/// memory limit. The review is then `unfinished`.
 pub(super) fn unfinished(error: &CbmcRunError, kept: bool) -> Option<String> {
     if let Some(reason) = crate::stop::stop_reason() {
         return Some(if kept {

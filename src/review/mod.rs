@@ -66,7 +66,7 @@ pub struct ReviewReport {
     /// Some entry has an execution both branches changed in the same place differently.
     pub overlapping: bool,
     /// The review was stopped (`--time-budget`, Ctrl-C) before it finished: its verdict is
-    /// `inconclusive`. A stop that came after the last check leaves a finished review.
+    /// `unfinished`. A stop that came after the last check leaves a finished review.
     pub stopped: bool,
 }
 
@@ -131,22 +131,48 @@ fn line_directives_note(version: Version, path: &str, lines: &[u32]) -> String {
 pub const NO_CODE_CHANGE: &str = "no version's program differs from the base's after preprocessing, token for token: only comments, layout or files outside the program changed, so every version behaves as the base does and nothing was learned";
 
 /// Every entry's versions, instrumented; none when no version's program differs from the
-/// first's (then `true`): the review's answer is known without CBMC.
+/// first's (then `true`): the review's answer is known without CBMC. With `unfinished`, an
+/// entry a tool failed on in the branch's code is left out with the reason there.
 fn prepare_entries(
     inputs: &[VersionInput],
     settings: &Settings,
     ctx: &LearnContext,
+    mut unfinished: Option<&mut Vec<String>>,
 ) -> Result<(Vec<engine::PreparedEntry>, bool), ReviewError> {
-    let prepared = settings
-        .entries
-        .iter()
-        .map(|entry| engine::prepare_entry(inputs, entry, settings, ctx))
-        .collect::<Result<Vec<_>, _>>()?;
-    if prepared.iter().all(engine::PreparedEntry::unchanged) {
+    let mut prepared = Vec::new();
+    let mut failed = false;
+    for entry in &settings.entries {
+        let result = engine::prepare_entry(inputs, entry, settings, ctx);
+        match contained(result, unfinished.as_deref_mut())? {
+            Some(p) => prepared.push(p),
+            None => failed = true,
+        }
+    }
+    if !failed && prepared.iter().all(engine::PreparedEntry::unchanged) {
         ctx.progress("no version's program differs from the base's: nothing to learn");
         return Ok((Vec::new(), true));
     }
     Ok((prepared, false))
+}
+
+/// `result`'s value; or, when a tool failed on code the reviewed branch controls and
+/// `unfinished` collects such failures, `None` with the reason there
+/// ([`budget::tool_failure`]).
+fn contained<T>(
+    result: Result<T, ReviewError>,
+    unfinished: Option<&mut Vec<String>>,
+) -> Result<Option<T>, ReviewError> {
+    match (result, unfinished) {
+        (Ok(value), _) => Ok(Some(value)),
+        (Err(e), Some(unfinished)) => match budget::tool_failure(&e) {
+            Some(reason) => {
+                unfinished.push(reason);
+                Ok(None)
+            }
+            None => Err(e),
+        },
+        (Err(e), None) => Err(e),
+    }
 }
 
 /// A commit as errors name it: its label and short id (`feature a5640c1`).
@@ -236,15 +262,16 @@ fn change_set(
     }
 }
 
-/// The coverage of one entry's change, with the reasons a side could not be checked added
-/// to `inconclusive` and the cost to `cost`.
+/// The coverage of one entry's change, with the reasons a side could not be checked (a
+/// tool failed or passed a limit: the review did not finish) added to `unfinished` and the
+/// cost to `cost`.
 fn entry_coverage(
     changes: &[coverage::ChangeSet],
     inputs: &[engine::VersionInput],
     learned: &engine::EntryAutomata,
     settings: &Settings,
     ctx: &LearnContext,
-    inconclusive: &mut Vec<String>,
+    unfinished: &mut Vec<String>,
     cost: &mut coverage::CoverageCost,
 ) -> covered::Coverage {
     let (found, problems, spent) = coverage::check(changes, inputs, learned, settings, ctx);
@@ -252,7 +279,7 @@ fn entry_coverage(
         "{}: {} of {} changed hunks reached ({} CBMC runs, {:.1} s)",
         learned.entry, found.counts.reached, found.counts.hunks, spent.runs, spent.seconds
     ));
-    inconclusive.extend(problems);
+    unfinished.extend(problems);
     cost.runs += spent.runs;
     cost.seconds += spent.seconds;
     found
@@ -345,7 +372,8 @@ pub fn review_merge(
         notes: common_notes(repo, &checkouts, settings),
         ..Tally::default()
     };
-    let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx)?;
+    let (prepared, no_code_change) =
+        prepare_entries(&inputs, settings, ctx, Some(&mut tally.unfinished))?;
     if no_code_change {
         tally.notes.push(NO_CODE_CHANGE.to_string());
     }
@@ -353,26 +381,33 @@ pub fn review_merge(
     let mut unwind = None;
     for prepared in prepared {
         if let Some(reason) = budget::skipped(&prepared.entry) {
-            tally.inconclusive.push(reason);
+            tally.unfinished.push(reason);
             tally.stopped = true;
             continue;
         }
-        let learned = engine::learn_entry(prepared, settings, ctx)?;
+        let learned = engine::learn_entry(prepared, settings, ctx);
+        let Some(learned) = contained(learned, Some(&mut tally.unfinished))? else {
+            continue;
+        };
         unwind = Some(learned.bounds.unwind);
         entries.push(review_entry(
             &learned, &changes, &inputs, settings, ctx, &mut tally,
         )?);
     }
     let (unwind, inconclusive) = tally.close(entries.iter().map(|e| &e.coverage), unwind, ctx);
+    // A stop that cut the preparation or a tool's run short is a stop too.
+    tally.stopped |= crate::stop::stop_reason().is_some() && !tally.unfinished.is_empty();
     if tally.stopped {
         // Languages and stories of partial automata are shown, but they are no findings.
         (tally.unexpected, tally.lost, tally.overlapping) = (false, false, false);
     }
+    let unfinished = std::mem::take(&mut tally.unfinished);
     let verdict = Verdict::of(Findings {
         conflict: !conflicts.is_empty(),
         unexpected: tally.unexpected,
         lost: tally.lost,
         overlapping: tally.overlapping,
+        unfinished: !unfinished.is_empty(),
         inconclusive: !inconclusive.is_empty(),
     });
     let merged_is_index = merged_name.as_deref() == Some("index");
@@ -394,6 +429,7 @@ pub fn review_merge(
         conflicts,
         entries,
         tool: tool(),
+        unfinished,
         inconclusive,
         unreviewed: if merged_is_index {
             repo.unstaged_paths()
@@ -413,7 +449,7 @@ pub fn review_merge(
 }
 
 /// What the entries of a review add up to: their findings, the reasons the verdict is
-/// inconclusive, notes, and coverage's cost.
+/// unfinished or inconclusive, notes, and coverage's cost.
 #[derive(Default)]
 struct Tally {
     unexpected: bool,
@@ -421,8 +457,11 @@ struct Tally {
     overlapping: bool,
     /// A diff's: some entry's behaviour changed.
     changed: bool,
-    /// `--time-budget` or Ctrl-C cut learning short: the verdict is inconclusive.
+    /// `--time-budget` or Ctrl-C cut learning short: the verdict is unfinished.
     stopped: bool,
+    /// Why the review did not complete its work: a stop, a tool past a limit or failing.
+    unfinished: Vec<String>,
+    /// Why the finished check fell short of the bounds.
     inconclusive: Vec<String>,
     notes: Vec<String>,
     cost: coverage::CoverageCost,
@@ -443,14 +482,14 @@ impl Tally {
         self.inconclusive
             .extend(shortfalls(learned, settings.bounds.max_word_length()));
         self.stopped |= !learned.stopped.is_empty();
-        self.inconclusive.extend(learned.stopped.iter().cloned());
+        self.unfinished.extend(learned.stopped.iter().cloned());
         let coverage = entry_coverage(
             changes,
             inputs,
             learned,
             settings,
             ctx,
-            &mut self.inconclusive,
+            &mut self.unfinished,
             &mut self.cost,
         );
         self.notes.extend(learned.notes.iter().cloned());
@@ -568,8 +607,8 @@ fn review_entry(
     let (executions, execution_check) = if merged.is_some() && learned.stopped.is_empty() {
         check_executions(learned, &languages, inputs, settings, ctx, tally)?
     } else {
-        // An entry whose learning was cut short is inconclusive already (its reasons are
-        // in the list), and its partial automata judge nothing.
+        // An entry whose learning was cut short is unfinished already (its reasons are in
+        // the list), and its partial automata judge nothing.
         (Vec::new(), None)
     };
     // Without a merge result the branches' disagreement is what a reviewer looks at.
@@ -629,7 +668,12 @@ fn check_executions(
         Some(reason) => {
             execution::CheckOutcome::Unfinished(format!("the run was stopped ({reason})"))
         }
-        None => execution::check_entry(inputs, entry, settings, ctx, learned)?,
+        None => {
+            let mut failed = Vec::new();
+            let checked = execution::check_entry(inputs, entry, settings, ctx, learned);
+            contained(checked, Some(&mut failed))?
+                .unwrap_or_else(|| execution::CheckOutcome::Unfinished(failed.concat()))
+        }
     };
     Ok(match outcome {
         execution::CheckOutcome::Ran(check) => {
@@ -655,7 +699,7 @@ fn check_executions(
         }
         execution::CheckOutcome::Unfinished(reason) => {
             tally.stopped |= crate::stop::stop_reason().is_some();
-            tally.inconclusive.push(format!(
+            tally.unfinished.push(format!(
                 "entry `{entry}`: the per-execution check did not finish: {reason}"
             ));
             (Vec::new(), None)
@@ -677,6 +721,9 @@ pub struct DiffReport {
     pub document: DiffDocument,
     /// Whether some entry's behaviour changed.
     pub changed: bool,
+    /// Whether the diff did not complete its work (a stop, a CBMC run past a limit, an
+    /// entry not learned): its reasons are among the document's `inconclusive` ones.
+    pub unfinished: bool,
 }
 
 impl DiffReport {
@@ -713,7 +760,7 @@ pub fn diff_revisions(
         notes: common_notes(repo, &checkouts, settings),
         ..Tally::default()
     };
-    let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx)?;
+    let (prepared, no_code_change) = prepare_entries(&inputs, settings, ctx, None)?;
     if no_code_change {
         tally.notes.push(NO_CODE_CHANGE.to_string());
     }
@@ -721,7 +768,7 @@ pub fn diff_revisions(
     let mut unwind = None;
     for prepared in prepared {
         if let Some(reason) = budget::skipped(&prepared.entry) {
-            tally.inconclusive.push(reason);
+            tally.unfinished.push(reason);
             continue;
         }
         let learned = engine::learn_entry(prepared, settings, ctx)?;
@@ -730,6 +777,10 @@ pub fn diff_revisions(
             &learned, &changes, &inputs, settings, ctx, &mut tally,
         ));
     }
+    // A diff has no verdict: what did not finish is among the reasons it fell short.
+    let unfinished = std::mem::take(&mut tally.unfinished);
+    let did_not_finish = !unfinished.is_empty();
+    tally.inconclusive.extend(unfinished);
     let (unwind, inconclusive) = tally.close(entries.iter().map(|e| &e.coverage), unwind, ctx);
     Ok(DiffReport {
         document: DiffDocument {
@@ -750,6 +801,7 @@ pub fn diff_revisions(
         },
         // Differences of partial automata are shown, but they are no findings.
         changed: tally.changed && !tally.stopped,
+        unfinished: did_not_finish,
     })
 }
 

@@ -42,7 +42,15 @@ pub(crate) fn audit_page(doc: &AuditDocument) -> AuditPage {
             format!("{attention} of {} merges of {} need a look", rows.len(), doc.range)
         },
         detail: "Each merge commit reviewed as committed: the merge base of its parents, its first parent, its second, and its own tree.".to_string(),
-        counts: ["clean", "unexpected", "overlapping", "inconclusive", "conflict", "unreviewed"]
+        counts: [
+            "clean",
+            "unexpected",
+            "overlapping",
+            "unfinished",
+            "inconclusive",
+            "conflict",
+            "unreviewed",
+        ]
             .iter()
             .map(|k| Count {
                 label: (*k).to_string(),
@@ -67,6 +75,7 @@ fn kind(verdict: Option<Verdict>) -> &'static str {
         Some(Verdict::Unexpected | Verdict::Lost) => "unexpected",
         Some(Verdict::Overlapping) => "overlapping",
         Some(Verdict::Conflict) => "conflict",
+        Some(Verdict::Unfinished) => "unfinished",
         Some(Verdict::Inconclusive) => "inconclusive",
     }
 }

@@ -326,6 +326,8 @@ pub(crate) struct Page {
 #[derive(Clone, Debug)]
 pub(crate) struct ReviewPage {
     pub page: Page,
+    /// Why the review did not finish, one sentence each: shown open under the summary.
+    pub unfinished: Vec<String>,
     /// Why the check fell short, one sentence each, but the unreached changes (the coverage
     /// table lists those): shown collapsed under the summary.
     pub reasons: Vec<String>,

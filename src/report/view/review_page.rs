@@ -68,6 +68,7 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> ReviewPage {
     };
     ReviewPage {
         page,
+        unfinished: review.unfinished.clone(),
         reasons: shortfalls(review),
         coverage,
     }
@@ -370,9 +371,12 @@ fn verdict_warning(review: &Review, totals: &WordTotals) -> Option<String> {
         },
         lost: !checked && !totals.with_lost.is_empty(),
         overlapping: checked && story(ExecutionKind::Overlapping),
+        unfinished: !review.unfinished.is_empty(),
         inconclusive: !review.inconclusive.is_empty(),
     });
-    (derived != review.verdict && review.verdict != Verdict::Conflict).then(|| {
+    // An unfinished review's partial automata are no findings: nothing to contradict.
+    let judged = !matches!(review.verdict, Verdict::Conflict | Verdict::Unfinished);
+    (derived != review.verdict && judged).then(|| {
         format!(
             "The document's verdict is \"{}\", but its automata say \"{}\"; the banner shows the document's verdict.",
             review.verdict.name(),
@@ -522,6 +526,7 @@ fn verdict_text(
                 names_list(&totals.with_lost)
             ),
         ),
+        Verdict::Unfinished => ("unfinished", "Unfinished review", unfinished_text(review)),
         Verdict::Inconclusive => ("inconclusive", "Inconclusive", {
             inconclusive_text(review, coverage)
         }),
@@ -535,6 +540,24 @@ fn verdict_text(
         ),
     };
     (kind, headline.to_string(), detail)
+}
+
+/// "The review did not finish, so it found nothing it could vouch for: ours (main): learning
+/// stopped early (the time budget ran out) ..." with the first reason, and how many more.
+fn unfinished_text(review: &Review) -> String {
+    let mut text =
+        "The review did not finish its work, so no finding does not mean no difference".to_string();
+    if let Some(first) = review.unfinished.first() {
+        text.push_str(&format!(": {first}"));
+    }
+    if review.unfinished.len() > 1 {
+        text.push_str(&format!(
+            "; and {} more (listed below)",
+            review.unfinished.len() - 1
+        ));
+    }
+    text.push('.');
+    text
 }
 
 /// "No difference up to 10 calls, but the check fell short of the bounds: 35 changed hunks
