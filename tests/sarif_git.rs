@@ -93,3 +93,48 @@ fn reviews_diffs_and_audits_write_sarif_the_schema_accepts() {
     broken["runs"][0]["results"][0]["level"] = "fatal".into();
     assert!(!validate(&broken).0);
 }
+
+/// Theirs removes lines above ours' change; the committed merge has ours' change two lines
+/// higher. SARIF regions are in the reviewed commit's lines, and the log names the commit.
+#[test]
+fn regions_are_in_the_merge_commits_lines_and_the_log_names_it() {
+    let program = |doc: &str, body: &str| {
+        format!(
+            "void a(void) {{}}\nvoid b(void) {{}}\n{doc}\nvoid helper(void)\n{{\n    {body}\n}}\n\nint main(void)\n{{\n    a();\n    return 0;\n}}\n"
+        )
+    };
+    let doc = "/* one */\n/* two */\n/* three */";
+    let repo = common::three_way(
+        &program(doc, "b();"),
+        &program(doc, "b(); b(); /* ours */"),
+        &program("/* three */", "b();"),
+    );
+    repo.git(&["merge", "-q", "--no-ff", "-m", "merge feature", "feature"]);
+    let merge = repo.head();
+    let out = repo.mergelens(&["review", "--commit", "HEAD", "--format", "sarif"]);
+    let log = sarif(&out);
+    let (valid, said) = validate(&log);
+    assert!(valid, "{said}\n{log}");
+    let run = &log["runs"][0];
+    assert_eq!(
+        run["versionControlProvenance"][0]["revisionId"], merge,
+        "{run}"
+    );
+    let merged = std::fs::read_to_string(repo.path().join("prog.c")).unwrap();
+    let located = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64())
+        .collect::<Vec<_>>();
+    assert!(!located.is_empty(), "{run}");
+    let ours_line = merged
+        .lines()
+        .position(|l| l.contains("/* ours */"))
+        .unwrap() as u64
+        + 1;
+    assert!(
+        located.contains(&ours_line),
+        "{located:?} vs line {ours_line}: {run}"
+    );
+}

@@ -46,6 +46,12 @@ pub struct CoveredHunk {
     pub side: HunkSide,
     pub start_line: u32,
     pub end_line: u32,
+    /// Where the hunk stands in the merge result, when the review had one: the lines a
+    /// reader of the reviewed commit opens (SARIF's regions use them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_start_line: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_end_line: Option<u32>,
     /// Some execution of the entry within the bounds runs a statement on one of its lines.
     pub reached: bool,
     /// Whether one of its lines holds a statement at all; a hunk without code (comments,
@@ -304,6 +310,8 @@ mod tests {
             code: true,
             reached_at_unwind: None,
             reached_at_word_length: None,
+            merged_start_line: None,
+            merged_end_line: None,
             word_length_searched_up_to: None,
             searched_up_to: None,
             search_cut_at: None,

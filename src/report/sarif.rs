@@ -105,7 +105,7 @@ pub(crate) fn review(doc: &Review, options: &Options) -> Value {
                 doc.bounds.unwind
             ),
             options,
-            vec![region(&hunk.file, hunk.start_line, Some(hunk.end_line))],
+            vec![hunk_region(hunk)],
         ));
     }
     for note in doc
@@ -121,7 +121,43 @@ pub(crate) fn review(doc: &Review, options: &Options) -> Value {
             vec![region(crate::config::FILE_NAME, 1, None)],
         ));
     }
-    log(results)
+    let mut log = log(results);
+    log["runs"][0]["versionControlProvenance"] = json!([provenance(doc)]);
+    log
+}
+
+/// The repository and the reviewed revision: the merge commit when the review read one
+/// (`review --commit`, `audit`), whose lines every region is in; else the branch merged
+/// into, with no revision (git's merge or the staged merge is no commit yet).
+fn provenance(doc: &Review) -> Value {
+    let path = doc.repository.as_deref().unwrap_or(".");
+    let mut p = json!({
+        "repositoryUri": format!("file://{}", escape::sarif_uri(path)),
+        "mappedTo": { "uriBaseId": "%SRCROOT%" },
+    });
+    let committed = doc.versions.merged.as_ref().filter(|m| {
+        m.summary
+            .as_deref()
+            .is_some_and(|s| s.starts_with("the merge commit"))
+    });
+    match committed {
+        Some(merge) => p["revisionId"] = json!(merge.rev),
+        None => {
+            if let Some(label) = &doc.versions.ours.label {
+                p["branch"] = json!(escape::sarif_text(label));
+            }
+        }
+    }
+    p
+}
+
+/// A changed hunk's region: in the merge result's lines when the review had one (what a
+/// reader of the reviewed commit opens), else in the lines of the version that made it.
+fn hunk_region(hunk: &crate::document::coverage::CoveredHunk) -> Value {
+    match (hunk.merged_start_line, hunk.merged_end_line) {
+        (Some(start), end) => region(&hunk.file, start, end),
+        _ => region(&hunk.file, hunk.start_line, Some(hunk.end_line)),
+    }
 }
 
 /// The SARIF log of a diff: what each entry added and removed.
@@ -346,7 +382,7 @@ fn fallback_location(doc: &Review) -> Option<Value> {
                 .iter()
                 .flat_map(|e| &e.coverage.hunks)
                 .next()
-                .map(|h| region(&h.file, h.start_line, Some(h.end_line)))
+                .map(hunk_region)
         })
 }
 

@@ -235,6 +235,8 @@ fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk 
         code,
         reached_at_unwind: None,
         reached_at_word_length: None,
+        merged_start_line: None,
+        merged_end_line: None,
         word_length_searched_up_to: None,
         searched_up_to: None,
         search_cut_at: None,

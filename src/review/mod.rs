@@ -38,6 +38,7 @@ mod execution;
 mod execution_cache;
 pub mod fig12;
 mod learn;
+mod merged_lines;
 mod source;
 mod store;
 
@@ -393,6 +394,16 @@ pub fn review_merge(
         entries.push(review_entry(
             &learned, &changes, &inputs, settings, ctx, &mut tally,
         )?);
+    }
+    if let [_, ours, theirs, merged, ..] = checkouts.as_slice() {
+        for entry in &mut entries {
+            merged_lines::locate(
+                &mut entry.coverage.hunks,
+                ours.dir.path(),
+                theirs.dir.path(),
+                merged.dir.path(),
+            );
+        }
     }
     let (unwind, inconclusive) = tally.close(entries.iter().map(|e| &e.coverage), unwind, ctx);
     // A stop that cut the preparation or a tool's run short is a stop too.
