@@ -227,6 +227,18 @@ pub fn review_settings(
         &read,
     )?;
     settings.cbmc = cbmc_path(flags.cbmc.as_deref(), Some(repo), user).0;
+    if owner.text.is_none() {
+        // Said on the terminal and in the document: a clean verdict under defaults nobody
+        // chose reads differently from one under the owner's settings.
+        settings.warnings.insert(
+            0,
+            format!(
+                "no {FILE_NAME} committed on {}: the defaults apply (every *.c file, entry {}); `mergelens init` writes one",
+                ours.label,
+                settings.entries.join(", ")
+            ),
+        );
+    }
     Ok(settings)
 }
 

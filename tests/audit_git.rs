@@ -64,6 +64,17 @@ fn an_audit_reviews_each_merge_as_committed_and_a_second_one_runs_no_cbmc() {
         .map(|m| m["verdict"].as_str().unwrap())
         .collect();
     assert_eq!(verdicts, ["clean", "unexpected", "clean"], "{said}");
+    // No configuration anywhere: the terminal says so for each merge, and so does each
+    // merge's document.
+    assert_eq!(
+        said.matches("no .mergelens.toml committed on").count(),
+        3,
+        "{said}"
+    );
+    assert!(
+        said.contains("the defaults apply (every *.c file, entry main)"),
+        "{said}"
+    );
     let subjects: Vec<&str> = merges
         .iter()
         .map(|m| m["subject"].as_str().unwrap())
@@ -168,4 +179,26 @@ fn a_series_of_tags_is_a_behaviour_changelog_one_step_each() {
         "{}",
         text(&out)
     );
+}
+
+#[test]
+fn a_merge_that_cannot_be_reviewed_says_why_and_counts_as_unfinished() {
+    let repo = Repo::new();
+    let program = |name: &str| {
+        format!("void {name}(void) {{}}\nint main(void)\n{{\n    {name}();\n    return 0;\n}}\n")
+    };
+    repo.commit("a.c", &program("a"), "a");
+    repo.commit("b.c", &program("b"), "b: a second main");
+    repo.git(&["tag", "v1"]);
+    repo.git(&["checkout", "-q", "-b", "side", "main"]);
+    repo.commit("a.c", &program("a").replace("a();", "a(); a();"), "side");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.git(&["merge", "-q", "--no-ff", "side", "-m", "merge side"]);
+    let out = repo.mergelens(&["audit", "v1..main"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("not reviewed (unfinished)"), "{said}");
+    assert!(said.contains("`main` is defined twice"), "{said}");
+    let out = repo.mergelens(&["audit", "v1..main", "--also-fail-on", "unfinished"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }

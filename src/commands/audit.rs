@@ -84,8 +84,21 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
                 }
                 row
             }
-            // One merge that cannot be reviewed does not end the audit.
-            Err(error) => AuditedMerge::unreviewed(merge.sha(), subject, super::one_line(&error)),
+            // One merge that cannot be reviewed does not end the audit; it is said on the
+            // terminal, and it is an unfinished review for the command line's fail-on (the
+            // merge's own settings may be what could not be read).
+            Err(error) => {
+                let why = super::one_line(&error);
+                errln!(
+                    "mergelens: warning: merge {} not reviewed (unfinished): {why}",
+                    &merge.sha()[..10]
+                );
+                let flagged = [args.flags.fail_on, args.flags.also_fail_on];
+                if flagged.iter().flatten().any(|f| f.fails_unfinished()) {
+                    outcome = Outcome::Different;
+                }
+                AuditedMerge::unreviewed(merge.sha(), subject, why)
+            }
         };
         if document_to_stdout {
             errln!("{}", line(&row));
@@ -141,6 +154,13 @@ fn audit_one(
     };
     let mut settings = trust::review_settings(repo, &versions.ours, &owner, &user, &args.flags)?;
     let _harness = trust::attach_harness(repo, &owner.file, &owner.origin, &user, &mut settings)?;
+    for warning in &settings.warnings {
+        errln!(
+            "mergelens: warning: merge {}: {}",
+            &merge.sha()[..10.min(merge.sha().len())],
+            warning
+        );
+    }
     if let Some(budget) = args.time_budget {
         mergelens::stop::set_time_budget(budget);
     }
