@@ -705,3 +705,37 @@ fn the_series_page_runs_in_headless_chromium_as_a_timeline() {
     let sarif = report::render(&document, Format::Sarif, &Options::default()).unwrap();
     assert!(sarif.contains("v1.0 → v1.1: "), "{sarif}");
 }
+
+/// An inconclusive review whose per-execution check explained the word-level differences
+/// it lists: the headline never says "no difference" above them, in HTML and Markdown.
+#[test]
+fn an_inconclusive_headline_agrees_with_the_differences_listed() {
+    let mut review = fixture_json("review.json");
+    review["verdict"] = json!("inconclusive");
+    review["inconclusive"] = json!(["a version's automaton is exact only up to length 6"]);
+    review["entries"][0]["execution_check"] = json!({
+        "quadruples": 4, "explained": 4, "unexpected": 0, "overlapping": 0,
+        "complete": true
+    });
+    let document = parse(&review).unwrap();
+    for format in [Format::Html, Format::Markdown] {
+        let page = report::render(&document, format, &Options::default()).unwrap();
+        assert!(!page.contains("No difference up to"), "{page}");
+        assert!(page.contains("No unexpected execution up to"), "{page}");
+    }
+    // Without word-level differences, "no difference" is what the page shows.
+    let entry = review["entries"][0].as_object_mut().unwrap();
+    entry["automata"]["merged"] = entry["automata"]["expected"].clone();
+    for key in [
+        "unexpected",
+        "lost",
+        "merge_minus_ours",
+        "merge_minus_theirs",
+        "ours_vs_theirs",
+    ] {
+        entry.remove(key);
+    }
+    let document = parse(&review).unwrap();
+    let page = report::render(&document, Format::Markdown, &Options::default()).unwrap();
+    assert!(page.contains("No difference up to"), "{page}");
+}

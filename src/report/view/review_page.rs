@@ -528,7 +528,7 @@ fn verdict_text(
         ),
         Verdict::Unfinished => ("unfinished", "Unfinished review", unfinished_text(review)),
         Verdict::Inconclusive => ("inconclusive", "Inconclusive", {
-            inconclusive_text(review, coverage)
+            inconclusive_text(review, totals, coverage)
         }),
         Verdict::Conflict => (
             "conflict",
@@ -562,9 +562,21 @@ fn unfinished_text(review: &Review) -> String {
 
 /// "No difference up to 10 calls, but the check fell short of the bounds: 35 changed hunks
 /// are never reached (the coverage table lists them); a version ... and 2 more reasons."
-fn inconclusive_text(review: &Review, coverage: &CoverageTable) -> String {
+///
+/// The opening never contradicts what the page lists: when word-level differences are
+/// shown below (which the per-execution check explained), it says so instead of "no
+/// difference". One rule for every format, since Markdown renders this banner too.
+fn inconclusive_text(review: &Review, totals: &WordTotals, coverage: &CoverageTable) -> String {
     const REASONS: usize = 2;
     let n = review.bounds.max_word_length;
+    let nonzero = |c: Option<u128>| c != Some(0);
+    let opening = if nonzero(totals.unexpected) || nonzero(totals.lost) {
+        format!(
+            "No unexpected execution up to {n} calls (the word-level differences listed below are each explained by the branches' changes), but the check fell short of the bounds"
+        )
+    } else {
+        format!("No difference up to {n} calls, but the check fell short of the bounds")
+    };
     let mut parts = Vec::new();
     if coverage.unreached > LISTED_UNREACHED {
         parts.push(format!(
@@ -577,10 +589,7 @@ fn inconclusive_text(review: &Review, coverage: &CoverageTable) -> String {
     }
     let reasons = shortfalls(review);
     parts.extend(reasons.iter().take(REASONS).cloned());
-    let mut text = format!(
-        "No difference up to {n} calls, but the check fell short of the bounds: {}",
-        parts.join("; ")
-    );
+    let mut text = format!("{opening}: {}", parts.join("; "));
     if reasons.len() > REASONS {
         text.push_str(&format!(
             "; and {} more (listed below)",
