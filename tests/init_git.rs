@@ -228,3 +228,44 @@ fn three_files_defining_the_entry_are_one_clear_error_in_learn_and_review() {
     assert!(said.contains("`main` is defined twice"), "{said}");
     assert!(said.contains("at a.c:2 and at b.c:2"), "{said}");
 }
+
+#[test]
+fn a_harness_skeleton_binds_a_callback_to_a_stub_that_records_its_calls() {
+    let repo = Repo::new();
+    repo.write(
+        "lib.h",
+        "typedef int (*handler_fn)(const char *key, void *ctx);\nint each(const char *keys, handler_fn cb, void *ctx);\n",
+    );
+    repo.write(
+        "lib.c",
+        "#include \"lib.h\"\nvoid found(void) {}\nvoid skipped(void) {}\nint each(const char *keys, handler_fn cb, void *ctx)\n{\n    if (cb(keys, ctx))\n        found();\n    else\n        skipped();\n    return 0;\n}\n",
+    );
+    repo.git(&["add", "."]);
+    repo.git(&["commit", "-q", "-m", "library"]);
+    let out = repo.mergelens(&["init", "--harness-for", "each", "--no-learn"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let harness = std::fs::read_to_string(repo.path().join("mergelens-harness.c")).unwrap();
+    assert!(
+        harness.contains("static int stub1(const char *key, void *ctx)"),
+        "{harness}"
+    );
+    assert!(harness.contains("each(buf0, stub1, buf2);"), "{harness}");
+    // The stub answers either way: both of the library's paths are behaviour.
+    let out = repo.mergelens(&[
+        "learn",
+        "lib.c",
+        "--harness",
+        "mergelens-harness.c",
+        "--entry",
+        "main",
+        "-o",
+        "d.json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = repo.mergelens(&["automaton", "words", "--max-length", "5", "d.json"]);
+    let words = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        words.contains("each found end") && words.contains("each skipped end"),
+        "{words}"
+    );
+}

@@ -26,6 +26,7 @@ use anyhow::Context;
 use super::Outcome;
 use super::anytime::{self, Progress};
 use super::review::UsageError;
+use super::skeleton::head;
 use mergelens::automaton::{Dfa, ops};
 use mergelens::cbmc::learning::{LearningError, learn_with_teacher};
 use mergelens::cbmc::{CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, Toolchain};
@@ -50,7 +51,7 @@ const FIRST_BOUNDS: LearnBounds = LearnBounds {
 };
 
 /// Elements of each buffer the harness skeleton passes (as the generated entry harness).
-const BUFFER: usize = 4;
+pub(super) const BUFFER: usize = 4;
 
 /// The options of `mergelens init`.
 #[derive(Clone, Debug, Default)]
@@ -73,11 +74,11 @@ pub struct InitArgs {
 }
 
 /// A function that could be an entry.
-struct Candidate {
-    name: String,
-    parameters: Vec<String>,
-    file: PathBuf,
-    line: u32,
+pub(super) struct Candidate {
+    pub(super) name: String,
+    pub(super) parameters: Vec<String>,
+    pub(super) file: PathBuf,
+    pub(super) line: u32,
 }
 
 /// A C file not analysed, and why.
@@ -152,7 +153,10 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
             } else {
                 "main"
             };
-            Some((skeleton(c, entry, &root)?, entry.to_string()))
+            Some((
+                super::skeleton::skeleton(c, entry, &root)?,
+                entry.to_string(),
+            ))
         }
         None => None,
     };
@@ -507,110 +511,11 @@ fn uncalled(p: &InstrumentedProgram, calls: bool, only_uncalled: bool) -> Vec<Ca
     out
 }
 
-/// The text before a function's name, from the start of the line before it.
-fn head(file: &Path, line: u32, name: &str) -> Option<String> {
-    let text = std::fs::read_to_string(file).ok()?;
-    let lines: Vec<&str> = text.lines().collect();
-    let at = (line as usize).checked_sub(1)?;
-    let this = lines.get(at)?;
-    let before = &this[..this.find(name).unwrap_or(0)];
-    let previous = if before.trim().is_empty() && at > 0 {
-        lines[at - 1]
-    } else {
-        ""
-    };
-    Some(format!("{previous} {before}"))
-}
-
 fn is_static(f: &cprog::FunctionInfo) -> bool {
     head(&f.file, f.line, &f.name).is_some_and(|h| {
         h.split(|c: char| !c.is_alphanumeric() && c != '_')
             .any(|w| w == "static")
     })
-}
-
-/// The harness skeleton: `entry` calls `c` on nondeterministic arguments, as the generated
-/// entry harness does: scalars are uninitialised locals, a pointer points to a buffer of
-/// [`BUFFER`] nondeterministic elements, a character buffer ends with a NUL.
-fn skeleton(c: &Candidate, entry: &str, root: &Path) -> anyhow::Result<String> {
-    let file = std::fs::read_to_string(&c.file)
-        .with_context(|| format!("cannot read {}", c.file.display()))?;
-    // The function's own file's local includes declare what its parameters use.
-    let includes: Vec<&str> = file
-        .lines()
-        .filter(|l| l.trim_start().starts_with("#include \""))
-        .collect();
-    let return_type = head(&c.file, c.line, &c.name)
-        .map(|h| {
-            h.split_whitespace()
-                .filter(|w| !matches!(*w, "static" | "inline" | "extern"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "int".to_string());
-    let mut body = String::new();
-    let mut args = Vec::new();
-    let params: Vec<&String> = c.parameters.iter().filter(|p| p.trim() != "void").collect();
-    for (i, p) in params.iter().enumerate() {
-        let arg = format!("arg{i}");
-        let (ty, pointer) = parameter_type(p);
-        if pointer {
-            let element = ty
-                .replace("const", " ")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            let element = if element == "void" {
-                "char".to_string()
-            } else {
-                element
-            };
-            body.push_str(&format!(
-                "    {element} buf{i}[{BUFFER}]; /* nondeterministic */\n"
-            ));
-            if element.ends_with("char") {
-                body.push_str(&format!("    buf{i}[{}] = 0; /* a string */\n", BUFFER - 1));
-            }
-            args.push(format!("buf{i}"));
-        } else {
-            body.push_str(&format!("    {ty} {arg}; /* nondeterministic */\n"));
-            args.push(arg);
-        }
-    }
-    let file_name = shown_relative(&c.file, root);
-    Ok(format!(
-        "/* {HARNESS_FILE}: written by `mergelens init --harness-for {name}`.\n * A harness: `{entry}` calls {name} on nondeterministic input (an uninitialised local is\n * any value to CBMC; each buffer holds {BUFFER} nondeterministic elements). Its own functions\n * are no events. Bound the input as {name} expects, then commit this file: a review reads\n * it from HEAD and compiles it with every version. */\n{includes}\n{return_type} {name}({params});\n\nint {entry}(void)\n{{\n{body}    {name}({args});\n    return 0;\n}}\n/* {name} is defined in {file_name}:{line}. */\n",
-        name = c.name,
-        includes = includes.join("\n"),
-        params = if params.is_empty() {
-            "void".to_string()
-        } else {
-            c.parameters.join(", ")
-        },
-        args = args.join(", "),
-        line = c.line,
-    ))
-}
-
-/// A parameter declaration's type without its name, and whether it is a pointer (or an
-/// array, which a function receives as one).
-fn parameter_type(p: &str) -> (String, bool) {
-    let p = p.trim();
-    let pointer = p.contains('*') || p.contains('[');
-    let p = p.split('[').next().unwrap_or(p);
-    let base = p.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_');
-    let base = if base.trim().is_empty() { p } else { base };
-    let ty = base
-        .replace('*', " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if pointer {
-        (ty, true)
-    } else {
-        (base.trim().to_string(), false)
-    }
 }
 
 /// The commented `.mergelens.toml`.
@@ -779,17 +684,6 @@ fn suggested(took: Duration, stopped: bool, empty: bool) -> Option<(u32, usize)>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parameter_types_drop_their_names() {
-        assert_eq!(parameter_type("unsigned n"), ("unsigned".into(), false));
-        assert_eq!(parameter_type("const char *s"), ("const char".into(), true));
-        assert_eq!(parameter_type("int a[]"), ("int".into(), true));
-        assert_eq!(
-            parameter_type("struct point p"),
-            ("struct point".into(), false)
-        );
-    }
 
     #[test]
     fn slow_first_runs_suggest_small_bounds() {

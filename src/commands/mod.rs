@@ -56,6 +56,7 @@ pub mod program;
 pub mod report;
 pub mod review;
 pub mod sampling;
+mod skeleton;
 
 use std::io::Write;
 use std::path::Path;
