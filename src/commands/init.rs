@@ -26,7 +26,7 @@ use anyhow::Context;
 use super::Outcome;
 use super::anytime::{self, Progress};
 use super::review::UsageError;
-use super::skeleton::head;
+use super::skeleton::{Candidate, head};
 use mergelens::automaton::{Dfa, ops};
 use mergelens::cbmc::learning::{LearningError, learn_with_teacher};
 use mergelens::cbmc::{CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, Toolchain};
@@ -41,8 +41,7 @@ use mergelens::trust::{self, UserConfig};
 /// Files left out listed at most.
 const LISTED: usize = 10;
 
-/// The harness skeleton `--harness-for` writes, at the repository root.
-pub const HARNESS_FILE: &str = "mergelens-harness.c";
+pub use super::skeleton::HARNESS_FILE;
 
 /// The bounds of the first learning run: small, so that it ends quickly.
 const FIRST_BOUNDS: LearnBounds = LearnBounds {
@@ -50,8 +49,6 @@ const FIRST_BOUNDS: LearnBounds = LearnBounds {
     max_word_length: 6,
 };
 
-/// Elements of each buffer the harness skeleton passes (as the generated entry harness).
-pub(super) const BUFFER: usize = 4;
 
 /// The options of `mergelens init`.
 #[derive(Clone, Debug, Default)]
@@ -73,13 +70,6 @@ pub struct InitArgs {
     pub verbose: bool,
 }
 
-/// A function that could be an entry.
-pub(super) struct Candidate {
-    pub(super) name: String,
-    pub(super) parameters: Vec<String>,
-    pub(super) file: PathBuf,
-    pub(super) line: u32,
-}
 
 /// A C file not analysed, and why.
 type LeftOut = (String, String);

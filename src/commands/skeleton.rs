@@ -7,12 +7,24 @@
 //! its calls and returns a nondeterministic value, never an uninitialised pointer: CBMC
 //! calls through an unknown pointer to nothing, which silently ends the execution.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use mergelens::git::paths::shown_relative;
 
-use super::init::{BUFFER, Candidate, HARNESS_FILE};
+/// The harness skeleton `--harness-for` writes, at the repository root.
+pub const HARNESS_FILE: &str = "mergelens-harness.c";
+
+/// Elements of each buffer the harness skeleton passes (as the generated entry harness).
+const BUFFER: usize = 4;
+
+/// A function that could be an entry.
+pub(super) struct Candidate {
+    pub(super) name: String,
+    pub(super) parameters: Vec<String>,
+    pub(super) file: PathBuf,
+    pub(super) line: u32,
+}
 
 /// The text before a function's name, from the start of the line before it.
 pub(super) fn head(file: &Path, line: u32, name: &str) -> Option<String> {
