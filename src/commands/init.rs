@@ -49,7 +49,6 @@ const FIRST_BOUNDS: LearnBounds = LearnBounds {
     max_word_length: 6,
 };
 
-
 /// The options of `mergelens init`.
 #[derive(Clone, Debug, Default)]
 pub struct InitArgs {
@@ -69,7 +68,6 @@ pub struct InitArgs {
     /// `--verbose`: every front-end warning, not their count.
     pub verbose: bool,
 }
-
 
 /// A C file not analysed, and why.
 type LeftOut = (String, String);
