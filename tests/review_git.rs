@@ -598,3 +598,30 @@ fn a_check_short_of_the_bound_is_inconclusive_and_fail_on_inconclusive_blocks_it
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["verdict"], "clean");
 }
+
+/// A `$Id$` comment removed together with the `ident` attribute that expanded it: the
+/// versions are read as committed (git's checkout filters never run on them), so the merge
+/// takes the no-code fast path, as a review and as the hook.
+#[test]
+fn an_ident_comment_change_takes_the_no_code_path() {
+    let program = "/* $Id$ */\nvoid a(void) {}\nint main(void)\n{\n    a();\n    return 0;\n}\n";
+    let repo = Repo::new();
+    repo.commit(".gitattributes", "*.c ident\n", "ident");
+    repo.commit("p.c", program, "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit("README", "x\n", "ours");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.git(&["rm", "-q", ".gitattributes"]);
+    repo.commit(
+        "p.c",
+        &program.replacen("/* $Id$ */\n", "", 1),
+        "theirs: no $Id$",
+    );
+    repo.git(&["checkout", "-q", "main"]);
+    let said = text(&repo.mergelens(&["review", "main", "feature"]));
+    assert!(said.contains("token for token"), "{said}");
+    assert!(repo.mergelens(&["hook", "install"]).status.success());
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge", "feature"], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("token for token"), "{}", text(&out));
+}
