@@ -46,7 +46,7 @@ fn init_then_review_a_merge_with_the_written_configuration() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("candidate entry functions:\n  count(const char *s, unsigned n)    lib.c:"),
+        stdout.contains("candidate entry functions (most of the program reached first):\n  count(const char *s, unsigned n)    lib.c:"),
         "{stdout}"
     );
     // Called by `count`, or static: no candidates.
@@ -268,4 +268,36 @@ fn a_harness_skeleton_binds_a_callback_to_a_stub_that_records_its_calls() {
         words.contains("each found end") && words.contains("each skipped end"),
         "{words}"
     );
+}
+
+#[test]
+fn init_ranks_entries_by_how_much_of_the_library_they_reach_and_suggests_measured_bounds() {
+    let repo = Repo::new();
+    repo.write(
+        "lib.c",
+        "int value;\nint get_value(void) { return value; }\nvoid token(void) {}\nvoid number(void) { token(); }\nvoid report(void) {}\nint parse(const char *s)\n{\n    if (s[0] == '1')\n        number();\n    report();\n    return 0;\n}\n",
+    );
+    repo.git(&["add", "."]);
+    repo.git(&["commit", "-q", "-m", "library"]);
+    let out = repo.mergelens(&["init"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let parse = said.find("  parse(").unwrap_or_else(|| panic!("{said}"));
+    let getter = said
+        .find("  get_value(")
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(parse < getter, "{said}");
+    assert!(said.contains("reaches 3 function(s)"), "{said}");
+    let config = std::fs::read_to_string(repo.path().join(".mergelens.toml")).unwrap();
+    assert!(config.contains("entries = [\"parse\"]"), "{config}");
+    // Each step of the ladder is measured, and the suggestion says what it rests on.
+    assert!(
+        said.contains("learned `parse` at --unwind 2 --max-word-length 10"),
+        "{said}"
+    );
+    assert!(
+        said.contains("suggested bound: unwind = 3, max-word-length = 12"),
+        "{said}"
+    );
+    assert!(said.contains("measured: learned in"), "{said}");
 }

@@ -44,10 +44,32 @@ const LISTED: usize = 10;
 pub use super::skeleton::HARNESS_FILE;
 
 /// The bounds of the first learning run: small, so that it ends quickly.
-const FIRST_BOUNDS: LearnBounds = LearnBounds {
-    unwind: 1,
-    max_word_length: 6,
-};
+/// The bounds `init` learns at, smallest first: each step is tried while the one before
+/// finished in at most a quarter of the budget, and the suggestion is the largest that
+/// finished with executions in its language.
+const LADDER: [LearnBounds; 3] = [
+    LearnBounds {
+        unwind: 1,
+        max_word_length: 6,
+    },
+    LearnBounds {
+        unwind: 2,
+        max_word_length: 10,
+    },
+    LearnBounds {
+        unwind: 3,
+        max_word_length: 12,
+    },
+];
+
+/// One learning of `init`'s ladder, as measured.
+struct Step {
+    bounds: LearnBounds,
+    took: Duration,
+    stopped: bool,
+    /// The language is empty (only said of a learning that finished).
+    empty: bool,
+}
 
 /// The options of `mergelens init`.
 #[derive(Clone, Debug, Default)]
@@ -116,14 +138,15 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
             .map_or(String::new(), |c| format!(" (from {c})"))
     );
     print_left_out(&program.left_out);
-    outln!("candidate entry functions:");
+    outln!("candidate entry functions (most of the program reached first):");
     for c in &program.candidates {
         outln!(
-            "  {}({})    {}:{}",
+            "  {}({})    {}:{}    reaches {} function(s)",
             c.name,
             c.parameters.join(", "),
             shown_relative(&c.file, &root),
-            c.line
+            c.line,
+            c.reaches
         );
     }
     let harness = match &args.harness_for {
@@ -469,6 +492,7 @@ fn candidates(program: &Program, root: &Path) -> anyhow::Result<(Vec<Candidate>,
 /// The analysed functions that are not `static` (and, if `only_uncalled`, that no other
 /// analysed function calls), `main` first.
 fn uncalled(p: &InstrumentedProgram, calls: bool, only_uncalled: bool) -> Vec<Candidate> {
+    let graph = call_graph(p);
     let called: BTreeSet<&str> = if calls && only_uncalled {
         p.events
             .iter()
@@ -492,11 +516,47 @@ fn uncalled(p: &InstrumentedProgram, calls: bool, only_uncalled: bool) -> Vec<Ca
             parameters: f.parameters.clone(),
             file: f.file.clone(),
             line: f.line,
+            reaches: reach(&graph, &f.name),
         })
         .collect();
-    out.sort_by_key(|c| (c.name != "main", c.file.clone(), c.line));
+    // `main` first, then the entries that reach most of the program.
+    out.sort_by_key(|c| {
+        (
+            c.name != "main",
+            std::cmp::Reverse(c.reaches),
+            c.file.clone(),
+            c.line,
+        )
+    });
     out.dedup_by(|a, b| a.name == b.name);
     out
+}
+
+/// Caller → callees, from the program's call events (empty without them).
+fn call_graph(p: &InstrumentedProgram) -> std::collections::BTreeMap<&str, BTreeSet<&str>> {
+    let mut graph: std::collections::BTreeMap<&str, BTreeSet<&str>> = Default::default();
+    for e in p.events.iter().filter(|e| e.kind == SiteKind::Call) {
+        let name = p.alphabet.name(e.letter);
+        let callee = name.split_once('@').map_or(name, |(f, _)| f);
+        if callee != e.function {
+            graph.entry(e.function.as_str()).or_default().insert(callee);
+        }
+    }
+    graph
+}
+
+/// How many other functions `from` calls, directly or not.
+fn reach(graph: &std::collections::BTreeMap<&str, BTreeSet<&str>>, from: &str) -> usize {
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut todo = vec![from];
+    while let Some(f) = todo.pop() {
+        for &g in graph.get(f).into_iter().flatten() {
+            if g != from && seen.insert(g) {
+                todo.push(g);
+            }
+        }
+    }
+    seen.len()
 }
 
 fn is_static(f: &cprog::FunctionInfo) -> bool {
@@ -566,7 +626,8 @@ fn config_text(program: &Program, entry: &str, harness: bool) -> String {
     t
 }
 
-/// Learns `entry` once at [`FIRST_BOUNDS`] within the budget and prints what it found.
+/// Learns `entry` at the bounds of [`LADDER`] within the budget, and prints what it found
+/// and the bound its measurements suggest.
 fn first_learning(
     args: &InitArgs,
     program: &Program,
@@ -590,21 +651,44 @@ fn first_learning(
     let (cbmc, _) = trust::cbmc_path(args.cbmc.as_deref(), Some(&GitRepo::from_env()?), &user);
     let tools = Toolchain::locate(cbmc.as_deref())?;
     anytime::start(Some(args.time_budget));
+    let mut steps: Vec<Step> = Vec::new();
+    for bounds in LADDER {
+        let step = learn_step(&instrumented, &tools, root, entry, bounds, args.time_budget)?;
+        let go_on = !step.stopped && step.took * 4 <= args.time_budget;
+        steps.push(step);
+        if !go_on {
+            break;
+        }
+    }
+    outln!("{}", suggestion(&steps, entry, args.time_budget));
+    Ok(())
+}
+
+/// Learns `entry` at `bounds` (what is left of the budget), prints the line that says how
+/// it went, and returns the measurement.
+fn learn_step(
+    instrumented: &InstrumentedProgram,
+    tools: &Toolchain,
+    root: &Path,
+    entry: &str,
+    bounds: LearnBounds,
+    budget: Duration,
+) -> anyhow::Result<Step> {
     let started = Instant::now();
     let mut teacher = CbmcTeacher::new(
-        &instrumented,
-        tools,
+        instrumented,
+        tools.clone(),
         root.to_path_buf(),
-        FIRST_BOUNDS,
+        bounds,
         TeacherOptions::default(),
     );
     let mut progress = Progress::new("init: learning");
     progress.set_phase(format!(
         "`{entry}` at --unwind {} --max-word-length {}",
-        FIRST_BOUNDS.unwind, FIRST_BOUNDS.max_word_length
+        bounds.unwind, bounds.max_word_length
     ));
     teacher.on_progress(progress.observer());
-    let result = learn_with_teacher(&mut teacher, &instrumented, GuessPolicy::Constant(true));
+    let result = learn_with_teacher(&mut teacher, instrumented, GuessPolicy::Constant(true));
     progress.finish();
     let took = started.elapsed();
     let runs = teacher.stats().cbmc_runs;
@@ -623,71 +707,148 @@ fn first_learning(
     let empty = !stopped && !dfa.states().any(|q| dfa.is_accepting(q));
     outln!(
         "learned `{entry}` at --unwind {} --max-word-length {} in {:.1} s: {} states, {} CBMC runs{}",
-        FIRST_BOUNDS.unwind,
-        FIRST_BOUNDS.max_word_length,
+        bounds.unwind,
+        bounds.max_word_length,
         took.as_secs_f64(),
         dfa.num_states(),
         runs,
         if stopped {
             format!(
                 " (PARTIAL: stopped by the time budget of {:.0} s, so its automaton is a conjecture)",
-                args.time_budget.as_secs_f64()
+                budget.as_secs_f64()
             )
+        } else if empty {
+            " (empty: no execution returns within these bounds)".to_string()
         } else {
             String::new()
         }
     );
-    match suggested(took, stopped, empty) {
-        Some((unwind, length)) => outln!(
-            "suggested bound: unwind = {unwind}, max-word-length = {length} (add them to {FILE_NAME}){}",
-            if empty {
-                "; the language is empty at --unwind 1: no execution returns within one loop iteration"
-            } else {
-                ""
-            }
-        ),
-        None => outln!(
-            "no bound suggested: learning did not finish at the smallest bounds within {:.0} s; give init a larger --time-budget, give reviews a --time-budget, or narrow the alphabet with `only`/`exclude`",
-            args.time_budget.as_secs_f64()
-        ),
-    }
-    Ok(())
+    Ok(Step {
+        bounds,
+        took,
+        stopped,
+        empty,
+    })
 }
 
-/// The bounds to suggest from the first run, only when it finished: a larger unwinding costs
-/// CBMC about the first run's time again per step, a longer word more queries.
-fn suggested(took: Duration, stopped: bool, empty: bool) -> Option<(u32, usize)> {
-    let secs = took.as_secs_f64();
-    if stopped {
-        None
-    } else if empty || secs < 5.0 {
-        Some((3, 12))
-    } else if secs < 30.0 {
-        Some((2, 10))
-    } else {
-        Some((1, 8))
-    }
+/// What the ladder's measurements suggest: the largest bounds that finished with executions
+/// in their language, and why no larger one; or no bound, and why.
+fn suggestion(steps: &[Step], entry: &str, budget: Duration) -> String {
+    let best = steps.iter().rev().find(|s| !s.stopped && !s.empty);
+    let Some(best) = best else {
+        let largest_finished = steps.iter().rev().find(|s| !s.stopped);
+        return match largest_finished {
+            Some(s) => format!(
+                "no bound suggested: no execution of `{entry}` returns within --unwind {} --max-word-length {}, the largest bounds learned; its loops may need more iterations than that, or a harness that bounds them",
+                s.bounds.unwind, s.bounds.max_word_length
+            ),
+            None => format!(
+                "no bound suggested: learning did not finish at the smallest bounds within {:.0} s; give init a larger --time-budget, give reviews a --time-budget, or narrow the alphabet with `only`/`exclude`",
+                budget.as_secs_f64()
+            ),
+        };
+    };
+    let next = steps.iter().find(|s| s.bounds.unwind > best.bounds.unwind);
+    let why = match next {
+        Some(n) if n.stopped => format!(
+            "--unwind {} --max-word-length {} did not finish within the {:.0} s budget",
+            n.bounds.unwind,
+            n.bounds.max_word_length,
+            budget.as_secs_f64()
+        ),
+        _ if best.bounds.unwind == LADDER[LADDER.len() - 1].unwind => {
+            "the largest bounds init tries".to_string()
+        }
+        _ => format!(
+            "learning there took {:.1} s, over a quarter of the {:.0} s budget, so larger bounds were not tried",
+            best.took.as_secs_f64(),
+            budget.as_secs_f64()
+        ),
+    };
+    format!(
+        "suggested bound: unwind = {}, max-word-length = {} (add them to {FILE_NAME}; measured: learned in {:.1} s; {why})",
+        best.bounds.unwind,
+        best.bounds.max_word_length,
+        best.took.as_secs_f64()
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn step(k: usize, secs: u64, stopped: bool, empty: bool) -> Step {
+        Step {
+            bounds: LADDER[k],
+            took: Duration::from_secs(secs),
+            stopped,
+            empty,
+        }
+    }
+
     #[test]
-    fn slow_first_runs_suggest_small_bounds() {
-        assert_eq!(
-            suggested(Duration::from_secs(1), false, false),
-            Some((3, 12))
+    fn the_suggestion_is_what_was_measured() {
+        let budget = Duration::from_secs(60);
+        let said = suggestion(
+            &[
+                step(0, 1, false, false),
+                step(1, 2, false, false),
+                step(2, 5, false, false),
+            ],
+            "main",
+            budget,
         );
-        assert_eq!(
-            suggested(Duration::from_secs(10), false, false),
-            Some((2, 10))
+        assert!(
+            said.starts_with("suggested bound: unwind = 3, max-word-length = 12"),
+            "{said}"
         );
-        assert_eq!(
-            suggested(Duration::from_secs(100), false, false),
-            Some((1, 8))
+        assert!(
+            said.contains("learned in 5.0 s; the largest bounds init tries"),
+            "{said}"
         );
-        assert_eq!(suggested(Duration::from_secs(100), true, false), None);
+        let said = suggestion(
+            &[step(0, 1, false, false), step(1, 59, true, false)],
+            "main",
+            budget,
+        );
+        assert!(
+            said.starts_with("suggested bound: unwind = 1, max-word-length = 6"),
+            "{said}"
+        );
+        assert!(
+            said.contains("--unwind 2 --max-word-length 10 did not finish within the 60 s budget"),
+            "{said}"
+        );
+        let said = suggestion(&[step(0, 20, false, false)], "main", budget);
+        assert!(said.contains("over a quarter of the 60 s budget"), "{said}");
+        // Empty everywhere: no bound, and why.
+        let said = suggestion(
+            &[
+                step(0, 1, false, true),
+                step(1, 1, false, true),
+                step(2, 1, false, true),
+            ],
+            "main",
+            budget,
+        );
+        assert!(
+            said.starts_with(
+                "no bound suggested: no execution of `main` returns within --unwind 3"
+            ),
+            "{said}"
+        );
+        // Empty at the first step only: the next one is suggested.
+        let said = suggestion(
+            &[step(0, 1, false, true), step(1, 16, false, false)],
+            "main",
+            budget,
+        );
+        assert!(said.starts_with("suggested bound: unwind = 2"), "{said}");
+        let said = suggestion(&[step(0, 60, true, false)], "main", budget);
+        assert!(
+            said.starts_with("no bound suggested: learning did not finish"),
+            "{said}"
+        );
     }
 
     #[test]

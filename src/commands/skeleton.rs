@@ -24,6 +24,9 @@ pub(super) struct Candidate {
     pub(super) parameters: Vec<String>,
     pub(super) file: PathBuf,
     pub(super) line: u32,
+    /// How many other functions of the program it calls, directly or not (by the call
+    /// graph): a parser reaches much of a library, a getter little.
+    pub(super) reaches: usize,
 }
 
 /// The text before a function's name, from the start of the line before it.
