@@ -19,23 +19,21 @@
 use mergelens::git::paths::shown_relative;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
 
 use super::Outcome;
-use super::anytime::{self, Progress};
+use super::anytime;
+use super::ladder::climb;
 use super::review::UsageError;
 use super::skeleton::{Candidate, head};
-use mergelens::automaton::{Dfa, ops};
-use mergelens::cbmc::learning::{LearningError, learn_with_teacher};
-use mergelens::cbmc::{CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, Toolchain};
+use mergelens::cbmc::Toolchain;
 use mergelens::config::{CompileCommands, FILE_NAME};
 use mergelens::cprog::{
     self, EventKind, FrontEndConfig, FrontEndError, FunctionOrigin, InstrumentedProgram, SiteKind,
 };
 use mergelens::git::GitRepo;
-use mergelens::learn::GuessPolicy;
 use mergelens::trust::{self, UserConfig};
 
 /// Files left out listed at most.
@@ -44,33 +42,6 @@ const LISTED: usize = 10;
 pub use super::skeleton::HARNESS_FILE;
 
 /// The bounds of the first learning run: small, so that it ends quickly.
-/// The bounds `init` learns at, smallest first: each step is tried while the one before
-/// finished in at most a quarter of the budget, and the suggestion is the largest that
-/// finished with executions in its language.
-const LADDER: [LearnBounds; 3] = [
-    LearnBounds {
-        unwind: 1,
-        max_word_length: 6,
-    },
-    LearnBounds {
-        unwind: 2,
-        max_word_length: 10,
-    },
-    LearnBounds {
-        unwind: 3,
-        max_word_length: 12,
-    },
-];
-
-/// One learning of `init`'s ladder, as measured.
-struct Step {
-    bounds: LearnBounds,
-    took: Duration,
-    stopped: bool,
-    /// The language is empty (only said of a learning that finished).
-    empty: bool,
-}
-
 /// The options of `mergelens init`.
 #[derive(Clone, Debug, Default)]
 pub struct InitArgs {
@@ -651,205 +622,14 @@ fn first_learning(
     let (cbmc, _) = trust::cbmc_path(args.cbmc.as_deref(), Some(&GitRepo::from_env()?), &user);
     let tools = Toolchain::locate(cbmc.as_deref())?;
     anytime::start(Some(args.time_budget));
-    let mut steps: Vec<Step> = Vec::new();
-    for bounds in LADDER {
-        let step = learn_step(&instrumented, &tools, root, entry, bounds, args.time_budget)?;
-        let go_on = !step.stopped && step.took * 4 <= args.time_budget;
-        steps.push(step);
-        if !go_on {
-            break;
-        }
-    }
-    outln!("{}", suggestion(&steps, entry, args.time_budget));
+    let suggested = climb(&instrumented, &tools, root, entry, args.time_budget)?;
+    outln!("{suggested}");
     Ok(())
-}
-
-/// Learns `entry` at `bounds` (what is left of the budget), prints the line that says how
-/// it went, and returns the measurement.
-fn learn_step(
-    instrumented: &InstrumentedProgram,
-    tools: &Toolchain,
-    root: &Path,
-    entry: &str,
-    bounds: LearnBounds,
-    budget: Duration,
-) -> anyhow::Result<Step> {
-    let started = Instant::now();
-    let mut teacher = CbmcTeacher::new(
-        instrumented,
-        tools.clone(),
-        root.to_path_buf(),
-        bounds,
-        TeacherOptions::default(),
-    );
-    let mut progress = Progress::new("init: learning");
-    progress.set_phase(format!(
-        "`{entry}` at --unwind {} --max-word-length {}",
-        bounds.unwind, bounds.max_word_length
-    ));
-    teacher.on_progress(progress.observer());
-    let result = learn_with_teacher(&mut teacher, instrumented, GuessPolicy::Constant(true));
-    progress.finish();
-    let took = started.elapsed();
-    let runs = teacher.stats().cbmc_runs;
-    let (dfa, stopped) = match result {
-        Ok(run) => (ops::minimize(&run.dfa), false),
-        Err(LearningError::Teacher(CbmcTeacherError::Stopped { .. })) => (
-            teacher
-                .last_conjecture()
-                .map(ops::minimize)
-                .unwrap_or_else(|| Dfa::new(instrumented.alphabet.clone())),
-            true,
-        ),
-        Err(e) => return Err(e).context(format!("learning `{entry}` at small bounds")),
-    };
-    // A stopped learning's automaton is a conjecture: it proves nothing empty.
-    let empty = !stopped && !dfa.states().any(|q| dfa.is_accepting(q));
-    outln!(
-        "learned `{entry}` at --unwind {} --max-word-length {} in {:.1} s: {} states, {} CBMC runs{}",
-        bounds.unwind,
-        bounds.max_word_length,
-        took.as_secs_f64(),
-        dfa.num_states(),
-        runs,
-        if stopped {
-            format!(
-                " (PARTIAL: stopped by the time budget of {:.0} s, so its automaton is a conjecture)",
-                budget.as_secs_f64()
-            )
-        } else if empty {
-            " (empty: no execution returns within these bounds)".to_string()
-        } else {
-            String::new()
-        }
-    );
-    Ok(Step {
-        bounds,
-        took,
-        stopped,
-        empty,
-    })
-}
-
-/// What the ladder's measurements suggest: the largest bounds that finished with executions
-/// in their language, and why no larger one; or no bound, and why.
-fn suggestion(steps: &[Step], entry: &str, budget: Duration) -> String {
-    let best = steps.iter().rev().find(|s| !s.stopped && !s.empty);
-    let Some(best) = best else {
-        let largest_finished = steps.iter().rev().find(|s| !s.stopped);
-        return match largest_finished {
-            Some(s) => format!(
-                "no bound suggested: no execution of `{entry}` returns within --unwind {} --max-word-length {}, the largest bounds learned; its loops may need more iterations than that, or a harness that bounds them",
-                s.bounds.unwind, s.bounds.max_word_length
-            ),
-            None => format!(
-                "no bound suggested: learning did not finish at the smallest bounds within {:.0} s; give init a larger --time-budget, give reviews a --time-budget, or narrow the alphabet with `only`/`exclude`",
-                budget.as_secs_f64()
-            ),
-        };
-    };
-    let next = steps.iter().find(|s| s.bounds.unwind > best.bounds.unwind);
-    let why = match next {
-        Some(n) if n.stopped => format!(
-            "--unwind {} --max-word-length {} did not finish within the {:.0} s budget",
-            n.bounds.unwind,
-            n.bounds.max_word_length,
-            budget.as_secs_f64()
-        ),
-        _ if best.bounds.unwind == LADDER[LADDER.len() - 1].unwind => {
-            "the largest bounds init tries".to_string()
-        }
-        _ => format!(
-            "learning there took {:.1} s, over a quarter of the {:.0} s budget, so larger bounds were not tried",
-            best.took.as_secs_f64(),
-            budget.as_secs_f64()
-        ),
-    };
-    format!(
-        "suggested bound: unwind = {}, max-word-length = {} (add them to {FILE_NAME}; measured: learned in {:.1} s; {why})",
-        best.bounds.unwind,
-        best.bounds.max_word_length,
-        best.took.as_secs_f64()
-    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn step(k: usize, secs: u64, stopped: bool, empty: bool) -> Step {
-        Step {
-            bounds: LADDER[k],
-            took: Duration::from_secs(secs),
-            stopped,
-            empty,
-        }
-    }
-
-    #[test]
-    fn the_suggestion_is_what_was_measured() {
-        let budget = Duration::from_secs(60);
-        let said = suggestion(
-            &[
-                step(0, 1, false, false),
-                step(1, 2, false, false),
-                step(2, 5, false, false),
-            ],
-            "main",
-            budget,
-        );
-        assert!(
-            said.starts_with("suggested bound: unwind = 3, max-word-length = 12"),
-            "{said}"
-        );
-        assert!(
-            said.contains("learned in 5.0 s; the largest bounds init tries"),
-            "{said}"
-        );
-        let said = suggestion(
-            &[step(0, 1, false, false), step(1, 59, true, false)],
-            "main",
-            budget,
-        );
-        assert!(
-            said.starts_with("suggested bound: unwind = 1, max-word-length = 6"),
-            "{said}"
-        );
-        assert!(
-            said.contains("--unwind 2 --max-word-length 10 did not finish within the 60 s budget"),
-            "{said}"
-        );
-        let said = suggestion(&[step(0, 20, false, false)], "main", budget);
-        assert!(said.contains("over a quarter of the 60 s budget"), "{said}");
-        // Empty everywhere: no bound, and why.
-        let said = suggestion(
-            &[
-                step(0, 1, false, true),
-                step(1, 1, false, true),
-                step(2, 1, false, true),
-            ],
-            "main",
-            budget,
-        );
-        assert!(
-            said.starts_with(
-                "no bound suggested: no execution of `main` returns within --unwind 3"
-            ),
-            "{said}"
-        );
-        // Empty at the first step only: the next one is suggested.
-        let said = suggestion(
-            &[step(0, 1, false, true), step(1, 16, false, false)],
-            "main",
-            budget,
-        );
-        assert!(said.starts_with("suggested bound: unwind = 2"), "{said}");
-        let said = suggestion(&[step(0, 60, true, false)], "main", budget);
-        assert!(
-            said.starts_with("no bound suggested: learning did not finish"),
-            "{said}"
-        );
-    }
 
     #[test]
     fn test_example_and_fuzzing_code_is_told_apart_from_the_library() {

@@ -50,6 +50,7 @@ pub mod doctor;
 pub mod explain;
 pub mod hook;
 pub mod init;
+mod ladder;
 pub mod learn;
 pub mod learn_target;
 pub mod program;
