@@ -29,10 +29,18 @@ fn main() -> ExitCode {
         Ok(Outcome::Conflict) => ExitCode::from(exit::CONFLICT),
         Err(error) => {
             // One line: the outermost message, then each cause, each said once.
-            eprintln!(
-                "mergelens: error: {}",
-                commands::term(&commands::one_line(&error))
-            );
+            // One line, every control character escaped; only explain's choice of an
+            // assertion lists one per line (the user's own program, never a branch's text).
+            let text = commands::one_line(&error);
+            let shown = if error
+                .downcast_ref::<commands::explain::ExplainError>()
+                .is_some()
+            {
+                mergelens::report::escape::terminal_lines(&text)
+            } else {
+                commands::term(&text)
+            };
+            eprintln!("mergelens: error: {shown}");
             ExitCode::from(exit::code_for(&error))
         }
     }
