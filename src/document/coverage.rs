@@ -70,6 +70,9 @@ pub struct CoveredHunk {
     /// Unreached, and no `--max-word-length` up to this one reaches it either.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub word_length_searched_up_to: Option<u32>,
+    /// Unreached, and the search for a longer word bound ran out of its time at this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub word_length_cut_at: Option<u32>,
     /// Unreached, and no `--unwind` up to this one (the search's cap) reaches it either.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub searched_up_to: Option<u32>,
@@ -251,14 +254,26 @@ pub fn unreached_reason(hunk: &CoveredHunk) -> Option<String> {
         )),
         (None, None) => None,
     }
-    .map(|unwind| match hunk.word_length_searched_up_to {
-        Some(n) => format!("{unwind}, nor any --max-word-length up to {n}"),
+    .map(|unwind| match word_length_reason(hunk) {
+        Some(words) => format!("{unwind}; {words}"),
         None => unwind,
     })
-    .or_else(|| {
-        hunk.word_length_searched_up_to
-            .map(|n| format!("nor does any --max-word-length up to {n}"))
-    })
+    .or_else(|| word_length_reason(hunk))
+}
+
+/// What the search for a longer word bound found of an unreached hunk: the longest tried,
+/// where it ran out of time.
+fn word_length_reason(hunk: &CoveredHunk) -> Option<String> {
+    match (hunk.word_length_searched_up_to, hunk.word_length_cut_at) {
+        (Some(n), Some(cut)) => Some(format!(
+            "nor does any --max-word-length up to {n}; that search ran out of time at --max-word-length {cut}"
+        )),
+        (Some(n), None) => Some(format!("nor does any --max-word-length up to {n}")),
+        (None, Some(cut)) => Some(format!(
+            "the search for a longer word bound ran out of time at --max-word-length {cut}"
+        )),
+        (None, None) => None,
+    }
 }
 
 impl CoveredHunk {
@@ -313,12 +328,33 @@ mod tests {
             merged_start_line: None,
             merged_end_line: None,
             word_length_searched_up_to: None,
+            word_length_cut_at: None,
             searched_up_to: None,
             search_cut_at: None,
             uncalled: None,
             owner: None,
             unchecked: None,
         }
+    }
+
+    #[test]
+    fn the_hint_says_what_each_search_tried() {
+        let mut h = hunk(HunkSide::Theirs, 3, false);
+        h.search_cut_at = Some(2);
+        h.word_length_cut_at = Some(9);
+        assert_eq!(
+            unreached_reason(&h).unwrap(),
+            "the search for a larger bound ran out of time at --unwind 2; the search for a longer word bound ran out of time at --max-word-length 9"
+        );
+        let mut h = hunk(HunkSide::Theirs, 3, false);
+        h.searched_up_to = Some(4);
+        h.word_length_searched_up_to = Some(40);
+        assert_eq!(
+            unreached_reason(&h).unwrap(),
+            "nor does any --unwind up to 4; nor does any --max-word-length up to 40"
+        );
+        h.reached_at_word_length = Some(15);
+        assert!(unreached_reason(&h).unwrap().starts_with("--max-word-length 15 reaches it"));
     }
 
     #[test]

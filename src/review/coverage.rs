@@ -238,6 +238,7 @@ fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk 
         merged_start_line: None,
         merged_end_line: None,
         word_length_searched_up_to: None,
+        word_length_cut_at: None,
         searched_up_to: None,
         search_cut_at: None,
         uncalled: None,
@@ -416,6 +417,9 @@ impl SideJob<'_> {
                 ..self.bounds
             };
             let Ok(reached) = goto.reach_hunks(bounds.cbmc(), out.len(), timeout) else {
+                for h in out.iter_mut().filter(|h| open(h)) {
+                    h.word_length_cut_at = Some(length as u32);
+                }
                 break;
             };
             tried = Some(length);

@@ -123,6 +123,7 @@ mod tests {
             merged_start_line: None,
             merged_end_line: None,
             word_length_searched_up_to: None,
+            word_length_cut_at: None,
             searched_up_to: None,
             search_cut_at: None,
             uncalled: None,
