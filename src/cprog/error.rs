@@ -17,9 +17,9 @@ pub enum FrontEndError {
     /// `gcc -E` failed: a missing include, a bad `-D`, or no gcc at all.
     #[error("{}: the C preprocessor (gcc -E) failed: {message}; check the file and its -I and -D options", file.display())]
     Preprocess { file: PathBuf, message: String },
-    /// The run was asked to stop (Ctrl-C, `--time-budget`) while gcc preprocessed: no fault
-    /// of the program's.
-    #[error("{}: stopped while preprocessing: {reason}", file.display())]
+    /// The run was asked to stop (Ctrl-C, `--time-budget`) while gcc preprocessed the file
+    /// or the front end read it: no fault of the program's.
+    #[error("{}: stopped while reading it: {reason}", file.display())]
     Stopped {
         file: PathBuf,
         reason: crate::stop::StopReason,

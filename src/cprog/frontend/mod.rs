@@ -123,7 +123,12 @@ pub(crate) fn run(
         paths.push(path);
     }
 
-    let model = program_model(&units, &index, &letters, &findings, entry, &taken);
+    let model = program_model(&units, &index, &letters, &findings, entry, &taken).map_err(
+        |crate::stop::Stopped(reason)| FrontEndError::Stopped {
+            file: units[index.defs[entry].unit].input.clone(),
+            reason,
+        },
+    )?;
     let functions = function_infos(&index);
     let globals = file_scope_variables(&units);
     let fingerprint = instance_fingerprint(
@@ -302,7 +307,7 @@ fn program_model(
     findings: &Findings,
     entry: usize,
     taken: &[usize],
-) -> ProgramModel {
+) -> Result<ProgramModel, crate::stop::Stopped> {
     let assertion_calls: HashMap<(usize, usize), cfg::AssertionCall> = findings
         .assertions
         .iter()
