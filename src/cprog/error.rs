@@ -24,6 +24,18 @@ pub enum FrontEndError {
         file: PathBuf,
         reason: crate::stop::StopReason,
     },
+    /// The syntax tree nests deeper than the front end's recursive walks may go
+    /// ([`crate::cprog::syntax::MAX_NESTING`]): refused before any walk, so deep input is an error
+    /// and never a stack overflow.
+    #[error(
+        "{}:{line}: the code nests more than {limit} levels deep (expressions or statements inside one another, such as a macro that expands to a long chain); mergelens refuses it rather than overflow its stack: split it up, or leave the file out of `files`",
+        file.display()
+    )]
+    TooDeep {
+        file: PathBuf,
+        line: u32,
+        limit: usize,
+    },
     /// The entry function is not defined in the analysed files.
     #[error(
         "the entry function `{entry}` is not defined in the analysed files (they define: {}); name one of them with --entry",
@@ -81,6 +93,7 @@ impl FrontEndError {
             FrontEndError::SyntaxError { file, .. }
             | FrontEndError::Preprocess { file, .. }
             | FrontEndError::Stopped { file, .. }
+            | FrontEndError::TooDeep { file, .. }
             | FrontEndError::ReservedLetter { file, .. }
             | FrontEndError::Io { path: file, .. } => {
                 let absolute = file.canonicalize().unwrap_or_else(|_| file.clone());

@@ -478,7 +478,7 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
         }
         let mut nodes = Vec::with_capacity(cells.len());
         for (i, &(r, j)) in cells.iter().enumerate() {
-            if i % STOP_EVERY == 0 {
+            if i.is_multiple_of(STOP_EVERY) {
                 crate::stop::check()?;
             }
             let row = match table.node(r) {
