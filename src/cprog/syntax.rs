@@ -242,6 +242,21 @@ pub(crate) fn constant_condition(condition: Node, src: &str) -> Option<bool> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_depth_of_a_chain_grows_with_its_length_and_is_measured_without_recursion() {
+        let chain = |n: usize| format!("int v = {};\n", vec!["1"; n].join("+"));
+        let (_, shallow) = deepest(&parse(&chain(10)));
+        let tree = parse(&chain(200_000));
+        let (node, deep) = deepest(&tree);
+        assert!(shallow < 20, "{shallow}");
+        // Each `+` nests the chain one level deeper: far past MAX_NESTING, and measured on
+        // the test thread's small stack.
+        assert!(deep > 200_000, "{deep}");
+        assert_eq!(node.start_position().row, 0);
+        let (_, empty) = deepest(&parse(""));
+        assert_eq!(empty, 0);
+    }
+
     fn first_def(tree: &Tree) -> Node<'_> {
         named_children(tree.root_node())
             .into_iter()
