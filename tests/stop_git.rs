@@ -123,3 +123,21 @@ fn sigterm_ends_a_review_of_thousands_of_functions_within_seconds() {
     assert_stopped(status, &seen, "interrupted");
     assert!(took < Duration::from_secs(20), "took {took:?}: {seen}");
 }
+
+#[test]
+fn the_hook_budget_ends_git_merge_of_thousands_of_functions_within_seconds() {
+    let repo = wide_merge(2000);
+    repo.commit(".mergelens.toml", "hook-time-budget = 5\n", "settings");
+    assert!(repo.mergelens(&["hook", "install"]).status.success());
+    let started = Instant::now();
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    let took = started.elapsed();
+    let said = text(&out);
+    assert!(!said.contains("died of signal"), "{said}");
+    assert!(said.contains("the time budget ran out"), "{said}");
+    // The default on-error lets an unreviewed merge through, saying so; a review that got
+    // as far as learning lets it through as inconclusive. Either way git ends.
+    assert!(out.status.success(), "{said}");
+    assert!(repo.merged(), "{said}");
+    assert!(took < Duration::from_secs(25), "took {took:?}: {said}");
+}
