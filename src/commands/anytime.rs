@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mergelens::cbmc::{CbmcTeacherError, TeacherStats};
+use mergelens::learn::LearnError;
 use mergelens::stop::{self, StopReason};
 
 /// Why a run ended with a partial result.
@@ -90,7 +91,11 @@ impl Partial {
 /// plain error it always was, with nothing written.
 pub(crate) fn partial_cause(error: &anyhow::Error, anytime: bool) -> Option<PartialCause> {
     error.chain().find_map(|e| {
+        // A stop met in mergelens's own loops rather than in a CBMC run.
         if let Some(stop::Stopped(reason)) = e.downcast_ref::<stop::Stopped>() {
+            return Some(PartialCause::Stopped(*reason));
+        }
+        if let Some(LearnError::Stopped(stop::Stopped(reason))) = e.downcast_ref::<LearnError>() {
             return Some(PartialCause::Stopped(*reason));
         }
         match e.downcast_ref::<CbmcTeacherError>()? {
