@@ -1,7 +1,10 @@
 //! Stopping a long run early and keeping what it learned: the process-wide stop request
 //! (Ctrl-C) and time budget (`--time-budget`) that every CBMC run obeys.
 //!
-//! Key items: [`StopReason`], [`request_stop`], [`set_time_budget`] and [`stop_reason`].
+//! Key items: [`StopReason`], [`request_stop`], [`set_time_budget`], [`stop_reason`] and
+//! [`check`] (with its error, [`Stopped`]), which mergelens's own long loops (the pre-check's
+//! subset construction, the learner's table filling and counterexample processing,
+//! automaton operations) call so that a stop holds where no tool run is in flight.
 //!
 //! Process-wide because a signal is: the binary's SIGINT handler can only store a flag, and
 //! every run of gcc, goto-cc and CBMC in the process ([`crate::process::run_bounded`]), whichever teacher started it, must end at the budget. A
@@ -9,12 +12,19 @@
 //! a second. The teacher turns either into [`crate::cbmc::CbmcTeacherError::Stopped`], and the
 //! commands keep the last conjecture as a partial result.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 static STOP: AtomicBool = AtomicBool::new(false);
-static DEADLINE: Mutex<Option<Instant>> = Mutex::new(None);
+/// The deadline in nanoseconds after [`epoch`], plus one; 0 for none. An atomic rather than a
+/// lock: [`stop_reason`] is asked inside tight loops, from many threads.
+static DEADLINE: AtomicU64 = AtomicU64::new(0);
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
 
 /// Why a run stopped before its learning finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -48,13 +58,18 @@ pub fn stop_requested() -> bool {
 
 /// From `budget` after now, no CBMC run starts and those under way are killed.
 pub fn set_time_budget(budget: Duration) {
-    let deadline = Instant::now().checked_add(budget);
-    *DEADLINE.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+    let since = epoch().elapsed().saturating_add(budget);
+    // A budget past what 64 bits of nanoseconds hold (584 years) is no budget.
+    let nanos = u64::try_from(since.as_nanos()).map_or(0, |n| n.saturating_add(1));
+    DEADLINE.store(nanos, Ordering::SeqCst);
 }
 
 /// The time budget's deadline, if one was set.
 pub fn deadline() -> Option<Instant> {
-    *DEADLINE.lock().unwrap_or_else(|e| e.into_inner())
+    match DEADLINE.load(Ordering::SeqCst) {
+        0 => None,
+        n => epoch().checked_add(Duration::from_nanos(n - 1)),
+    }
 }
 
 /// Why runs must stop now, if they must.
@@ -65,5 +80,34 @@ pub fn stop_reason() -> Option<StopReason> {
         Some(StopReason::TimeBudget)
     } else {
         None
+    }
+}
+
+/// A loop of mergelens's own stopped at a stop request or the time budget: the caller keeps
+/// what it has, marked partial, as for a tool run that was stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("stopped: {0}")]
+pub struct Stopped(pub StopReason);
+
+/// `Err` once runs must stop ([`stop_reason`]). Cheap (two atomic loads and a clock read),
+/// so long loops call it every iteration or every few.
+pub fn check() -> Result<(), Stopped> {
+    stop_reason().map_or(Ok(()), |reason| Err(Stopped(reason)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deadline_reads_back_and_a_huge_budget_is_none() {
+        // The process-wide state is shared with other tests: only a budget far away is set.
+        set_time_budget(Duration::from_secs(3600));
+        let d = deadline().expect("a deadline");
+        let left = d.saturating_duration_since(Instant::now());
+        assert!(left > Duration::from_secs(3590) && left <= Duration::from_secs(3600));
+        assert!(check().is_ok() || stop_requested());
+        set_time_budget(Duration::MAX);
+        assert_eq!(deadline(), None);
     }
 }

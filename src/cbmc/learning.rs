@@ -79,6 +79,10 @@ pub fn learn_with_teacher(
             Ok(e) => LearningError::Teacher(*e),
             Err(other) => LearningError::Learn(LearnError::Teacher(other)),
         },
+        // A stop between two queries is the stop a query would have met.
+        LearnError::Stopped(crate::stop::Stopped(reason)) => {
+            LearningError::Teacher(CbmcTeacherError::Stopped { reason })
+        }
         other => LearningError::Learn(other),
     })?;
     let answered: Vec<bool> = cache

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mergelens::cbmc::{CbmcTeacherError, TeacherStats};
+use mergelens::learn::LearnError;
 use mergelens::stop::{self, StopReason};
 
 /// Why a run ended with a partial result.
@@ -89,14 +90,20 @@ impl Partial {
 /// does only in an anytime run (`anytime`: `--time-budget` given); otherwise it stays the
 /// plain error it always was, with nothing written.
 pub(crate) fn partial_cause(error: &anyhow::Error, anytime: bool) -> Option<PartialCause> {
-    error
-        .chain()
-        .find_map(|e| e.downcast_ref::<CbmcTeacherError>())
-        .and_then(|e| match e {
+    error.chain().find_map(|e| {
+        // A stop met in mergelens's own loops rather than in a CBMC run.
+        if let Some(stop::Stopped(reason)) = e.downcast_ref::<stop::Stopped>() {
+            return Some(PartialCause::Stopped(*reason));
+        }
+        if let Some(LearnError::Stopped(stop::Stopped(reason))) = e.downcast_ref::<LearnError>() {
+            return Some(PartialCause::Stopped(*reason));
+        }
+        match e.downcast_ref::<CbmcTeacherError>()? {
             CbmcTeacherError::Stopped { reason } => Some(PartialCause::Stopped(*reason)),
             CbmcTeacherError::Timeout { .. } if anytime => Some(PartialCause::QueryTimeout),
             _ => None,
-        })
+        }
+    })
 }
 
 /// Starts the clock of `--time-budget` and makes Ctrl-C stop learning (a second Ctrl-C

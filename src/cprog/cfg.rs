@@ -113,20 +113,22 @@ pub(crate) fn build(
     entry: usize,
     taken: &[usize],
     jumps: bool,
-) -> ProgramModel {
+) -> Result<ProgramModel, crate::stop::Stopped> {
     let functions = index
         .defs
         .iter()
-        .map(|def| FunctionModel {
-            cfg: Builder::new(&units[def.unit], def.unit, index, letters, assertions).function(def),
+        .map(|def| {
+            Builder::new(&units[def.unit], def.unit, index, letters, assertions)
+                .function(def)
+                .map(|cfg| FunctionModel { cfg })
         })
-        .collect();
-    ProgramModel {
+        .collect::<Result<_, _>>()?;
+    Ok(ProgramModel {
         functions,
         entry,
         taken: taken.to_vec(),
         jumps,
-    }
+    })
 }
 
 /// At most this much call weight is duplicated to enumerate the evaluation orders of
@@ -150,6 +152,9 @@ struct Builder<'a, 't> {
     switches: Vec<Switch>,
     labels: HashMap<String, u32>,
     weights: HashMap<usize, u32>,
+    /// Set once a stop is requested ([`crate::stop::check`]): the walk ends at the next
+    /// statement and [`Builder::function`] returns the stop.
+    stopped: Option<crate::stop::Stopped>,
 }
 
 impl<'a, 't> Builder<'a, 't> {
@@ -172,22 +177,26 @@ impl<'a, 't> Builder<'a, 't> {
             switches: Vec::new(),
             labels: HashMap::new(),
             weights: HashMap::new(),
+            stopped: None,
         }
     }
 
-    fn function(mut self, def: &FnDef) -> Cfg {
+    fn function(mut self, def: &FnDef) -> Result<Cfg, crate::stop::Stopped> {
         let start = self.node();
         let exit = self.node();
         self.cfg.start = start;
         self.cfg.exit = exit;
         if def.node.has_error() {
             self.cfg.opaque = true;
-            return self.cfg;
+            return Ok(self.cfg);
         }
         let at = self.letter(start, def.node, SiteKind::FunctionEntry);
         let end = self.stmt(def.body, at);
         self.eps(end, exit);
-        self.cfg
+        match self.stopped {
+            Some(stopped) => Err(stopped),
+            None => Ok(self.cfg),
+        }
     }
 
     fn node(&mut self) -> u32 {
@@ -232,6 +241,13 @@ impl<'a, 't> Builder<'a, 't> {
     }
 
     fn stmt(&mut self, node: Node, from: u32) -> u32 {
+        if self.stopped.is_some() {
+            return from;
+        }
+        if let Err(stopped) = crate::stop::check() {
+            self.stopped = Some(stopped);
+            return from;
+        }
         match node.kind() {
             "compound_statement" => named_children(node)
                 .into_iter()

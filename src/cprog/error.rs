@@ -17,12 +17,24 @@ pub enum FrontEndError {
     /// `gcc -E` failed: a missing include, a bad `-D`, or no gcc at all.
     #[error("{}: the C preprocessor (gcc -E) failed: {message}; check the file and its -I and -D options", file.display())]
     Preprocess { file: PathBuf, message: String },
-    /// The run was asked to stop (Ctrl-C, `--time-budget`) while gcc preprocessed: no fault
-    /// of the program's.
-    #[error("{}: stopped while preprocessing: {reason}", file.display())]
+    /// The run was asked to stop (Ctrl-C, `--time-budget`) while gcc preprocessed the file
+    /// or the front end read it: no fault of the program's.
+    #[error("{}: stopped while reading it: {reason}", file.display())]
     Stopped {
         file: PathBuf,
         reason: crate::stop::StopReason,
+    },
+    /// The syntax tree nests deeper than the front end's recursive walks may go
+    /// ([`crate::cprog::syntax::MAX_NESTING`]): refused before any walk, so deep input is an error
+    /// and never a stack overflow.
+    #[error(
+        "{}:{line}: the code nests more than {limit} levels deep (expressions or statements inside one another, such as a macro that expands to a long chain); mergelens refuses it rather than overflow its stack: split it up, or leave the file out of `files`",
+        file.display()
+    )]
+    TooDeep {
+        file: PathBuf,
+        line: u32,
+        limit: usize,
     },
     /// The entry function is not defined in the analysed files.
     #[error(
@@ -96,6 +108,7 @@ impl FrontEndError {
             FrontEndError::SyntaxError { file, .. }
             | FrontEndError::Preprocess { file, .. }
             | FrontEndError::Stopped { file, .. }
+            | FrontEndError::TooDeep { file, .. }
             | FrontEndError::ReservedLetter { file, .. }
             | FrontEndError::Io { path: file, .. } => {
                 let absolute = file.canonicalize().unwrap_or_else(|_| file.clone());

@@ -126,6 +126,9 @@ impl InstrumentedProgram {
     }
 }
 
+/// The stack of the front end's thread, sized for [`syntax::MAX_NESTING`].
+const FRONT_END_STACK: usize = 256 << 20;
+
 /// Preprocesses, parses and instruments `config.files`, writing the instrumented copies
 /// (and a copy of `mergelens.h` under `include/`, found by `#include "mergelens.h"`) into
 /// `out_dir`, which must exist.
@@ -138,7 +141,7 @@ pub fn instrument(
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("mergelens-cprog".into())
-            .stack_size(256 << 20)
+            .stack_size(FRONT_END_STACK)
             .spawn_scoped(scope, || frontend::run(config, None, out_dir))
             .map_err(|source| FrontEndError::Io {
                 path: out_dir.to_path_buf(),
@@ -182,7 +185,7 @@ pub fn instrument_error(
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("mergelens-cprog".into())
-            .stack_size(256 << 20)
+            .stack_size(FRONT_END_STACK)
             .spawn_scoped(scope, || frontend::run(config, Some(target), out_dir))
             .map_err(|source| FrontEndError::Io {
                 path: out_dir.to_path_buf(),

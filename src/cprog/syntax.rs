@@ -14,6 +14,35 @@ pub(crate) fn parse(text: &str) -> Tree {
         .expect("parsing without a timeout or cancellation flag always yields a tree")
 }
 
+/// How deep a syntax tree may nest (the root's children are at depth 1): the front end's
+/// walks recurse over the tree, and at this depth the deepest of them (measured on a debug
+/// build, whose frames are the largest: about 1.5 KiB a level) needs well under a third of
+/// the front end thread's 256 MiB (`FRONT_END_STACK` in `cprog`). Hand-written C nests a few dozen levels; a chain of 50,000 operators
+/// is generated code, and is refused with [`crate::cprog::FrontEndError::TooDeep`].
+pub(crate) const MAX_NESTING: usize = 50_000;
+
+/// The deepest node of `tree` and its depth (the root's is 0), found with a cursor rather
+/// than recursion: what the front end measures before any of its recursive walks.
+pub(crate) fn deepest(tree: &Tree) -> (Node<'_>, usize) {
+    let mut cursor = tree.walk();
+    let (mut depth, mut best) = (0usize, (tree.root_node(), 0usize));
+    loop {
+        if cursor.goto_first_child() {
+            depth += 1;
+            if depth > best.1 {
+                best = (cursor.node(), depth);
+            }
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return best;
+            }
+            depth -= 1;
+        }
+    }
+}
+
 pub(crate) fn text<'s>(node: Node, src: &'s str) -> &'s str {
     &src[node.byte_range()]
 }
@@ -112,6 +141,11 @@ fn unwrap_declarator(mut node: Node) -> Node {
 pub(crate) fn names_local_variable(call: Node, name: &str, src: &str) -> bool {
     let mut node = call;
     while let Some(parent) = node.parent() {
+        // Each step searches from the root: deep in a deep tree the climb is long. Once a
+        // stop is requested the answer no longer matters (the walk that asked stops too).
+        if crate::stop::stop_reason().is_some() {
+            return false;
+        }
         match parent.kind() {
             "compound_statement" | "for_statement" => {
                 let declares = named_children(parent).into_iter().any(|c| {
@@ -207,6 +241,21 @@ pub(crate) fn constant_condition(condition: Node, src: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_depth_of_a_chain_grows_with_its_length_and_is_measured_without_recursion() {
+        let chain = |n: usize| format!("int v = {};\n", vec!["1"; n].join("+"));
+        let (_, shallow) = deepest(&parse(&chain(10)));
+        let tree = parse(&chain(200_000));
+        let (node, deep) = deepest(&tree);
+        assert!(shallow < 20, "{shallow}");
+        // Each `+` nests the chain one level deeper: far past MAX_NESTING, and measured on
+        // the test thread's small stack.
+        assert!(deep > 200_000, "{deep}");
+        assert_eq!(node.start_position().row, 0);
+        let (_, empty) = deepest(&parse(""));
+        assert_eq!(empty, 0);
+    }
 
     fn first_def(tree: &Tree) -> Node<'_> {
         named_children(tree.root_node())

@@ -9,6 +9,10 @@ use super::teacher::TeacherError;
 /// contradicted itself on.
 #[derive(Debug, Error)]
 pub enum LearnError {
+    /// A stop request or the time budget ([`crate::stop::check`]) ended the run between two
+    /// questions to the teacher.
+    #[error(transparent)]
+    Stopped(#[from] crate::stop::Stopped),
     #[error("the teacher failed: {0}")]
     Teacher(#[source] TeacherError),
     #[error(

@@ -22,6 +22,9 @@ const GUESS_BUDGET: usize = 256;
 /// The wrong guesses a check should find, on average ([`Session::guess_budget`]).
 const WRONG_PER_CHECK: f64 = 4.0;
 
+/// Iterations of a long loop between two looks at the stop request ([`crate::stop::check`]).
+const STOP_EVERY: usize = 1024;
+
 /// A learning run's settings and, once it ran, its statistics.
 pub struct Learner {
     alphabet: Alphabet,
@@ -178,6 +181,7 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
         };
         self.checkpoints = vec![(state.clone(), 0)];
         loop {
+            crate::stop::check()?;
             let Some(hypothesis) = self.closed_hypothesis(&mut state)? else {
                 continue;
             };
@@ -407,6 +411,7 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
     /// per round.
     fn complete(&mut self, state: &mut State) -> Result<Completed, LearnError> {
         loop {
+            crate::stop::check()?;
             self.checkpoint(state);
             let table = &mut state.table;
             self.fill(table)?;
@@ -472,7 +477,10 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
             return Ok(());
         }
         let mut nodes = Vec::with_capacity(cells.len());
-        for &(r, j) in &cells {
+        for (i, &(r, j)) in cells.iter().enumerate() {
+            if i.is_multiple_of(STOP_EVERY) {
+                crate::stop::check()?;
+            }
             let row = match table.node(r) {
                 Some(node) => node,
                 None => {
@@ -487,6 +495,7 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
         let mut ahead: Vec<(RowId, Letter, usize)> = Vec::new();
         if self.config.lookahead > 0 && !self.guesser.active() {
             for r in table.fresh_lower_rows() {
+                crate::stop::check()?;
                 for a in 0..self.alphabet.len() as Letter {
                     ahead.extend((0..table.columns().len()).map(|j| (r, a, j)));
                 }
@@ -718,6 +727,7 @@ impl<T: Teacher + ?Sized> Session<'_, T> {
         // α(hi) is always the opposite.
         let mut alpha_lo = accepted;
         while hi - lo > 1 {
+            crate::stop::check()?;
             let known: Vec<(usize, bool)> = (lo + 1..hi)
                 .filter_map(|i| {
                     let node = self.cache.find_from(QueryCache::ROOT, access(i))?;

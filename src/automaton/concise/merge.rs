@@ -64,7 +64,8 @@ pub(crate) fn merge(start: &Dfa, sample: &Sample, deadline: Instant) -> Dfa {
     let mut q = Quotient::new(start);
     let mut red = vec![q.find(start.initial())];
     let exhaustive = start.num_states() <= EXHAUSTIVE_LIMIT;
-    while Instant::now() < deadline {
+    // The run's stop request and time budget ([`crate::stop`]) end merging as the deadline does.
+    while Instant::now() < deadline && crate::stop::stop_reason().is_none() {
         let blue = q.fringe(&red);
         if blue.is_empty() {
             break;
@@ -111,7 +112,7 @@ fn step(
     for &b in blue {
         let mut mergeable = false;
         for &r in red {
-            if Instant::now() >= deadline {
+            if Instant::now() >= deadline || crate::stop::stop_reason().is_some() {
                 return Step::OutOfTime;
             }
             let score = q.merge(r, b);

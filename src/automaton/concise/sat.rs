@@ -56,7 +56,10 @@ pub(crate) fn solve(sample: &Sample, n: usize, deadline: Instant) -> Outcome {
         return Outcome::Found(Dfa::new(sample.alphabet().clone()));
     }
     let letters = relevant_letters(sample);
-    if Instant::now() >= deadline || estimate_clauses(sample, n, letters.len()) > MAX_CLAUSES {
+    if Instant::now() >= deadline
+        || crate::stop::stop_reason().is_some()
+        || estimate_clauses(sample, n, letters.len()) > MAX_CLAUSES
+    {
         return Outcome::OutOfBudget;
     }
     let mut e = Encoding::new(sample, n, letters, deadline);
@@ -97,12 +100,13 @@ fn estimate_clauses(sample: &Sample, n: usize, letters: usize) -> usize {
     runs.saturating_add(function).saturating_add(symmetry)
 }
 
-/// Stops the solver at the deadline; MiniSat asks before every conflict.
+/// Stops the solver at the deadline, or at the run's stop request or time budget
+/// ([`crate::stop`]); MiniSat asks before every conflict.
 struct Deadline(Instant);
 
 impl Callbacks for Deadline {
     fn stop(&self) -> bool {
-        Instant::now() >= self.0
+        Instant::now() >= self.0 || crate::stop::stop_reason().is_some()
     }
 }
 

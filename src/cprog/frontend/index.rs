@@ -14,6 +14,7 @@ use tree_sitter::{Node, Tree};
 use crate::cprog::error::FrontEndError;
 use crate::cprog::preprocess::{FileOrigin, Preprocessed};
 use crate::cprog::syntax::{self, flat_text, named_children, strip_parens, text};
+use crate::stop::Stopped;
 
 /// One preprocessed and parsed input file.
 pub(crate) struct Unit {
@@ -279,28 +280,46 @@ pub(super) fn find_entry(index: &Index, entry: &str) -> Result<usize, FrontEndEr
 
 /// Functions whose address is taken (named other than as the callee of a call): code the
 /// front end cannot see (a library, a function pointer) may call them.
-pub(super) fn address_taken(units: &[Unit], index: &Index) -> Vec<usize> {
+pub(super) fn address_taken(units: &[Unit], index: &Index) -> Result<Vec<usize>, Stopped> {
     let mut taken = BTreeSet::new();
     for (u, unit) in units.iter().enumerate() {
         let src = unit.src();
-        let mut stack = vec![unit.tree.root_node()];
-        while let Some(node) = stack.pop() {
+        // A cursor with the path to the node kept beside it: `Node::parent` searches from
+        // the root, which over a deep tree made this walk quadratic.
+        let mut cursor = unit.tree.walk();
+        let mut ancestors: Vec<Node> = Vec::new();
+        let mut seen = 0usize;
+        'walk: loop {
+            let node = cursor.node();
+            seen += 1;
+            if seen.is_multiple_of(4096) {
+                crate::stop::check()?;
+            }
             if node.kind() == "identifier"
-                && is_value_use(node)
+                && is_value_use(node, &ancestors)
                 && unit.locate(node).2 != FileOrigin::System
                 && let Some(d) = index.resolve(u, text(node, src))
             {
                 taken.insert(d);
             }
-            let mut cursor = node.walk();
-            stack.extend(node.named_children(&mut cursor));
+            if cursor.goto_first_child() {
+                ancestors.push(node);
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+                ancestors.pop();
+            }
         }
     }
-    taken.into_iter().collect()
+    Ok(taken.into_iter().collect())
 }
 
-fn is_value_use(ident: Node) -> bool {
-    let Some(parent) = ident.parent() else {
+/// Whether `ident` is used as a value; `ancestors` is the path from the root to its parent.
+fn is_value_use(ident: Node, ancestors: &[Node]) -> bool {
+    let Some((&parent, above)) = ancestors.split_last() else {
         return false;
     };
     let is_field = |field: &str| parent.child_by_field_name(field) == Some(ident);
@@ -313,15 +332,13 @@ fn is_value_use(ident: Node) -> bool {
         "parenthesized_expression" => {
             // `(f)(x)` calls f; climb the parentheses to see.
             let mut outer = parent;
-            while outer.kind() == "parenthesized_expression" {
-                match outer.parent() {
-                    Some(p) if p.kind() == "parenthesized_expression" => outer = p,
-                    Some(p) => {
-                        return !(p.kind() == "call_expression"
-                            && p.child_by_field_name("function") == Some(outer));
-                    }
-                    None => return true,
+            for &p in above.iter().rev() {
+                if p.kind() == "parenthesized_expression" {
+                    outer = p;
+                    continue;
                 }
+                return !(p.kind() == "call_expression"
+                    && p.child_by_field_name("function") == Some(outer));
             }
             true
         }

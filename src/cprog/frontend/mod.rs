@@ -68,7 +68,8 @@ pub(crate) fn run(
     let index = build_index(&units);
     let entry = find_entry(&index, &config.entry)?;
     let mut findings = find_sites(config, &units, &index, entry, target, computed_gotos)?;
-    let taken = address_taken(&units, &index);
+    let stopped = stopped_in(&units[index.defs[entry].unit]);
+    let taken = address_taken(&units, &index).map_err(&stopped)?;
     if taken.contains(&entry) {
         findings.warnings.push(FrontEndWarning::new(
             WarningKind::EntryReused,
@@ -124,7 +125,8 @@ pub(crate) fn run(
         paths.push(path);
     }
 
-    let model = program_model(&units, &index, &letters, &findings, entry, &taken);
+    let model =
+        program_model(&units, &index, &letters, &findings, entry, &taken).map_err(stopped)?;
     let functions = function_infos(&index);
     let globals = file_scope_variables(&units);
     let fingerprint = instance_fingerprint(
@@ -183,6 +185,15 @@ fn prepare(
     Ok((header_dir, flags, analysed))
 }
 
+/// A stop request met in a walk over the whole program, as an error naming `unit`'s file
+/// (the entry's).
+fn stopped_in(unit: &Unit) -> impl Fn(crate::stop::Stopped) -> FrontEndError + '_ {
+    |crate::stop::Stopped(reason)| FrontEndError::Stopped {
+        file: unit.input.clone(),
+        reason,
+    }
+}
+
 /// Preprocesses and parses every input file, the harness files last (their `main` is no
 /// program's); also the files with a computed goto, which the parser cannot see.
 fn read_units(
@@ -202,7 +213,7 @@ fn read_units(
         if harness {
             pre.demote_main_file();
         }
-        let tree = parse(&mut pre);
+        let tree = parse(&mut pre)?;
         if dialect::computed_goto(&pre.text) {
             computed_gotos.push(file.display().to_string());
         }
@@ -312,7 +323,7 @@ fn program_model(
     findings: &Findings,
     entry: usize,
     taken: &[usize],
-) -> ProgramModel {
+) -> Result<ProgramModel, crate::stop::Stopped> {
     let assertion_calls: HashMap<(usize, usize), cfg::AssertionCall> = findings
         .assertions
         .iter()
@@ -395,24 +406,47 @@ fn instance_fingerprint(
 }
 
 /// Parses a preprocessed unit, first adapting its parse text to what tree-sitter-c reads.
-fn parse(pre: &mut preprocess::Preprocessed) -> tree_sitter::Tree {
+fn parse(pre: &mut preprocess::Preprocessed) -> Result<tree_sitter::Tree, FrontEndError> {
     // gcc takes pre-C99 definitions; tree-sitter-c needs them in prototype form.
     dialect::rewrite(pre);
-    let tree = syntax::parse(&pre.parse_text);
+    let tree = shallow(syntax::parse(&pre.parse_text), pre)?;
     if !tree.root_node().has_error() {
-        return tree;
+        return Ok(tree);
     }
     // GNU syntax tree-sitter-c cannot read, blanked for the parser only.
     let blanked = dialect::blank_for_parser(&pre.parse_text);
     if blanked == pre.parse_text {
-        return tree;
+        return Ok(tree);
     }
-    let retry = syntax::parse(&blanked);
+    let retry = shallow(syntax::parse(&blanked), pre)?;
     if error_count(retry.root_node()) < error_count(tree.root_node()) {
         pre.parse_text = blanked;
-        return retry;
+        return Ok(retry);
     }
-    tree
+    Ok(tree)
+}
+
+/// `tree`, unless it nests deeper than [`crate::cprog::syntax::MAX_NESTING`]: then the error that
+/// names where, before any recursive walk could overflow the thread's stack.
+fn shallow(
+    tree: tree_sitter::Tree,
+    pre: &preprocess::Preprocessed,
+) -> Result<tree_sitter::Tree, FrontEndError> {
+    let (node, depth) = syntax::deepest(&tree);
+    if depth <= syntax::MAX_NESTING {
+        return Ok(tree);
+    }
+    let (file, line, _) = pre.origin(node.start_position().row);
+    Err(FrontEndError::TooDeep {
+        file: pre
+            .files
+            .get(file)
+            .map(|f| f.name.clone())
+            .unwrap_or_default()
+            .into(),
+        line,
+        limit: syntax::MAX_NESTING,
+    })
 }
 
 /// The names of the file-scope variables declared outside the system headers, in order of

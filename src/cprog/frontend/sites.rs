@@ -213,6 +213,9 @@ impl SiteWalker<'_, '_> {
     }
 
     fn visit(&mut self, node: Node, depth: u32) {
+        if self.stopped() {
+            return;
+        }
         let kind = node.kind();
         let src = self.unit.src();
         if syntax::is_unevaluated(kind) {
@@ -272,6 +275,22 @@ impl SiteWalker<'_, '_> {
 
     /// Markers that are never evaluated (`assert` copies its condition into a `sizeof`) emit
     /// nothing, but their calls must still go: nothing defines `__mergelens_marker`.
+    /// Whether a stop was requested ([`crate::stop::check`]): the walk ends and
+    /// [`SiteWalker::function`] returns the stop, as a stopped gcc's would be.
+    fn stopped(&mut self) -> bool {
+        if let Some(FrontEndError::Stopped { .. }) = self.error {
+            return true;
+        }
+        let Err(crate::stop::Stopped(reason)) = crate::stop::check() else {
+            return false;
+        };
+        self.error = Some(FrontEndError::Stopped {
+            file: self.unit.input.clone(),
+            reason,
+        });
+        true
+    }
+
     fn silence_markers(&mut self, node: Node, depth: u32) {
         let src = self.unit.src();
         let is_marker = node.kind() == "call_expression"

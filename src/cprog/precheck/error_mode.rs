@@ -59,6 +59,9 @@ pub(crate) fn build_error(
     let mut roots = vec![model.entry];
     roots.extend(&model.taken);
     let summaries = builder.summaries(&calls, &roots, unwind);
+    if crate::stop::stop_reason().is_some() {
+        return shape(alphabet, end); // the summaries are cut short: the sound fallback
+    }
     let descend = reachable_from(&calls, &roots, model.functions.len());
     let Some((mut nfa, start)) = builder.error_nfa(&summaries, &descend, end) else {
         return shape(alphabet, end);

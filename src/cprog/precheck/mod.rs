@@ -58,6 +58,9 @@ pub(crate) fn build(model: &ProgramModel, alphabet: &Alphabet, end: Letter, unwi
         callback: &callback,
     };
     let summaries = builder.summaries(&calls, &[entry], unwind);
+    if crate::stop::stop_reason().is_some() {
+        return any_then_end(alphabet, end); // the summaries are cut short: the sound fallback
+    }
 
     let cfg = &model.functions[entry].cfg;
     if cfg.opaque {
@@ -164,7 +167,8 @@ impl Builder<'_> {
     /// The summaries of the functions reachable from `roots` but the entry's (which is not
     /// recursive: see [`gives_up`]), callees first over the strongly connected components
     /// of the call graph. A recursive component starts from Σ* and is refined `unwind + 1`
-    /// rounds (at most [`MAX_ROUNDS`]); `None` is left for functions not reached.
+    /// rounds (at most [`MAX_ROUNDS`]); `None` is left for functions not reached. Cut short
+    /// at a stop request ([`crate::stop`]), after which the callers do not use them.
     fn summaries(
         &self,
         calls: &[Vec<usize>],
@@ -174,6 +178,10 @@ impl Builder<'_> {
         let entry = self.model.entry;
         let mut summaries: Vec<Option<Summary>> = vec![None; self.model.functions.len()];
         for component in components(calls, roots, self.model.functions.len()) {
+            // Once a stop is requested the callers give up on the summaries (see `build`).
+            if crate::stop::stop_reason().is_some() {
+                break;
+            }
             if component.contains(&entry) {
                 continue; // not recursive (checked by `gives_up`): the top level covers it
             }

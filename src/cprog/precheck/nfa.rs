@@ -143,7 +143,9 @@ impl Nfa {
     }
 }
 
-/// Subset construction over the letters the NFA uses; `None` past [`STATE_LIMIT`] states.
+/// Subset construction over the letters the NFA uses; `None` past [`STATE_LIMIT`] states,
+/// or once a stop is requested ([`crate::stop::check`]): the caller's over-approximation
+/// in its place is as sound, and the learner stops at its own next look at the request.
 pub(super) fn determinise(nfa: &Nfa, start: u32, alphabet: &Alphabet) -> Option<Summary> {
     let mut letters: Vec<Letter> = nfa.edges.iter().flatten().map(|&(l, _)| l).collect();
     letters.sort_unstable();
@@ -165,6 +167,7 @@ pub(super) fn determinise(nfa: &Nfa, start: u32, alphabet: &Alphabet) -> Option<
     ids.insert(first.clone(), 0);
     let mut queue = VecDeque::from([(first, 0)]);
     while let Some((set, id)) = queue.pop_front() {
+        crate::stop::check().ok()?;
         let mut moves: BTreeMap<Letter, Vec<u32>> = BTreeMap::new();
         for &s in &set {
             for &(l, t) in &nfa.edges[s as usize] {

@@ -1,0 +1,143 @@
+//! The time budget and SIGTERM hold where mergelens itself does the work, with no CBMC run
+//! in flight: a branch of thousands of small functions, each called under a nondeterministic
+//! condition, keeps the front end, the pre-check and the learner busy for minutes. With the
+//! real gcc, CBMC and git; the waits are for lines on standard error, the bounds generous.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{Repo, text};
+
+/// `n` functions `f0` … each called from `main` under `if (nondet_int())`; `first` and
+/// `last`, when given, are called unconditionally before and after them.
+fn many_functions(n: usize, first: Option<&str>, last: Option<&str>) -> String {
+    let mut c = String::from("int nondet_int(void);\nvoid g(void) {}\nvoid h(void) {}\n");
+    for i in 0..n {
+        c.push_str(&format!("void f{i}(void) {{}}\n"));
+    }
+    c.push_str("int main(void)\n{\n");
+    if let Some(f) = first {
+        c.push_str(&format!("    {f}();\n"));
+    }
+    for i in 0..n {
+        c.push_str(&format!("    if (nondet_int()) f{i}();\n"));
+    }
+    if let Some(f) = last {
+        c.push_str(&format!("    {f}();\n"));
+    }
+    c.push_str("    return 0;\n}\n");
+    c
+}
+
+/// A merge of `n` functions: ours calls `g` first, theirs `h` last (no textual conflict).
+fn wide_merge(n: usize) -> Repo {
+    common::three_way(
+        &many_functions(n, None, None),
+        &many_functions(n, Some("g"), None),
+        &many_functions(n, None, Some("h")),
+    )
+}
+
+/// How a stopped run may end: a partial result (0, or 1 when `fail-on` names
+/// `inconclusive`) or, stopped before a version was read, a failure (4); never a signal.
+fn assert_stopped(status: std::process::ExitStatus, stderr: &str, reason: &str) {
+    assert!(
+        matches!(status.code(), Some(0 | 4)),
+        "{status:?} (a signal has no code): {stderr}"
+    );
+    assert!(stderr.contains(reason), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn a_review_of_thousands_of_functions_ends_at_the_budget() {
+    let repo = wide_merge(3000);
+    let started = Instant::now();
+    let out = repo.mergelens(&["review", "feature", "--no-cache", "--time-budget", "5"]);
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_stopped(out.status, &stderr, "the time budget ran out");
+    // Without the checks in mergelens's own loops this took minutes.
+    assert!(
+        took < Duration::from_secs(25),
+        "took {took:?}: {}",
+        text(&out)
+    );
+}
+
+#[test]
+fn learning_thousands_of_functions_ends_at_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wide.c");
+    std::fs::write(&file, many_functions(2000, None, None)).unwrap();
+    let started = Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .args(["learn", "--no-cache", "--time-budget", "4"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_stopped(out.status, &stderr, "the time budget ran out");
+    assert!(took < Duration::from_secs(24), "took {took:?}: {stderr}");
+}
+
+#[test]
+fn sigterm_ends_a_review_of_thousands_of_functions_within_seconds() {
+    let repo = wide_merge(3000);
+    let mut child = repo
+        .command(
+            Path::new(env!("CARGO_BIN_EXE_mergelens")),
+            &[("MERGELENS_PROGRESS_SECS", "0.2")],
+        )
+        .args(["review", "feature", "--no-cache"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = String::new();
+    // The review is under way once it reports progress.
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.starts_with("mergelens: progress:") {
+            break;
+        }
+    }
+    assert!(seen.contains("mergelens: progress:"), "{seen}");
+    let signalled = Instant::now();
+    // SAFETY: kill(2) with the id of our own child and a valid signal number.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    for line in lines {
+        seen.push_str(&line.unwrap());
+        seen.push('\n');
+    }
+    let status = child.wait().unwrap();
+    let took = signalled.elapsed();
+    assert_stopped(status, &seen, "interrupted");
+    assert!(took < Duration::from_secs(20), "took {took:?}: {seen}");
+}
+
+#[test]
+fn the_hook_budget_ends_git_merge_of_thousands_of_functions_within_seconds() {
+    let repo = wide_merge(2000);
+    repo.commit(".mergelens.toml", "hook-time-budget = 5\n", "settings");
+    assert!(repo.mergelens(&["hook", "install"]).status.success());
+    let started = Instant::now();
+    let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
+    let took = started.elapsed();
+    let said = text(&out);
+    assert!(!said.contains("died of signal"), "{said}");
+    assert!(said.contains("the time budget ran out"), "{said}");
+    // The default on-error lets an unreviewed merge through, saying so; a review that got
+    // as far as learning lets it through as inconclusive. Either way git ends.
+    assert!(out.status.success(), "{said}");
+    assert!(repo.merged(), "{said}");
+    assert!(took < Duration::from_secs(25), "took {took:?}: {said}");
+}
