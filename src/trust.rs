@@ -230,14 +230,16 @@ pub fn review_settings(
     if owner.text.is_none() {
         // Said on the terminal and in the document: a clean verdict under defaults nobody
         // chose reads differently from one under the owner's settings.
-        settings.warnings.insert(
-            0,
-            format!(
-                "no {FILE_NAME} committed on {}: the defaults apply (every *.c file, entry {}); `mergelens init` writes one",
-                ours.label,
-                settings.entries.join(", ")
-            ),
-        );
+        let files = if settings.sources.files.is_empty() {
+            "every *.c file".to_string()
+        } else {
+            settings.sources.files.join(", ")
+        };
+        settings.unconfigured = Some(format!(
+            "{UNCONFIGURED_NOTE} {}: reviewed with the defaults and the command line ({files}; entry {}); `mergelens init` writes one",
+            ours.label,
+            settings.entries.join(", ")
+        ));
     }
     Ok(settings)
 }
@@ -343,6 +345,12 @@ pub fn settings_change_summary(diff: &str) -> String {
     out
 }
 
+/// How the note of a review without the owner's `.mergelens.toml` begins.
+pub const UNCONFIGURED_NOTE: &str = "no .mergelens.toml committed on";
+
+/// How the note of a settings change begins, for the readers that single it out (SARIF).
+pub const SETTINGS_CHANGE_NOTE: &str = "Finding: this merge changes the review settings";
+
 /// The finding of a settings change as one line, for the report's notes: the changed lines
 /// of the diff, ` | `-separated (a note is one line in every rendering).
 pub fn settings_change_note(diff: &str) -> String {
@@ -355,7 +363,7 @@ pub fn settings_change_note(diff: &str) -> String {
         })
         .collect();
     format!(
-        "Finding: this merge changes the review settings ({FILE_NAME}). This review used those committed on ours; the change governs reviews once merged. Diff: {}",
+        "{SETTINGS_CHANGE_NOTE} ({FILE_NAME}). This review used those committed on ours; the change governs reviews once merged. Diff: {}",
         changed.join(" | ")
     )
 }

@@ -72,7 +72,9 @@ fn an_audit_reviews_each_merge_as_committed_and_a_second_one_runs_no_cbmc() {
         "{said}"
     );
     assert!(
-        said.contains("the defaults apply (every *.c file, entry main)"),
+        said.contains(
+            "reviewed with the defaults and the command line (every *.c file; entry main)"
+        ),
         "{said}"
     );
     let subjects: Vec<&str> = merges

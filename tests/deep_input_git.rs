@@ -38,8 +38,8 @@ fn nested_parentheses() -> Repo {
     )
 }
 
-/// A one-line error at `prog.c`: the front end's own (`levels deep`) or, where gcc gives up
-/// first (its parser has a nesting limit of its own), gcc's.
+/// Refused at `prog.c`: by the front end (`levels deep`) or, where gcc gives up first (its
+/// parser has a nesting limit of its own), by gcc; never a crash.
 fn assert_refused(said: &str) {
     assert!(said.contains("prog.c:"), "{said}");
     assert!(
@@ -48,49 +48,71 @@ fn assert_refused(said: &str) {
     );
     assert!(!said.contains("overflowed its stack"), "{said}");
     assert!(!said.contains("died of signal"), "{said}");
+    assert!(!said.contains("panicked"), "{said}");
 }
 
+/// Theirs' deep code is the branch's to answer for: the review is `unfinished` with the
+/// reason (exit 0 by default, 1 when fail-on names `unfinished`), never a crash; the same
+/// code in ours, the owner's own, is bad input (exit 2).
 #[test]
-fn review_refuses_deep_input_with_an_error_naming_the_file() {
-    for (repo, ours) in [(million_token_macro(), true), (nested_parentheses(), false)] {
+fn review_refuses_deep_input_with_the_file_named() {
+    for (repo, front_end) in [(million_token_macro(), true), (nested_parentheses(), false)] {
         let out = repo.mergelens(&["review", "feature", "--no-cache"]);
         let said = text(&out);
-        // Bad input (docs/cli.md, "Exit codes"), never a signal.
-        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(said.contains("verdict: unfinished"), "{said}");
         assert_refused(&said);
         // The million-token chain is the front end's to refuse: gcc reads it.
         assert!(
-            !ours || said.contains("nests more than 50000 levels deep"),
+            !front_end || said.contains("nests more than 50000 levels deep"),
             "{said}"
         );
-        assert_eq!(
-            said.lines().filter(|l| l.contains("error:")).count(),
-            1,
-            "{said}"
-        );
+        let out = repo.mergelens(&[
+            "review",
+            "feature",
+            "--no-cache",
+            "--also-fail-on",
+            "unfinished",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     }
+    // The owner's own deep code (reviewing main into feature): bad input, one error line.
+    let repo = million_token_macro();
+    repo.git(&["checkout", "-q", "feature"]);
+    let out = repo.mergelens(&["review", "feature", "main", "--no-cache"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert_refused(&said);
+    assert_eq!(
+        said.lines().filter(|l| l.contains("error:")).count(),
+        1,
+        "{said}"
+    );
 }
 
 #[test]
-fn in_the_hook_on_error_decides_and_the_warning_line_says_so() {
+fn in_the_hook_fail_on_decides_and_the_message_says_unfinished() {
     let repo = million_token_macro();
     let out = repo.mergelens(&["hook", "install"]);
     assert!(out.status.success(), "{}", text(&out));
     let ours = repo.head();
     let merge = ["merge", "--no-ff", "-m", "merge feature", "feature"];
 
-    // on-error = "allow" (the default): merged, loudly.
+    // The default fail-on lets an unfinished review through, saying so.
     let out = repo.run_git(&merge, &[]);
     let said = text(&out);
     assert!(out.status.success(), "{said}");
     assert_refused(&said);
-    assert!(said.contains("levels deep"), "{said}");
-    assert!(said.contains("THIS MERGE WAS NOT REVIEWED"), "{said}");
+    assert!(said.contains("unfinished"), "{said}");
     assert!(repo.merged());
     repo.git(&["reset", "-q", "--hard", &ours]);
 
-    // on-error = "block": not merged.
-    repo.commit(".mergelens.toml", "on-error = \"block\"\n", "settings");
+    // The owner's fail-on names it: not merged.
+    repo.commit(
+        ".mergelens.toml",
+        "fail-on = [\"unexpected\", \"unfinished\"]\n",
+        "settings",
+    );
     let ours = repo.head();
     let out = repo.run_git(&merge, &[]);
     let said = text(&out);

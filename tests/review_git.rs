@@ -620,6 +620,11 @@ fn an_ident_comment_change_takes_the_no_code_path() {
     repo.git(&["checkout", "-q", "main"]);
     let said = text(&repo.mergelens(&["review", "main", "feature"]));
     assert!(said.contains("token for token"), "{said}");
+    // No configuration: the summary says what was reviewed instead.
+    assert!(
+        said.contains("  no .mergelens.toml committed on main: reviewed with the defaults and the command line (every *.c file; entry main)"),
+        "{said}"
+    );
     assert!(repo.mergelens(&["hook", "install"]).status.success());
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge", "feature"], &[]);
     assert!(out.status.success(), "{}", text(&out));

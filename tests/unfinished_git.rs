@@ -161,3 +161,37 @@ fn goto_cc_rejecting_the_owners_own_code_stays_an_error() {
         text(&out)
     );
 }
+
+/// A branch that adds a second `main` (a test program, or on purpose) cannot turn its
+/// review into an error the hook lets through: the merge's entry is defined twice, the
+/// review of that entry is `unfinished` with both places named.
+#[test]
+fn a_second_entry_added_by_a_branch_makes_the_review_unfinished() {
+    let repo = Repo::new();
+    repo.commit("prog.c", BASE, "base");
+    repo.git(&["branch", "feature"]);
+    repo.commit(
+        "prog.c",
+        &BASE.replace("    a();", "    a();\n    b();"),
+        "ours",
+    );
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit(
+        "other.c",
+        "int main(void) { return 1; }\n",
+        "theirs: a second main",
+    );
+    repo.git(&["checkout", "-q", "main"]);
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc = json(&out);
+    assert_eq!(doc["verdict"], "unfinished", "{doc}");
+    let reasons = doc["unfinished"].to_string();
+    assert!(reasons.contains("is defined twice"), "{reasons}");
+    assert!(
+        reasons.contains("other.c:1") && reasons.contains("prog.c:"),
+        "{reasons}"
+    );
+    let out = repo.mergelens(&["review", "main", "feature", "--also-fail-on", "unfinished"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}

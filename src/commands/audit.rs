@@ -154,7 +154,7 @@ fn audit_one(
     };
     let mut settings = trust::review_settings(repo, &versions.ours, &owner, &user, &args.flags)?;
     let _harness = trust::attach_harness(repo, &owner.file, &owner.origin, &user, &mut settings)?;
-    for warning in &settings.warnings {
+    for warning in settings.unconfigured.iter().chain(&settings.warnings) {
         errln!(
             "mergelens: warning: merge {}: {}",
             &merge.sha()[..10.min(merge.sha().len())],

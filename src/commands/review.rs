@@ -491,6 +491,11 @@ pub(crate) fn summary(
     if doc.entries.is_empty() && doc.bounds.notes.iter().any(|n| n == review::NO_CODE_CHANGE) {
         let _ = writeln!(out, "  {}", review::NO_CODE_CHANGE);
     }
+    for note in doc.bounds.notes.iter() {
+        if note.starts_with(mergelens::trust::UNCONFIGURED_NOTE) {
+            let _ = writeln!(out, "  {}", term(note));
+        }
+    }
     if !doc.unreviewed.is_empty() {
         let _ = writeln!(
             out,

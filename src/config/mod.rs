@@ -306,6 +306,9 @@ pub struct Settings {
     /// Warnings about the configuration (files of a compilation database outside the
     /// repository, say).
     pub warnings: Vec<String>,
+    /// Set when no owner's `.mergelens.toml` was read: what the review used instead, said
+    /// on the terminal and among the document's notes.
+    pub unconfigured: Option<String>,
 }
 
 impl Default for Settings {
@@ -331,6 +334,7 @@ impl Default for Settings {
             on_error: OnError::default(),
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             warnings: Vec::new(),
+            unconfigured: None,
         }
     }
 }

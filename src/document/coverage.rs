@@ -354,7 +354,11 @@ mod tests {
             "nor does any --unwind up to 4; nor does any --max-word-length up to 40"
         );
         h.reached_at_word_length = Some(15);
-        assert!(unreached_reason(&h).unwrap().starts_with("--max-word-length 15 reaches it"));
+        assert!(
+            unreached_reason(&h)
+                .unwrap()
+                .starts_with("--max-word-length 15 reaches it")
+        );
     }
 
     #[test]

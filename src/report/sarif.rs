@@ -112,7 +112,7 @@ pub(crate) fn review(doc: &Review, options: &Options) -> Value {
         .bounds
         .notes
         .iter()
-        .filter(|n| n.contains(".mergelens.toml"))
+        .filter(|n| n.starts_with(crate::trust::SETTINGS_CHANGE_NOTE))
     {
         results.push(result(
             "mergelens/settings",

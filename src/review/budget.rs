@@ -85,7 +85,10 @@ pub(crate) fn tool_failure(error: &ReviewError) -> Option<String> {
             version, source, ..
         } => match **source {
             FrontEndError::Stopped { .. } => true,
-            FrontEndError::SyntaxError { .. } | FrontEndError::Preprocess { .. } => branch(version),
+            FrontEndError::SyntaxError { .. }
+            | FrontEndError::Preprocess { .. }
+            | FrontEndError::TooDeep { .. }
+            | FrontEndError::DuplicateEntry { .. } => branch(version),
             _ => false,
         },
         ReviewError::Teacher {

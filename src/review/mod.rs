@@ -326,7 +326,8 @@ fn revision(commit: &CommitInfo) -> Revision {
 }
 
 fn common_notes(repo: &GitRepo, checkouts: &[Checkout], settings: &Settings) -> Vec<String> {
-    let mut notes = settings.warnings.clone();
+    let mut notes: Vec<String> = settings.unconfigured.iter().cloned().collect();
+    notes.extend(settings.warnings.iter().cloned());
     notes.extend(settings.allocations.note().map(str::to_string));
     if repo.is_dirty() {
         notes.push(
