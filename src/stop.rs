@@ -3,8 +3,9 @@
 //!
 //! Key items: [`StopReason`], [`request_stop`], [`set_time_budget`], [`stop_reason`] and
 //! [`check`] (with its error, [`Stopped`]), which mergelens's own long loops (the pre-check's
-//! subset construction, the learner's table filling and counterexample processing,
-//! automaton operations) call so that a stop holds where no tool run is in flight.
+//! subset construction, the front end's walks, the learner's table filling and
+//! counterexample processing, the concise automaton's SAT search) call so that a stop holds
+//! where no tool run is in flight.
 //!
 //! Process-wide because a signal is: the binary's SIGINT handler can only store a flag, and
 //! every run of gcc, goto-cc and CBMC in the process ([`crate::process::run_bounded`]), whichever teacher started it, must end at the budget. A
