@@ -680,6 +680,33 @@ mod tests {
     }
 
     #[test]
+    fn gcc_messages_about_files_outside_the_checkout_are_withheld() {
+        let checkout = tempfile::tempdir().unwrap();
+        let inside = checkout.path().join("a.c");
+        std::fs::write(&inside, "int x;\n").unwrap();
+        let places = Places::confined_for_test(
+            vec![PathBuf::from("/usr/include")],
+            vec![checkout.path().canonicalize().unwrap()],
+        );
+        let stderr = format!(
+            "In file included from {0}:1:\n/etc/passwd:1:5: error: root:x:0:0 is no C\n    1 | root:x:0:0\n{0}:2:1: error: expected ';'\n",
+            inside.display()
+        );
+        let said = first_errors(&stderr, &places);
+        assert!(!said.contains("root:x"), "{said}");
+        assert!(
+            said.contains("/etc/passwd:1:5: an error in a file outside the checkout"),
+            "{said}"
+        );
+        assert!(said.contains("a.c:2:1: error: expected ';'"), "{said}");
+        // Unconfined (the user's own files): gcc's words as they are.
+        let open = Places::with_system(vec![PathBuf::from("/usr/include")]);
+        assert!(first_errors(&stderr, &open).contains("root:x"));
+        assert_eq!(diagnostic_place("f.c:12: warning: w"), Some(("f.c", "12")));
+        assert_eq!(diagnostic_place("    1 | int x"), None);
+    }
+
+    #[test]
     fn names_with_line_breaks_are_read_back() {
         let m = parse_marker(r#"# 1 "new\nl\"i\\ne.c""#).unwrap();
         assert_eq!(m.file, "new\nl\"i\\ne.c");

@@ -59,6 +59,15 @@ impl Places {
         }
     }
 
+    /// Places confined to `roots` (tests).
+    #[cfg(test)]
+    pub(crate) fn confined_for_test(system: Vec<PathBuf>, roots: Vec<PathBuf>) -> Places {
+        Places {
+            system,
+            confined_to: Some(roots),
+        }
+    }
+
     /// Whether `name` (as gcc wrote it) is a file in a system include directory.
     pub(crate) fn is_system(&self, name: &str) -> bool {
         !name.starts_with('<') && under(name, &self.system)
