@@ -191,7 +191,7 @@ pub fn key_ready(note: impl FnOnce(String)) -> bool {
             if !NOTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
                 note(format!(
                     "no cache key ({}): caches are neither read nor written",
-                    error_chain(e)
+                    e.one_line()
                 ));
             }
             false
@@ -201,21 +201,21 @@ pub fn key_ready(note: impl FnOnce(String)) -> bool {
 
 /// Where the key comes from, or why there is none (loading it, and creating the key file
 /// on first use).
-pub fn key_source() -> Result<&'static KeySource, String> {
-    loaded()
-        .as_ref()
-        .map(|(_, source)| source)
-        .map_err(error_chain)
+pub fn key_source() -> Result<&'static KeySource, &'static CacheKeyError> {
+    loaded().as_ref().map(|(_, source)| source)
 }
 
-fn error_chain(e: &CacheKeyError) -> String {
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        text.push_str(&format!(": {s}"));
-        source = s.source();
+impl CacheKeyError {
+    /// The error and its causes on one line, each said once.
+    pub fn one_line(&self) -> String {
+        let mut text = self.to_string();
+        let mut source = std::error::Error::source(self);
+        while let Some(s) = source {
+            text.push_str(&format!(": {s}"));
+            source = s.source();
+        }
+        text
     }
-    text
 }
 
 impl MacKey {
@@ -301,7 +301,7 @@ fn file_name(path: &Path) -> String {
 pub(crate) fn write(path: &Path, kind: &str, content: &[u8]) -> std::io::Result<()> {
     let (key, _) = loaded()
         .as_ref()
-        .map_err(|e| std::io::Error::other(error_chain(e)))?;
+        .map_err(|e| std::io::Error::other(e.one_line()))?;
     write_with(key, path, kind, content)
 }
 
@@ -498,6 +498,6 @@ mod tests {
             Ok(Some(vec![1, 2]))
         );
         assert!(key_ready(|_| panic!("the test key is always there")));
-        assert_eq!(key_source(), Ok(&KeySource::Process));
+        assert!(matches!(key_source(), Ok(KeySource::Process)));
     }
 }

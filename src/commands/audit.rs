@@ -157,7 +157,7 @@ fn audit_one(
     for warning in settings.unconfigured.iter().chain(&settings.warnings) {
         errln!(
             "mergelens: warning: merge {}: {}",
-            &merge.sha()[..10.min(merge.sha().len())],
+            &merge.sha()[..10],
             warning
         );
     }

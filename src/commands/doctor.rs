@@ -26,7 +26,10 @@ pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
     // Where the cache key comes from, never the key (docs/trust.md).
     match mergelens::cache_mac::key_source() {
         Ok(source) => outln!("cache key       {source}"),
-        Err(why) => outln!("cache key       none ({why}): caches are neither read nor written"),
+        Err(why) => outln!(
+            "cache key       none ({}): caches are neither read nor written",
+            why.one_line()
+        ),
     }
     match mergelens::sandbox::status() {
         mergelens::sandbox::Status::Available { abi } => outln!(
