@@ -64,6 +64,10 @@ pub struct ReviewLearnFlags {
     /// A function to analyse (repeatable; default: main).
     #[arg(long, value_name = "NAME")]
     pub entry: Vec<String>,
+    /// Which changed functions are also analysed at their own entries, through a generated
+    /// harness (default: unreached, those with a change no entry reaches).
+    #[arg(long, value_enum, value_name = "WHICH")]
+    pub changed_functions: Option<super::values::ChangedFunctionsArg>,
     /// Which events become letters.
     #[arg(long, value_enum)]
     pub events: Option<EventsArg>,
@@ -164,6 +168,7 @@ impl ReviewLearnFlags {
                 .map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone()))
                 .collect(),
             entries: self.entry.clone(),
+            changed_functions: self.changed_functions.map(Into::into),
             events: self.events.map(|e| match e {
                 EventsArg::Functions => EventKind::Functions,
                 EventsArg::Calls => EventKind::Calls,

@@ -30,6 +30,28 @@ impl From<AllocationsArg> for mergelens::cbmc::Allocations {
     }
 }
 
+/// `--changed-functions`: which changed functions a review analyses at their own entries.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ChangedFunctionsArg {
+    /// Those with a change no configured entry reaches (the default).
+    Unreached,
+    /// Every changed function.
+    All,
+    /// None: only the configured entries.
+    None,
+}
+
+impl From<ChangedFunctionsArg> for mergelens::config::ChangedFunctions {
+    fn from(arg: ChangedFunctionsArg) -> mergelens::config::ChangedFunctions {
+        use mergelens::config::ChangedFunctions;
+        match arg {
+            ChangedFunctionsArg::Unreached => ChangedFunctions::Unreached,
+            ChangedFunctionsArg::All => ChangedFunctions::All,
+            ChangedFunctionsArg::None => ChangedFunctions::None,
+        }
+    }
+}
+
 /// A value that is not a number of seconds a `Duration` can hold.
 #[derive(Debug, thiserror::Error)]
 #[error("{0} is not a number of seconds (0 for no limit)")]

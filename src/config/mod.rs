@@ -69,6 +69,8 @@ pub struct FileConfig {
     pub harness: Option<Vec<String>>,
     /// The functions to analyse.
     pub entries: Option<Vec<String>>,
+    /// Which changed functions a review also analyses at their own entries.
+    pub changed_functions: Option<ChangedFunctions>,
     pub events: Option<String>,
     pub only: Option<Vec<String>>,
     pub exclude: Option<Vec<String>>,
@@ -89,6 +91,31 @@ pub struct FileConfig {
     pub fail_on: Option<FailOn>,
     pub on_error: Option<OnError>,
     pub jobs: Option<usize>,
+}
+
+/// Which functions a merge changed a review analyses at their own entries, each through a
+/// generated harness (`changed-functions`, `--changed-functions`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChangedFunctions {
+    /// Those with a changed hunk that no configured entry's executions reach.
+    #[default]
+    Unreached,
+    /// Every changed function, reached or not.
+    All,
+    /// None: only the configured entries.
+    None,
+}
+
+impl ChangedFunctions {
+    /// The name as written in the file and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangedFunctions::Unreached => "unreached",
+            ChangedFunctions::All => "all",
+            ChangedFunctions::None => "none",
+        }
+    }
 }
 
 /// `memory-limit` as written: a string with a unit or a number of MiB.
@@ -177,6 +204,7 @@ pub struct Overrides {
     /// `--harness`: absolute paths of files from outside the history.
     pub harness: Vec<PathBuf>,
     pub entries: Vec<String>,
+    pub changed_functions: Option<ChangedFunctions>,
     pub events: Option<EventKind>,
     pub only: Option<Vec<String>>,
     pub exclude: Vec<String>,
@@ -286,6 +314,11 @@ pub struct Settings {
     /// functions are no events.
     pub harness: Vec<PathBuf>,
     pub entries: Vec<String>,
+    /// Whether `entries` is the default (`main`), named neither in the file nor by a flag:
+    /// a library without `main` is then reviewed at its changed functions alone.
+    pub default_entries: bool,
+    /// Which changed functions are also analysed at their own entries.
+    pub changed_functions: ChangedFunctions,
     pub events: EventKind,
     pub only: Option<Vec<String>>,
     pub exclude: Vec<String>,
@@ -317,6 +350,8 @@ impl Default for Settings {
             sources: SourceSpec::default(),
             harness: Vec::new(),
             entries: vec!["main".to_string()],
+            default_entries: true,
+            changed_functions: ChangedFunctions::default(),
             events: EventKind::default(),
             only: None,
             exclude: Vec::new(),
@@ -500,14 +535,21 @@ impl Settings {
         self.sources.defines.extend(flags.defines.iter().cloned());
         if let Some(entries) = &file.entries {
             self.entries.clone_from(entries);
+            self.default_entries = false;
         }
         if !flags.entries.is_empty() {
             self.entries.clone_from(&flags.entries);
+            self.default_entries = false;
         }
-        if self.entries.is_empty() {
+        self.changed_functions = flags
+            .changed_functions
+            .or(file.changed_functions)
+            .unwrap_or_default();
+        // No entry at all is a review of the changed functions alone, which needs them.
+        if self.entries.is_empty() && self.changed_functions == ChangedFunctions::None {
             return Err(ConfigError::Invalid {
                 key: "entries",
-                message: "name at least one function".into(),
+                message: "name at least one function, or review the changed functions (changed-functions = \"unreached\" or \"all\")".into(),
             });
         }
         if let Some(events) = &file.events {

@@ -136,13 +136,20 @@ pub fn instrument(
     config: &FrontEndConfig,
     out_dir: &Path,
 ) -> Result<InstrumentedProgram, FrontEndError> {
-    // Syntax trees of generated code can nest deeply and every walk here recurses over them;
-    // a thread with a large stack keeps that from overflowing the caller's.
+    on_large_stack(out_dir, || frontend::run(config, None, out_dir))
+}
+
+/// `work()` on a thread of its own with a [`FRONT_END_STACK`] stack: syntax trees of
+/// generated code can nest deeply and every walk of the front end recurses over them.
+fn on_large_stack<T: Send>(
+    out_dir: &Path,
+    work: impl FnOnce() -> Result<T, FrontEndError> + Send,
+) -> Result<T, FrontEndError> {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("mergelens-cprog".into())
             .stack_size(FRONT_END_STACK)
-            .spawn_scoped(scope, || frontend::run(config, None, out_dir))
+            .spawn_scoped(scope, work)
             .map_err(|source| FrontEndError::Io {
                 path: out_dir.to_path_buf(),
                 source,
@@ -150,6 +157,15 @@ pub fn instrument(
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
+}
+
+/// Every function the files of `config` define, with its lines, without instrumenting them
+/// for an entry (`config.entry` is not looked up).
+pub fn functions(
+    config: &FrontEndConfig,
+    out_dir: &Path,
+) -> Result<Vec<FunctionInfo>, FrontEndError> {
+    on_large_stack(out_dir, || frontend::functions(config, out_dir))
 }
 
 /// Whether `file` preprocesses with gcc under `include_dirs` and `defines` as the front end
@@ -182,18 +198,7 @@ pub fn instrument_error(
     target: &AssertionTarget,
     out_dir: &Path,
 ) -> Result<InstrumentedProgram, FrontEndError> {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("mergelens-cprog".into())
-            .stack_size(FRONT_END_STACK)
-            .spawn_scoped(scope, || frontend::run(config, Some(target), out_dir))
-            .map_err(|source| FrontEndError::Io {
-                path: out_dir.to_path_buf(),
-                source,
-            })?
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
+    on_large_stack(out_dir, || frontend::run(config, Some(target), out_dir))
 }
 
 /// The pre-check automaton of Sec. 4, "Optimisations": a minimal DFA over

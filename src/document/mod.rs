@@ -334,6 +334,11 @@ pub struct ReviewVersions {
 pub struct ReviewEntry {
     /// The entry function whose calls the letters are.
     pub entry: String,
+    /// A function the merge changed, analysed at its own entry (`changed-functions`): its
+    /// arguments are any the generated harness allows, which may be more than its callers
+    /// pass.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub changed_function: bool,
     /// Every letter of the entry's automata (the union of the versions' events), in the order
     /// the automata use.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -849,4 +854,8 @@ mod tests {
         let back: RunFacts = serde_json::from_str(&text).unwrap();
         assert_eq!(back, facts);
     }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }

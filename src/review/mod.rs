@@ -29,6 +29,7 @@
 
 mod budget;
 mod call_sites;
+mod changed_functions;
 mod context;
 mod coverage;
 mod diff3;
@@ -43,7 +44,7 @@ mod source;
 mod store;
 
 use crate::automaton::analysis;
-use crate::config::{Settings, SourceSpec};
+use crate::config::{ChangedFunctions, Settings, SourceSpec};
 use crate::document::coverage::{self as covered, HunkSide};
 use crate::document::languages::{self as compare, MergeLanguages};
 use crate::document::{
@@ -131,6 +132,9 @@ fn line_directives_note(version: Version, path: &str, lines: &[u32]) -> String {
 /// Why a review or diff learned nothing.
 pub const NO_CODE_CHANGE: &str = "no version's program differs from the base's after preprocessing, token for token: only comments, layout or files outside the program changed, so every version behaves as the base does and nothing was learned";
 
+/// Why a review that analysed no entry at all is no "clean".
+pub const NO_ENTRY_REVIEWED: &str = "no entry was reviewed: no configured entry is defined and no changed function could be analysed at its own entry, so no execution was compared; name an entry with --entry";
+
 /// Every entry's versions, instrumented; none when no version's program differs from the
 /// first's (then `true`): the review's answer is known without CBMC. With `unfinished`, an
 /// entry a tool failed on in the branch's code is left out with the reason there.
@@ -144,12 +148,22 @@ fn prepare_entries(
     let mut failed = false;
     for entry in &settings.entries {
         let result = engine::prepare_entry(inputs, entry, settings, ctx);
+        if let Err(ReviewError::EntryNowhere { .. }) = &result
+            && settings.default_entries
+            && settings.changed_functions != ChangedFunctions::None
+        {
+            // A library: its changed functions are its entries.
+            ctx.progress(&format!(
+                "no version defines `{entry}`: reviewing the changed functions at their own entries"
+            ));
+            continue;
+        }
         match contained(result, unfinished.as_deref_mut())? {
             Some(p) => prepared.push(p),
             None => failed = true,
         }
     }
-    if !failed && prepared.iter().all(engine::PreparedEntry::unchanged) {
+    if !failed && !prepared.is_empty() && prepared.iter().all(engine::PreparedEntry::unchanged) {
         ctx.progress("no version's program differs from the base's: nothing to learn");
         return Ok((Vec::new(), true));
     }
@@ -379,22 +393,33 @@ pub fn review_merge(
     if no_code_change {
         tally.notes.push(NO_CODE_CHANGE.to_string());
     }
+    let run = EntryRun {
+        changes: &changes,
+        inputs: &inputs,
+        settings,
+        ctx,
+    };
     let mut entries = Vec::new();
     let mut unwind = None;
     for prepared in prepared {
-        if let Some(reason) = budget::skipped(&prepared.entry) {
-            tally.unfinished.push(reason);
-            tally.stopped = true;
-            continue;
+        if let Some(entry) = run.review(prepared, &mut tally)? {
+            unwind = Some(entry.1);
+            entries.push(entry.0);
         }
-        let learned = engine::learn_entry(prepared, settings, ctx);
-        let Some(learned) = contained(learned, Some(&mut tally.unfinished))? else {
-            continue;
-        };
-        unwind = Some(learned.bounds.unwind);
-        entries.push(review_entry(
-            &learned, &changes, &inputs, settings, ctx, &mut tally,
-        )?);
+    }
+    if !no_code_change {
+        let merged_change = checkouts
+            .get(3)
+            .map(|merged| change_set(&checkouts[0], merged, HunkSide::To, None));
+        let (more, at) = run.changed_functions(merged_change, &entries, &mut tally)?;
+        unwind = unwind.or(at);
+        entries.extend(more);
+    }
+    if entries.is_empty()
+        && tally.unfinished.is_empty()
+        && !tally.notes.iter().any(|n| n == NO_CODE_CHANGE)
+    {
+        tally.inconclusive.push(NO_ENTRY_REVIEWED.to_string());
     }
     if let [_, ours, theirs, merged, ..] = checkouts.as_slice() {
         for entry in &mut entries {
@@ -525,6 +550,116 @@ impl Tally {
     }
 }
 
+/// What every entry of one review is reviewed with.
+struct EntryRun<'a> {
+    changes: &'a [coverage::ChangeSet],
+    inputs: &'a [VersionInput],
+    settings: &'a Settings,
+    ctx: &'a LearnContext,
+}
+
+impl EntryRun<'_> {
+    /// One prepared entry learned and reviewed, with the unwinding it was learned at; none
+    /// when the run was stopped before it or a tool failed on the branch's code (the reason
+    /// is in the tally).
+    fn review(
+        &self,
+        prepared: engine::PreparedEntry,
+        tally: &mut Tally,
+    ) -> Result<Option<(ReviewEntry, u32)>, ReviewError> {
+        if let Some(reason) = budget::skipped(&prepared.entry) {
+            tally.unfinished.push(reason);
+            tally.stopped = true;
+            return Ok(None);
+        }
+        let learned = engine::learn_entry(prepared, self.settings, self.ctx);
+        let Some(learned) = contained(learned, Some(&mut tally.unfinished))? else {
+            return Ok(None);
+        };
+        let entry = review_entry(
+            &learned,
+            self.changes,
+            self.inputs,
+            self.settings,
+            self.ctx,
+            tally,
+        )?;
+        Ok(Some((entry, learned.bounds.unwind)))
+    }
+
+    /// The changed functions `changed-functions` asks for, each reviewed at its own entry,
+    /// most changed first, with the unwinding they were learned at. `merged_change` is the
+    /// merge's own change (base → merged); `configured` the configured entries' reviews,
+    /// whose coverage says which changes they reach. A function the run is stopped before
+    /// is unfinished, never clean.
+    fn changed_functions(
+        &self,
+        merged_change: Option<coverage::ChangeSet>,
+        configured: &[ReviewEntry],
+        tally: &mut Tally,
+    ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
+        let mut changes = self.changes.to_vec();
+        changes.extend(merged_change);
+        let coverages: Vec<&covered::Coverage> = configured.iter().map(|e| &e.coverage).collect();
+        let names: Vec<String> = self.settings.entries.clone();
+        let selection = contained(
+            changed_functions::select(
+                self.settings.changed_functions,
+                &changes,
+                self.inputs,
+                self.settings,
+                &coverages,
+                &names,
+            ),
+            Some(&mut tally.unfinished),
+        )?
+        .unwrap_or_default();
+        tally.notes.extend(selection.left_out);
+        if !selection.chosen.is_empty() {
+            self.ctx.progress(&format!(
+                "changed functions reviewed at their own entries: {}",
+                selection
+                    .chosen
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let mut out = Vec::new();
+        let mut unwind = None;
+        for function in selection.chosen {
+            if let Some(reason) = crate::stop::stop_reason() {
+                tally.stopped = true;
+                tally.unfinished.push(format!(
+                    "changed function `{}`: not reviewed at its own entry, the run was stopped before it ({reason})",
+                    function.name
+                ));
+                continue;
+            }
+            let prepared =
+                engine::prepare_entry(self.inputs, &function.name, self.settings, self.ctx);
+            let Some(prepared) = contained(prepared, Some(&mut tally.unfinished))? else {
+                continue;
+            };
+            if prepared.unchanged() {
+                // The whole program is the base's token for token (no configured entry
+                // said so: there was none).
+                if !tally.notes.iter().any(|n| n == NO_CODE_CHANGE) {
+                    tally.notes.push(NO_CODE_CHANGE.to_string());
+                }
+                break;
+            }
+            if let Some((mut entry, at)) = self.review(prepared, tally)? {
+                entry.changed_function = true;
+                unwind = unwind.or(Some(at));
+                out.push(entry);
+            }
+        }
+        Ok((out, unwind))
+    }
+}
+
 /// The checkouts of a merge's versions.
 struct MergeCheckouts {
     /// O, A, B and, when git merged the files, M.
@@ -640,6 +775,7 @@ fn review_entry(
     let source_changes = source::changes(&letters, &learned.entry, &learned.spans, from, to);
     Ok(ReviewEntry {
         entry: learned.entry.clone(),
+        changed_function: false,
         alphabet: learned.alphabet.names().map(str::to_string).collect(),
         automata: ReviewAutomata {
             base: Automaton(a[&Version::Base].clone()),

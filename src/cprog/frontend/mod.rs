@@ -347,6 +347,17 @@ fn program_model(
 }
 
 /// Every function definition, for the program's users.
+/// Every function `config.files` define (their headers' and the system's too), read as
+/// [`run`] reads them but without an entry: what a review's changed functions are found in.
+pub(crate) fn functions(
+    config: &FrontEndConfig,
+    out_dir: &Path,
+) -> Result<Vec<FunctionInfo>, FrontEndError> {
+    let (header_dir, flags, analysed) = prepare(config, out_dir)?;
+    let (units, _) = read_units(config, &flags, &analysed, &header_dir)?;
+    Ok(function_infos(&build_index(&units)))
+}
+
 fn function_infos(index: &index::Index) -> Vec<FunctionInfo> {
     index
         .defs

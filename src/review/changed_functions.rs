@@ -1,0 +1,240 @@
+//! Changed functions as entries of their own: the functions a merge changed that a review
+//! also analyses from their own first line, each through the generated entry harness
+//! (any arguments the harness allows), judged per execution like a configured entry.
+//!
+//! Key items: [`select`], which finds the functions the change sets touch in each version
+//! ([`crate::cprog::functions`]) and keeps those `changed-functions` asks for
+//! ([`ChangedFunctions`]), most changed first, and [`Selection`], what it chose and why it
+//! left the others out.
+//!
+//! Why: a review compares the executions of its entries, and on real history one harness
+//! reaches few of the functions a merge changes; a change no execution reaches is judged by
+//! nothing. DiffKemp compares every changed function of two kernel versions, and SafeMerge
+//! (Sousa, Dillig and Lahiri, OOPSLA 2018) checks every edited method of a merge on its
+//! own; this is the same idea for the call languages of Chockler, Kesseli, Kroening and
+//! Strichman (JAIR 2020, Sec. 5). What an own entry adds is an over-approximation of the
+//! function's callers: an execution found there may need arguments no caller passes, which
+//! the report says beside each such entry.
+
+use std::collections::BTreeMap;
+
+use super::coverage::{ChangeSet, Hunk};
+use super::engine::{VersionInput, front_end_config};
+use super::error::ReviewError;
+use crate::config::{ChangedFunctions, Settings};
+use crate::cprog::{FunctionInfo, FunctionOrigin};
+use crate::document::Version;
+use crate::document::coverage::{Coverage, HunkSide};
+
+/// One changed function chosen for an entry of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ChangedFunction {
+    pub name: String,
+    /// Changed lines inside it, over every side's hunks: what "most changed" orders by.
+    pub changed_lines: u32,
+}
+
+/// What [`select`] chose, and the sentences for the functions it left out.
+#[derive(Debug, Default)]
+pub(crate) struct Selection {
+    /// Most changed first.
+    pub chosen: Vec<ChangedFunction>,
+    /// Why a changed function gets no entry of its own (not defined in every version,
+    /// defined twice), for the notes.
+    pub left_out: Vec<String>,
+}
+
+/// The changed functions `mode` asks for. `changes` are the sides' change sets (hunks in
+/// the lines of the version that made them, base → merged included), `inputs` the versions,
+/// `coverages` the configured entries' coverage of the ours and theirs hunks, `configured`
+/// the configured entries (never chosen again). A version whose functions cannot be read
+/// is an error, as its entries' would be.
+pub(crate) fn select(
+    mode: ChangedFunctions,
+    changes: &[ChangeSet],
+    inputs: &[VersionInput],
+    settings: &Settings,
+    coverages: &[&Coverage],
+    configured: &[String],
+) -> Result<Selection, ReviewError> {
+    if mode == ChangedFunctions::None {
+        return Ok(Selection::default());
+    }
+    let mut defined: BTreeMap<Version, Vec<FunctionInfo>> = BTreeMap::new();
+    for input in inputs {
+        defined.insert(input.version, analysed_functions(input, settings)?);
+    }
+    let mut lines: BTreeMap<String, u32> = BTreeMap::new();
+    let mut reached: BTreeMap<String, bool> = BTreeMap::new();
+    for change in changes {
+        let Some(functions) = defined.get(&change.version) else {
+            continue;
+        };
+        let root = inputs
+            .iter()
+            .find(|i| i.version == change.version)
+            .map(|i| i.root.as_path());
+        for hunk in &change.hunks {
+            for f in functions
+                .iter()
+                .filter(|f| inside(f, hunk, root))
+                .filter(|f| !configured.contains(&f.name))
+            {
+                *lines.entry(f.name.clone()).or_default() += overlap(f, hunk);
+                if matches!(change.side, HunkSide::Ours | HunkSide::Theirs) {
+                    let all = reached.entry(f.name.clone()).or_insert(true);
+                    *all &= hunk_reached(coverages, change.side, hunk);
+                }
+            }
+        }
+    }
+    let mut selection = Selection::default();
+    for (name, changed_lines) in lines {
+        // A function changed only by the merge itself has no branch's hunk to be reached
+        // through: it is reviewed whatever the entries did.
+        if mode == ChangedFunctions::Unreached && reached.get(&name) == Some(&true) {
+            continue;
+        }
+        match everywhere(&name, &defined) {
+            Ok(()) => selection.chosen.push(ChangedFunction {
+                name,
+                changed_lines,
+            }),
+            Err(reason) => selection.left_out.push(reason),
+        }
+    }
+    selection.chosen.sort_by(|a, b| {
+        b.changed_lines
+            .cmp(&a.changed_lines)
+            .then(a.name.cmp(&b.name))
+    });
+    Ok(selection)
+}
+
+/// The functions of the version's analysed files (not its headers' or the system's).
+fn analysed_functions(
+    input: &VersionInput,
+    settings: &Settings,
+) -> Result<Vec<FunctionInfo>, ReviewError> {
+    if input.files.is_empty() {
+        return Ok(Vec::new());
+    }
+    let config = front_end_config(input, "", settings);
+    let dir = tempfile::Builder::new()
+        .prefix("mergelens-functions-")
+        .tempdir()
+        .map_err(|source| ReviewError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+    let functions = crate::cprog::functions(&config, dir.path()).map_err(|source| {
+        ReviewError::front_end(input.version, &input.revision, &input.root, "", source)
+    })?;
+    Ok(functions
+        .into_iter()
+        .filter(|f| f.origin == FunctionOrigin::Analysed)
+        .collect())
+}
+
+/// Whether `hunk` (its file repository-relative) touches `f`'s lines.
+fn inside(f: &FunctionInfo, hunk: &Hunk, root: Option<&std::path::Path>) -> bool {
+    let same_file = match root {
+        Some(root) => f.file == root.join(&hunk.file) || f.file.ends_with(&hunk.file),
+        None => f.file.ends_with(&hunk.file),
+    };
+    same_file && f.line <= hunk.end && hunk.start <= f.end_line
+}
+
+/// The lines `hunk` and `f` share.
+fn overlap(f: &FunctionInfo, hunk: &Hunk) -> u32 {
+    hunk.end.min(f.end_line) + 1 - hunk.start.max(f.line)
+}
+
+/// Whether some configured entry's executions reach `hunk` of `side`, or it holds no code.
+fn hunk_reached(coverages: &[&Coverage], side: HunkSide, hunk: &Hunk) -> bool {
+    coverages.iter().flat_map(|c| &c.hunks).any(|h| {
+        h.side == side
+            && h.file == hunk.file
+            && h.start_line == hunk.start
+            && h.end_line == hunk.end
+            && (h.reached || !h.code)
+    })
+}
+
+/// Whether `name` is defined once in every version, which its own entry needs: a function
+/// a branch adds or removes has no base (or no merge) to compare with at its entry, and it
+/// is judged through its callers; two definitions (`static` ones in two files) are two
+/// functions no single entry names.
+fn everywhere(name: &str, defined: &BTreeMap<Version, Vec<FunctionInfo>>) -> Result<(), String> {
+    for (version, functions) in defined {
+        match functions.iter().filter(|f| f.name == name).count() {
+            1 => {}
+            0 => {
+                return Err(format!(
+                    "`{name}` changed but is not defined in {version}: it gets no entry of its own and is judged through its callers only"
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "`{name}` changed but is defined more than once in {version}: it gets no entry of its own"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn function(name: &str, line: u32, end_line: u32) -> FunctionInfo {
+        FunctionInfo {
+            name: name.to_string(),
+            file: PathBuf::from("/tmp/x/lib.c"),
+            line,
+            end_line,
+            parameters: Vec::new(),
+            origin: FunctionOrigin::Analysed,
+        }
+    }
+
+    fn hunk(start: u32, end: u32) -> Hunk {
+        Hunk {
+            file: "lib.c".to_string(),
+            start,
+            end,
+        }
+    }
+
+    #[test]
+    fn a_hunk_belongs_to_the_functions_whose_lines_it_touches() {
+        let f = function("parse", 10, 20);
+        let root = std::path::Path::new("/tmp/x");
+        assert!(inside(&f, &hunk(18, 25), Some(root)));
+        assert!(inside(&f, &hunk(5, 10), Some(root)));
+        assert!(!inside(&f, &hunk(21, 22), Some(root)));
+        assert_eq!(overlap(&f, &hunk(18, 25)), 3);
+        assert_eq!(overlap(&f, &hunk(12, 12)), 1);
+    }
+
+    #[test]
+    fn a_function_missing_or_doubled_in_a_version_gets_no_entry() {
+        let mut defined = BTreeMap::new();
+        defined.insert(Version::Base, vec![function("f", 1, 3)]);
+        defined.insert(
+            Version::Ours,
+            vec![function("f", 1, 3), function("g", 5, 9)],
+        );
+        assert!(everywhere("f", &defined).is_ok());
+        let missing = everywhere("g", &defined).unwrap_err();
+        assert!(missing.contains("not defined in base"), "{missing}");
+        defined.insert(
+            Version::Theirs,
+            vec![function("f", 1, 3), function("f", 5, 9)],
+        );
+        let twice = everywhere("f", &defined).unwrap_err();
+        assert!(twice.contains("more than once in theirs"), "{twice}");
+    }
+}
