@@ -236,9 +236,10 @@ pub fn review_settings(
             settings.sources.files.join(", ")
         };
         settings.unconfigured = Some(format!(
-            "{UNCONFIGURED_NOTE} {}: reviewed with the defaults and the command line ({files}; entry {}); `mergelens init` writes one",
+            "{UNCONFIGURED_NOTE} {}: reviewed with the defaults and the command line ({files}; entry {}; changed functions at their own entries: {}); `mergelens init` writes one",
             ours.label,
-            settings.entries.join(", ")
+            settings.entries.join(", "),
+            settings.changed_functions.as_str()
         ));
     }
     Ok(settings)

@@ -622,7 +622,7 @@ fn an_ident_comment_change_takes_the_no_code_path() {
     assert!(said.contains("token for token"), "{said}");
     // No configuration: the summary says what was reviewed instead.
     assert!(
-        said.contains("  no .mergelens.toml committed on main: reviewed with the defaults and the command line (every *.c file; entry main)"),
+        said.contains("  no .mergelens.toml committed on main: reviewed with the defaults and the command line (every *.c file; entry main; changed functions at their own entries: unreached)"),
         "{said}"
     );
     assert!(repo.mergelens(&["hook", "install"]).status.success());

@@ -588,7 +588,15 @@ fn words(out: &mut String, title: &str, d: &Option<Difference>) {
 /// One entry's part of the summary: absent versions, the first-pass words, the stories.
 fn entry_summary(out: &mut String, entry: &mergelens::document::ReviewEntry, verdict: Verdict) {
     use std::fmt::Write;
-    let _ = writeln!(out, "entry {}:", term(&entry.entry));
+    if entry.changed_function {
+        let _ = writeln!(
+            out,
+            "entry {} (changed, at its own entry: any arguments the harness allows):",
+            term(&entry.entry)
+        );
+    } else {
+        let _ = writeln!(out, "entry {}:", term(&entry.entry));
+    }
     for absent in &entry.absent {
         let _ = writeln!(out, "  absent in {absent}");
     }

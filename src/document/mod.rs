@@ -329,6 +329,9 @@ pub struct ReviewVersions {
     pub merged: Option<Revision>,
 }
 
+/// What a changed function's own entry is, said beside it in every report.
+pub const OWN_ENTRY: &str = "a function the merge changed, analysed at its own entry: its arguments are any the generated harness allows, which may be more than its callers pass";
+
 /// The review of one entry function.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewEntry {

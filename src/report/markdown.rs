@@ -518,6 +518,9 @@ fn entry_blocks(page: &Page, detail: Detail) -> Vec<String> {
 
 fn entry(e: &EntryView, detail: Detail) -> String {
     let mut out = format!("### Entry {}\n\n", code(&e.name));
+    if let Some(own) = e.own_entry {
+        let _ = writeln!(out, "{}\n", text(own));
+    }
     if let Some(summary) = &e.execution_summary {
         let _ = writeln!(out, "{}\n", text(summary));
     }

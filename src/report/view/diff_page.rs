@@ -162,6 +162,7 @@ fn entry_view(
     EntryView {
         id,
         name: entry.entry.clone(),
+        own_entry: None,
         findings,
         comparisons,
         versions,

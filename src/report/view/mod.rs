@@ -165,6 +165,8 @@ pub(crate) struct StatsRow {
 pub(crate) struct EntryView {
     pub id: String,
     pub name: String,
+    /// For a changed function analysed at its own entry, what that entry is.
+    pub own_entry: Option<&'static str>,
     pub findings: Vec<Finding>,
     /// The comparisons behind the findings (the paper's Fig. 13-14).
     pub comparisons: Vec<Finding>,

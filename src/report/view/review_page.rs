@@ -227,6 +227,7 @@ fn entry_view(
     let (changes, other_changes) = split_changes(&id, &entry.source_changes, &relevant);
     EntryView {
         name: entry.entry.clone(),
+        own_entry: entry.changed_function.then_some(crate::document::OWN_ENTRY),
         findings,
         comparisons,
         versions,

@@ -1,0 +1,194 @@
+//! Changed functions as entries of their own (issue 35), with the real CBMC and real git
+//! repositories: a function the configured entry never calls is reviewed at its own entry
+//! through the generated harness; `changed-functions` selects which; a stop among many
+//! changed functions leaves the rest unfinished, never clean.
+
+mod common;
+
+use common::{Repo, text};
+use serde_json::Value;
+
+/// A library: `parse` sets a mode from its string argument and calls `a()` in mode 1;
+/// `main` (when `with_main`) calls only `b()`.
+fn library(extra: &str, after_a: &str, with_main: bool) -> String {
+    let main = if with_main {
+        "\nint main(void)\n{\n    b();\n    return 0;\n}\n"
+    } else {
+        ""
+    };
+    format!(
+        "void a(void) {{}}\nvoid b(void) {{}}\nvoid c(void) {{}}\n\nint parse(const char *s)\n{{\n    int mode = 0;\n    if (s[0] == 'x')\n        mode = 1;\n{extra}    if (mode == 1)\n        a();\n{after_a}    return 0;\n}}\n{main}"
+    )
+}
+
+/// Ours adds a mode 2 on "xy" (which then skips `a()`); theirs calls `c()` in mode 2, which
+/// theirs alone never reaches. Together, on "xy", the merge calls `c()`: neither meant it.
+fn interfering(with_main: bool) -> Repo {
+    common::three_way(
+        &library("", "", with_main),
+        &library(
+            "    if (mode == 1 && s[1] == 'y')\n        mode = 2;\n",
+            "",
+            with_main,
+        ),
+        &library("", "    if (mode == 2)\n        c();\n", with_main),
+    )
+}
+
+fn review(repo: &Repo, extra: &[&str]) -> (Value, String) {
+    let mut args = vec!["review", "main", "feature", "--format", "json"];
+    args.extend_from_slice(extra);
+    let out = repo.mergelens(&args);
+    let doc: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    (doc, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn entry<'a>(doc: &'a Value, name: &str) -> Option<&'a Value> {
+    doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["entry"] == name)
+}
+
+#[test]
+fn a_changed_function_no_entry_calls_is_reviewed_at_its_own_entry() {
+    let repo = interfering(true);
+    let (doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "unexpected", "{said}");
+    let main = entry(&doc, "main").expect("the configured entry");
+    assert!(main.get("changed_function").is_none(), "{main}");
+    let parse = entry(&doc, "parse").expect("parse at its own entry");
+    assert_eq!(parse["changed_function"], true);
+    // The merge's execution on "xy": `c end` where the expected merge ends at once.
+    let story = &parse["executions"][0];
+    assert_eq!(story["kind"], "unexpected", "{story}");
+    let merged: Vec<&str> = story["merged"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(merged, ["c", "end"], "{story}");
+    // Every changed hunk is reached (by parse's own entry), so nothing is left unreached.
+    assert!(
+        doc["inconclusive"].as_array().is_none_or(Vec::is_empty),
+        "{}",
+        doc["inconclusive"]
+    );
+    assert!(
+        said.contains("entry parse (changed, at its own entry: any arguments the harness allows):"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_library_without_main_is_reviewed_at_its_changed_functions() {
+    let repo = interfering(false);
+    let (doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "unexpected", "{said}");
+    let names: Vec<&str> = doc["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["entry"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["parse"], "{said}");
+}
+
+#[test]
+fn independent_changes_inside_one_function_are_clean_at_its_own_entry() {
+    // Ours calls `b()` on "b…", theirs `c()` on "c…": different inputs, both composed.
+    let base = library("", "", true);
+    let ours = base.replace(
+        "    return 0;\n}\n\nint main",
+        "    if (s[0] == 'b')\n        b();\n    return 0;\n}\n\nint main",
+    );
+    let theirs = base.replace(
+        "    int mode = 0;\n",
+        "    int mode = 0;\n    if (s[0] == 'c')\n        c();\n",
+    );
+    let repo = common::three_way(&base, &ours, &theirs);
+    let (doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    let parse = entry(&doc, "parse").expect("parse at its own entry");
+    let counts = &parse["coverage"]["counts"];
+    assert_eq!(counts["hunks"], counts["reached"], "{counts}");
+}
+
+#[test]
+fn changed_functions_selects_which_functions_get_their_own_entry() {
+    // `main` calls parse on a fixed string: the change is reached from main, so `unreached`
+    // adds nothing, `all` adds parse anyway, `none` never does.
+    let body = |extra: &str| {
+        format!(
+            "void a(void) {{}}\nvoid b(void) {{}}\n\nint parse(const char *s)\n{{\n    a();\n{extra}    return s[0];\n}}\n\nint main(void)\n{{\n    parse(\"x\");\n    return 0;\n}}\n"
+        )
+    };
+    // Theirs calls `b()` in main after parse.
+    let theirs = body("").replace("    parse(\"x\");\n", "    parse(\"x\");\n    b();\n");
+    let repo = common::three_way(&body(""), &body("    b();\n"), &theirs);
+    let names = |extra: &[&str]| -> Vec<String> {
+        let (doc, said) = review(&repo, extra);
+        assert_eq!(doc["verdict"], "clean", "{said}");
+        doc["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["entry"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names(&[]), ["main"]);
+    assert_eq!(names(&["--changed-functions", "all"]), ["main", "parse"]);
+    assert_eq!(names(&["--changed-functions", "none"]), ["main"]);
+}
+
+#[test]
+fn a_stop_among_many_changed_functions_leaves_the_rest_unfinished() {
+    // Twelve functions, each changed by ours; no main, so they are the review.
+    let functions = |changed: bool| -> String {
+        (0..12)
+            .map(|i| {
+                let extra = if changed { "    b();\n" } else { "" };
+                format!(
+                    "int f{i}(const char *s)\n{{\n    for (int k = 0; s[k] != 0; k++)\n        a();\n{extra}    return 0;\n}}\n\n"
+                )
+            })
+            .collect::<String>()
+    };
+    let program = |changed: bool| {
+        format!(
+            "void a(void) {{}}\nvoid b(void) {{}}\n\n{}",
+            functions(changed)
+        )
+    };
+    let theirs = format!("/* theirs */\n{}", program(false));
+    let repo = common::three_way(&program(false), &program(true), &theirs);
+    let (doc, said) = review(&repo, &["--time-budget", "3"]);
+    assert_eq!(doc["verdict"], "unfinished", "{said}");
+    let unfinished: Vec<&str> = doc["unfinished"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap())
+        .collect();
+    let not_reviewed = unfinished
+        .iter()
+        .filter(|u| u.contains("not reviewed at its own entry, the run was stopped before it"))
+        .count();
+    assert!(not_reviewed >= 1, "{unfinished:#?}");
+    // Each of the twelve is either reviewed (an entry) or named as unfinished.
+    let reviewed = doc["entries"].as_array().unwrap().len();
+    let named = (0..12)
+        .filter(|i| {
+            unfinished
+                .iter()
+                .any(|u| u.contains(&format!("`f{i}`")) || u.contains(&format!("(f{i})")))
+        })
+        .count();
+    assert!(
+        reviewed + named >= 12,
+        "{reviewed} + {named}: {unfinished:#?}"
+    );
+}
