@@ -826,6 +826,10 @@ pub struct AutomatonDocument {
     pub meta: AutomatonMeta,
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -857,8 +861,4 @@ mod tests {
         let back: RunFacts = serde_json::from_str(&text).unwrap();
         assert_eq!(back, facts);
     }
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }

@@ -399,22 +399,11 @@ pub fn review_merge(
         settings,
         ctx,
     };
-    let mut entries = Vec::new();
-    let mut unwind = None;
-    for prepared in prepared {
-        if let Some(entry) = run.review(prepared, &mut tally)? {
-            unwind = Some(entry.1);
-            entries.push(entry.0);
-        }
-    }
-    if !no_code_change {
-        let merged_change = checkouts
-            .get(3)
-            .map(|merged| change_set(&checkouts[0], merged, HunkSide::To, None));
-        let (more, at) = run.changed_functions(merged_change, &entries, &mut tally)?;
-        unwind = unwind.or(at);
-        entries.extend(more);
-    }
+    let merged_change = (!no_code_change)
+        .then(|| checkouts.get(3))
+        .flatten()
+        .map(|merged| change_set(&checkouts[0], merged, HunkSide::To, None));
+    let (mut entries, unwind) = run.all(prepared, !no_code_change, merged_change, &mut tally)?;
     if entries.is_empty()
         && tally.unfinished.is_empty()
         && !tally.notes.iter().any(|n| n == NO_CODE_CHANGE)
@@ -559,6 +548,31 @@ struct EntryRun<'a> {
 }
 
 impl EntryRun<'_> {
+    /// The configured entries, then (when the code changed) the changed functions, each
+    /// reviewed, with the unwinding the first was learned at.
+    fn all(
+        &self,
+        prepared: Vec<engine::PreparedEntry>,
+        code_changed: bool,
+        merged_change: Option<coverage::ChangeSet>,
+        tally: &mut Tally,
+    ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
+        let mut entries = Vec::new();
+        let mut unwind = None;
+        for prepared in prepared {
+            if let Some((entry, at)) = self.review(prepared, tally)? {
+                unwind = Some(at);
+                entries.push(entry);
+            }
+        }
+        if code_changed {
+            let (more, at) = self.changed_functions(merged_change, &entries, tally)?;
+            unwind = unwind.or(at);
+            entries.extend(more);
+        }
+        Ok((entries, unwind))
+    }
+
     /// One prepared entry learned and reviewed, with the unwinding it was learned at; none
     /// when the run was stopped before it or a tool failed on the branch's code (the reason
     /// is in the tally).
