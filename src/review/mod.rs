@@ -34,6 +34,7 @@ mod context;
 mod coverage;
 mod diff3;
 mod engine;
+mod entries;
 mod error;
 mod execution;
 mod execution_cache;
@@ -42,20 +43,23 @@ mod learn;
 mod merged_lines;
 mod source;
 mod store;
+mod tally;
 
 use crate::automaton::analysis;
 use crate::config::{ChangedFunctions, Settings, SourceSpec};
-use crate::document::coverage::{self as covered, HunkSide};
-use crate::document::languages::{self as compare, MergeLanguages};
+use crate::document::coverage::HunkSide;
+use crate::document::languages as compare;
 use crate::document::{
-    Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, Execution,
-    ExecutionCheck, Findings, REVIEW_FORMAT, Review, ReviewAutomata, ReviewEntry, ReviewVersions,
-    Revision, Verdict, Version,
+    Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, Findings,
+    REVIEW_FORMAT, Review, ReviewVersions, Revision, Verdict, Version,
 };
 use crate::git::{CommitInfo, GitRepo, MergeVersions, Merged, Snapshot};
 pub use context::LearnContext;
 use engine::VersionInput;
+use entries::EntryRun;
 pub use error::ReviewError;
+pub use tally::{NO_CODE_CHANGE, NO_ENTRY_REVIEWED};
+use tally::{Tally, contained};
 
 /// A finished review.
 #[derive(Clone, Debug)]
@@ -129,12 +133,6 @@ fn line_directives_note(version: Version, path: &str, lines: &[u32]) -> String {
     )
 }
 
-/// Why a review or diff learned nothing.
-pub const NO_CODE_CHANGE: &str = "no version's program differs from the base's after preprocessing, token for token: only comments, layout or files outside the program changed, so every version behaves as the base does and nothing was learned";
-
-/// Why a review that analysed no entry at all is no "clean".
-pub const NO_ENTRY_REVIEWED: &str = "no entry was reviewed: no configured entry is defined and no changed function could be analysed at its own entry, so no execution was compared; name an entry with --entry";
-
 /// Every entry's versions, instrumented; none when no version's program differs from the
 /// first's (then `true`): the review's answer is known without CBMC. With `unfinished`, an
 /// entry a tool failed on in the branch's code is left out with the reason there.
@@ -168,26 +166,6 @@ fn prepare_entries(
         return Ok((Vec::new(), true));
     }
     Ok((prepared, false))
-}
-
-/// `result`'s value; or, when a tool failed on code the reviewed branch controls and
-/// `unfinished` collects such failures, `None` with the reason there
-/// ([`budget::tool_failure`]).
-fn contained<T>(
-    result: Result<T, ReviewError>,
-    unfinished: Option<&mut Vec<String>>,
-) -> Result<Option<T>, ReviewError> {
-    match (result, unfinished) {
-        (Ok(value), _) => Ok(Some(value)),
-        (Err(e), Some(unfinished)) => match budget::tool_failure(&e) {
-            Some(reason) => {
-                unfinished.push(reason);
-                Ok(None)
-            }
-            None => Err(e),
-        },
-        (Err(e), None) => Err(e),
-    }
 }
 
 /// A commit as errors name it: its label and short id (`feature a5640c1`).
@@ -243,25 +221,6 @@ fn inputs(checkouts: &[Checkout], settings: &Settings) -> Result<Vec<VersionInpu
         .collect())
 }
 
-/// What keeps "no difference" from meaning "no difference within the bounds": a version
-/// whose automaton is exact only up to a shorter length, a version without the entry.
-fn shortfalls(learned: &engine::EntryAutomata, bound: usize) -> Vec<String> {
-    let entry = &learned.entry;
-    let mut out: Vec<String> = learned
-        .inexact
-        .iter()
-        .map(|(version, exact)| {
-            format!(
-                "{version} ({entry}): exact up to {exact} letters only, below the bound {bound}; raise --exact-limit"
-            )
-        })
-        .collect();
-    out.extend(learned.absent.iter().map(|version| {
-        format!("{version}: the entry `{entry}` is not defined, so its behaviour was not learned")
-    }));
-    out
-}
-
 /// The hunks `new` changed against `old`, which `new`'s executions must reach.
 fn change_set(
     old: &Checkout,
@@ -275,60 +234,6 @@ fn change_set(
         version: new.version,
         hunks: coverage::changed_hunks(old.dir.path(), &old.files, new.dir.path(), &new.files),
     }
-}
-
-/// The coverage of one entry's change, with the reasons a side could not be checked (a
-/// tool failed or passed a limit: the review did not finish) added to `unfinished` and the
-/// cost to `cost`.
-fn entry_coverage(
-    changes: &[coverage::ChangeSet],
-    inputs: &[engine::VersionInput],
-    learned: &engine::EntryAutomata,
-    settings: &Settings,
-    ctx: &LearnContext,
-    unfinished: &mut Vec<String>,
-    cost: &mut coverage::CoverageCost,
-) -> covered::Coverage {
-    let (found, problems, spent) = coverage::check(changes, inputs, learned, settings, ctx);
-    ctx.progress(&format!(
-        "{}: {} of {} changed hunks reached ({} CBMC runs, {:.1} s)",
-        learned.entry, found.counts.reached, found.counts.hunks, spent.runs, spent.seconds
-    ));
-    unfinished.extend(problems);
-    cost.runs += spent.runs;
-    cost.seconds += spent.seconds;
-    found
-}
-
-/// The coverage check's total cost, on the progress line.
-fn report_cost(ctx: &LearnContext, cost: &coverage::CoverageCost) {
-    ctx.progress(&format!(
-        "coverage of the change: {} CBMC runs, {:.1} s",
-        cost.runs, cost.seconds
-    ));
-}
-
-/// Puts the changed hunks no entry reaches first among the reasons of `inconclusive`: they
-/// are what a reader must know before trusting "no difference". Where allocations were
-/// assumed to succeed, one more sentence says that a change on the path after a failed
-/// allocation is unreached for that reason alone.
-fn lead_with_unreached<'a>(
-    coverages: impl IntoIterator<Item = &'a covered::Coverage>,
-    unwind: u32,
-    allocations: crate::cbmc::Allocations,
-    inconclusive: &mut Vec<String>,
-) {
-    let mut lead: Vec<String> = covered::unreached(coverages)
-        .into_iter()
-        .map(|h| covered::unreached_sentence(h, unwind))
-        .collect();
-    if !lead.is_empty() && allocations == crate::cbmc::Allocations::Succeed {
-        lead.push(
-            "allocations were assumed to succeed (--allocations succeed): a change that runs only after a failed allocation is never reached; --allocations may-fail exercises it"
-                .to_string(),
-        );
-    }
-    inconclusive.splice(0..0, lead);
 }
 
 fn revision(commit: &CommitInfo) -> Revision {
@@ -474,206 +379,6 @@ pub fn review_merge(
     })
 }
 
-/// What the entries of a review add up to: their findings, the reasons the verdict is
-/// unfinished or inconclusive, notes, and coverage's cost.
-#[derive(Default)]
-struct Tally {
-    unexpected: bool,
-    lost: bool,
-    overlapping: bool,
-    /// A diff's: some entry's behaviour changed.
-    changed: bool,
-    /// `--time-budget` or Ctrl-C cut learning short: the verdict is unfinished.
-    stopped: bool,
-    /// Why the review did not complete its work: a stop, a tool past a limit or failing.
-    unfinished: Vec<String>,
-    /// Why the finished check fell short of the bounds.
-    inconclusive: Vec<String>,
-    notes: Vec<String>,
-    cost: coverage::CoverageCost,
-}
-
-impl Tally {
-    /// What one entry's learning adds, whether the entry is reviewed or diffed: its
-    /// shortfalls, a stop, its notes, and the coverage of the change (whose reasons and
-    /// cost go to the tally too).
-    fn add_learned(
-        &mut self,
-        learned: &engine::EntryAutomata,
-        changes: &[coverage::ChangeSet],
-        inputs: &[VersionInput],
-        settings: &Settings,
-        ctx: &LearnContext,
-    ) -> covered::Coverage {
-        self.inconclusive
-            .extend(shortfalls(learned, settings.bounds.max_word_length()));
-        self.stopped |= !learned.stopped.is_empty();
-        self.unfinished.extend(learned.stopped.iter().cloned());
-        let coverage = entry_coverage(
-            changes,
-            inputs,
-            learned,
-            settings,
-            ctx,
-            &mut self.unfinished,
-            &mut self.cost,
-        );
-        self.notes.extend(learned.notes.iter().cloned());
-        coverage
-    }
-
-    /// The unwinding the entries were learned at, and the reasons the verdict is
-    /// inconclusive, the changed hunks no entry reaches first; coverage's cost said.
-    fn close<'a>(
-        &mut self,
-        coverages: impl IntoIterator<Item = &'a covered::Coverage>,
-        unwind: Option<u32>,
-        ctx: &LearnContext,
-    ) -> (u32, Vec<String>) {
-        let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
-        let mut inconclusive = std::mem::take(&mut self.inconclusive);
-        self.notes.extend(ctx.take_cache_notes());
-        lead_with_unreached(coverages, unwind, ctx.tools.allocations, &mut inconclusive);
-        report_cost(ctx, &self.cost);
-        (unwind, inconclusive)
-    }
-}
-
-/// What every entry of one review is reviewed with.
-struct EntryRun<'a> {
-    changes: &'a [coverage::ChangeSet],
-    inputs: &'a [VersionInput],
-    settings: &'a Settings,
-    ctx: &'a LearnContext,
-}
-
-impl EntryRun<'_> {
-    /// The configured entries, then (when the code changed) the changed functions, each
-    /// reviewed, with the unwinding the first was learned at.
-    fn all(
-        &self,
-        prepared: Vec<engine::PreparedEntry>,
-        code_changed: bool,
-        merged_change: Option<coverage::ChangeSet>,
-        tally: &mut Tally,
-    ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
-        let mut entries = Vec::new();
-        let mut unwind = None;
-        for prepared in prepared {
-            if let Some((entry, at)) = self.review(prepared, tally)? {
-                unwind = Some(at);
-                entries.push(entry);
-            }
-        }
-        if code_changed {
-            let (more, at) = self.changed_functions(merged_change, &entries, tally)?;
-            unwind = unwind.or(at);
-            entries.extend(more);
-        }
-        Ok((entries, unwind))
-    }
-
-    /// One prepared entry learned and reviewed, with the unwinding it was learned at; none
-    /// when the run was stopped before it or a tool failed on the branch's code (the reason
-    /// is in the tally).
-    fn review(
-        &self,
-        prepared: engine::PreparedEntry,
-        tally: &mut Tally,
-    ) -> Result<Option<(ReviewEntry, u32)>, ReviewError> {
-        if let Some(reason) = budget::skipped(&prepared.entry) {
-            tally.unfinished.push(reason);
-            tally.stopped = true;
-            return Ok(None);
-        }
-        let learned = engine::learn_entry(prepared, self.settings, self.ctx);
-        let Some(learned) = contained(learned, Some(&mut tally.unfinished))? else {
-            return Ok(None);
-        };
-        let entry = review_entry(
-            &learned,
-            self.changes,
-            self.inputs,
-            self.settings,
-            self.ctx,
-            tally,
-        )?;
-        Ok(Some((entry, learned.bounds.unwind)))
-    }
-
-    /// The changed functions `changed-functions` asks for, each reviewed at its own entry,
-    /// most changed first, with the unwinding they were learned at. `merged_change` is the
-    /// merge's own change (base → merged); `configured` the configured entries' reviews,
-    /// whose coverage says which changes they reach. A function the run is stopped before
-    /// is unfinished, never clean.
-    fn changed_functions(
-        &self,
-        merged_change: Option<coverage::ChangeSet>,
-        configured: &[ReviewEntry],
-        tally: &mut Tally,
-    ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
-        let mut changes = self.changes.to_vec();
-        changes.extend(merged_change);
-        let coverages: Vec<&covered::Coverage> = configured.iter().map(|e| &e.coverage).collect();
-        let names: Vec<String> = self.settings.entries.clone();
-        let selection = contained(
-            changed_functions::select(
-                self.settings.changed_functions,
-                &changes,
-                self.inputs,
-                self.settings,
-                &coverages,
-                &names,
-            ),
-            Some(&mut tally.unfinished),
-        )?
-        .unwrap_or_default();
-        tally.notes.extend(selection.left_out);
-        if !selection.chosen.is_empty() {
-            self.ctx.progress(&format!(
-                "changed functions reviewed at their own entries: {}",
-                selection
-                    .chosen
-                    .iter()
-                    .map(|f| f.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        let mut out = Vec::new();
-        let mut unwind = None;
-        for function in selection.chosen {
-            if let Some(reason) = crate::stop::stop_reason() {
-                tally.stopped = true;
-                tally.unfinished.push(format!(
-                    "changed function `{}`: not reviewed at its own entry, the run was stopped before it ({reason})",
-                    function.name
-                ));
-                continue;
-            }
-            let prepared =
-                engine::prepare_entry(self.inputs, &function.name, self.settings, self.ctx);
-            let Some(prepared) = contained(prepared, Some(&mut tally.unfinished))? else {
-                continue;
-            };
-            if prepared.unchanged() {
-                // The whole program is the base's token for token (no configured entry
-                // said so: there was none).
-                if !tally.notes.iter().any(|n| n == NO_CODE_CHANGE) {
-                    tally.notes.push(NO_CODE_CHANGE.to_string());
-                }
-                break;
-            }
-            if let Some((mut entry, at)) = self.review(prepared, tally)? {
-                entry.changed_function = true;
-                unwind = unwind.or(Some(at));
-                out.push(entry);
-            }
-        }
-        Ok((out, unwind))
-    }
-}
-
 /// The checkouts of a merge's versions.
 struct MergeCheckouts {
     /// O, A, B and, when git merged the files, M.
@@ -740,141 +445,6 @@ fn merged_revision(versions: &MergeVersions, name: String) -> Revision {
         summary: Some(summary),
         rev: name,
     }
-}
-
-/// One entry's review from its learned automata: coverage of the change, the word-level
-/// languages (the fast first pass, and the verdict where the per-execution check cannot
-/// run), the per-execution check, and the source changes its letters name.
-fn review_entry(
-    learned: &engine::EntryAutomata,
-    changes: &[coverage::ChangeSet],
-    inputs: &[VersionInput],
-    settings: &Settings,
-    ctx: &LearnContext,
-    tally: &mut Tally,
-) -> Result<ReviewEntry, ReviewError> {
-    let bound = settings.bounds.max_word_length();
-    let coverage = tally.add_learned(learned, changes, inputs, settings, ctx);
-    let a = &learned.automata;
-    let merged = a.get(&Version::Merged);
-    let languages = MergeLanguages::compute(
-        &a[&Version::Base],
-        &a[&Version::Ours],
-        &a[&Version::Theirs],
-        merged,
-        &learned.alphabet,
-        bound,
-    );
-    let (executions, execution_check) = if merged.is_some() && learned.stopped.is_empty() {
-        check_executions(learned, &languages, inputs, settings, ctx, tally)?
-    } else {
-        // An entry whose learning was cut short is unfinished already (its reasons are in
-        // the list), and its partial automata judge nothing.
-        (Vec::new(), None)
-    };
-    // Without a merge result the branches' disagreement is what a reviewer looks at.
-    let (letters, from, to) = if merged.is_some() {
-        let shown = [
-            &languages.unexpected,
-            &languages.lost,
-            &languages.merge_minus_ours,
-            &languages.merge_minus_theirs,
-        ];
-        let letters = source::letters(shown.into_iter().flatten());
-        (letters, Version::Base, Version::Merged)
-    } else {
-        let letters = source::letters([&languages.ours_vs_theirs]);
-        (letters, Version::Ours, Version::Theirs)
-    };
-    let source_changes = source::changes(&letters, &learned.entry, &learned.spans, from, to);
-    Ok(ReviewEntry {
-        entry: learned.entry.clone(),
-        changed_function: false,
-        alphabet: learned.alphabet.names().map(str::to_string).collect(),
-        automata: ReviewAutomata {
-            base: Automaton(a[&Version::Base].clone()),
-            ours: Automaton(a[&Version::Ours].clone()),
-            theirs: Automaton(a[&Version::Theirs].clone()),
-            merged: merged.cloned().map(Automaton),
-            expected: Some(Automaton(languages.expected)),
-        },
-        unexpected: languages.unexpected,
-        lost: languages.lost,
-        merge_minus_ours: languages.merge_minus_ours,
-        merge_minus_theirs: languages.merge_minus_theirs,
-        ours_vs_theirs: Some(languages.ours_vs_theirs),
-        absent: learned.absent.clone(),
-        functions: learned.functions.clone(),
-        source_changes,
-        stats: learned.stats.clone(),
-        coverage,
-        executions,
-        execution_check,
-    })
-}
-
-/// The per-execution check of one entry, whose verdict it is: its executions and summary,
-/// its findings and premises added to the tally.
-fn check_executions(
-    learned: &engine::EntryAutomata,
-    languages: &MergeLanguages,
-    inputs: &[VersionInput],
-    settings: &Settings,
-    ctx: &LearnContext,
-    tally: &mut Tally,
-) -> Result<(Vec<Execution>, Option<ExecutionCheck>), ReviewError> {
-    let entry = &learned.entry;
-    // A stopped run checks nothing more, and its word-level findings are no verdict: the
-    // check that would have judged them did not run.
-    let outcome = match crate::stop::stop_reason() {
-        Some(reason) => {
-            execution::CheckOutcome::Unfinished(format!("the run was stopped ({reason})"))
-        }
-        None => {
-            let mut failed = Vec::new();
-            let checked = execution::check_entry(inputs, entry, settings, ctx, learned);
-            contained(checked, Some(&mut failed))?
-                .unwrap_or_else(|| execution::CheckOutcome::Unfinished(failed.concat()))
-        }
-    };
-    Ok(match outcome {
-        execution::CheckOutcome::Ran(check) => {
-            // A check whose own premise failed judges nothing.
-            tally
-                .inconclusive
-                .extend(check.disagreements.iter().cloned());
-            match check.check.self_check.as_ref() {
-                Some(s) if !s.identical => {
-                    tally
-                        .inconclusive
-                        .push(execution::self_check_note(entry, s));
-                }
-                // Findings stand (each is a real execution), but no `clean`.
-                _ if !check.check.complete => tally.inconclusive.push(execution::cap_note(entry)),
-                _ => {}
-            }
-            tally.unexpected |= check.check.unexpected > 0;
-            tally.lost |= check.check.lost > 0;
-            tally.overlapping |= check.check.overlapping > 0;
-            tally.notes.extend(check.notes);
-            (check.executions, Some(check.check))
-        }
-        execution::CheckOutcome::Unfinished(reason) => {
-            tally.stopped |= crate::stop::stop_reason().is_some();
-            tally.unfinished.push(format!(
-                "entry `{entry}`: the per-execution check did not finish: {reason}"
-            ));
-            (Vec::new(), None)
-        }
-        execution::CheckOutcome::Skipped(reason) => {
-            tally.notes.push(format!(
-                "{entry}: the per-execution check did not run ({reason}); the verdict compares words"
-            ));
-            tally.unexpected |= languages.has_unexpected();
-            tally.lost |= languages.has_lost();
-            (Vec::new(), None)
-        }
-    })
 }
 
 /// A finished diff.

@@ -1,0 +1,286 @@
+//! One review's entries, one by one: the configured entries, then the changed functions
+//! at their own entries ([`changed_functions`]), each learned ([`engine`]), its coverage
+//! checked, its languages compared and its executions checked ([`execution`]).
+//!
+//! Key items: [`EntryRun`] (what every entry of a review is reviewed with) and
+//! [`review_entry`].
+
+use super::context::LearnContext;
+use super::engine::VersionInput;
+use super::error::ReviewError;
+use super::tally::{NO_CODE_CHANGE, Tally, contained};
+use super::{budget, changed_functions, coverage, engine, execution, source};
+use crate::config::Settings;
+use crate::document::coverage as covered;
+use crate::document::languages::MergeLanguages;
+use crate::document::{Automaton, Execution, ExecutionCheck, ReviewAutomata, ReviewEntry, Version};
+
+/// What every entry of one review is reviewed with.
+pub(super) struct EntryRun<'a> {
+    pub(super) changes: &'a [coverage::ChangeSet],
+    pub(super) inputs: &'a [VersionInput],
+    pub(super) settings: &'a Settings,
+    pub(super) ctx: &'a LearnContext,
+}
+
+impl EntryRun<'_> {
+    /// The configured entries, then (when the code changed) the changed functions, each
+    /// reviewed, with the unwinding the first was learned at.
+    pub(super) fn all(
+        &self,
+        prepared: Vec<engine::PreparedEntry>,
+        code_changed: bool,
+        merged_change: Option<coverage::ChangeSet>,
+        tally: &mut Tally,
+    ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
+        let mut entries = Vec::new();
+        let mut unwind = None;
+        for prepared in prepared {
+            if let Some((entry, at)) = self.review(prepared, tally)? {
+                unwind = Some(at);
+                entries.push(entry);
+            }
+        }
+        if code_changed {
+            let (more, at) = self.changed_functions(merged_change, &entries, tally)?;
+            unwind = unwind.or(at);
+            entries.extend(more);
+        }
+        Ok((entries, unwind))
+    }
+
+    /// One prepared entry learned and reviewed, with the unwinding it was learned at; none
+    /// when the run was stopped before it or a tool failed on the branch's code (the reason
+    /// is in the tally).
+    fn review(
+        &self,
+        prepared: engine::PreparedEntry,
+        tally: &mut Tally,
+    ) -> Result<Option<(ReviewEntry, u32)>, ReviewError> {
+        if let Some(reason) = budget::skipped(&prepared.entry) {
+            tally.unfinished.push(reason);
+            tally.stopped = true;
+            return Ok(None);
+        }
+        let learned = engine::learn_entry(prepared, self.settings, self.ctx);
+        let Some(learned) = contained(learned, Some(&mut tally.unfinished))? else {
+            return Ok(None);
+        };
+        let entry = review_entry(
+            &learned,
+            self.changes,
+            self.inputs,
+            self.settings,
+            self.ctx,
+            tally,
+        )?;
+        Ok(Some((entry, learned.bounds.unwind)))
+    }
+
+    /// The changed functions `changed-functions` asks for, each reviewed at its own entry,
+    /// most changed first, with the unwinding they were learned at. `merged_change` is the
+    /// merge's own change (base → merged); `configured` the configured entries' reviews,
+    /// whose coverage says which changes they reach. A function the run is stopped before
+    /// is unfinished, never clean.
+    fn changed_functions(
+        &self,
+        merged_change: Option<coverage::ChangeSet>,
+        configured: &[ReviewEntry],
+        tally: &mut Tally,
+    ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
+        let mut changes = self.changes.to_vec();
+        changes.extend(merged_change);
+        let coverages: Vec<&covered::Coverage> = configured.iter().map(|e| &e.coverage).collect();
+        let names: Vec<String> = self.settings.entries.clone();
+        let selection = contained(
+            changed_functions::select(
+                self.settings.changed_functions,
+                &changes,
+                self.inputs,
+                self.settings,
+                &coverages,
+                &names,
+            ),
+            Some(&mut tally.unfinished),
+        )?
+        .unwrap_or_default();
+        tally.notes.extend(selection.left_out);
+        if !selection.chosen.is_empty() {
+            self.ctx.progress(&format!(
+                "changed functions reviewed at their own entries: {}",
+                selection
+                    .chosen
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let mut out = Vec::new();
+        let mut unwind = None;
+        for function in selection.chosen {
+            if let Some(reason) = crate::stop::stop_reason() {
+                tally.stopped = true;
+                tally.unfinished.push(format!(
+                    "changed function `{}`: not reviewed at its own entry, the run was stopped before it ({reason})",
+                    function.name
+                ));
+                continue;
+            }
+            let prepared =
+                engine::prepare_entry(self.inputs, &function.name, self.settings, self.ctx);
+            let Some(prepared) = contained(prepared, Some(&mut tally.unfinished))? else {
+                continue;
+            };
+            if prepared.unchanged() {
+                // The whole program is the base's token for token (no configured entry
+                // said so: there was none).
+                if !tally.notes.iter().any(|n| n == NO_CODE_CHANGE) {
+                    tally.notes.push(NO_CODE_CHANGE.to_string());
+                }
+                break;
+            }
+            if let Some((mut entry, at)) = self.review(prepared, tally)? {
+                entry.changed_function = true;
+                unwind = unwind.or(Some(at));
+                out.push(entry);
+            }
+        }
+        Ok((out, unwind))
+    }
+}
+
+/// One entry's review from its learned automata: coverage of the change, the word-level
+/// languages (the fast first pass, and the verdict where the per-execution check cannot
+/// run), the per-execution check, and the source changes its letters name.
+fn review_entry(
+    learned: &engine::EntryAutomata,
+    changes: &[coverage::ChangeSet],
+    inputs: &[VersionInput],
+    settings: &Settings,
+    ctx: &LearnContext,
+    tally: &mut Tally,
+) -> Result<ReviewEntry, ReviewError> {
+    let bound = settings.bounds.max_word_length();
+    let coverage = tally.add_learned(learned, changes, inputs, settings, ctx);
+    let a = &learned.automata;
+    let merged = a.get(&Version::Merged);
+    let languages = MergeLanguages::compute(
+        &a[&Version::Base],
+        &a[&Version::Ours],
+        &a[&Version::Theirs],
+        merged,
+        &learned.alphabet,
+        bound,
+    );
+    let (executions, execution_check) = if merged.is_some() && learned.stopped.is_empty() {
+        check_executions(learned, &languages, inputs, settings, ctx, tally)?
+    } else {
+        // An entry whose learning was cut short is unfinished already (its reasons are in
+        // the list), and its partial automata judge nothing.
+        (Vec::new(), None)
+    };
+    // Without a merge result the branches' disagreement is what a reviewer looks at.
+    let (letters, from, to) = if merged.is_some() {
+        let shown = [
+            &languages.unexpected,
+            &languages.lost,
+            &languages.merge_minus_ours,
+            &languages.merge_minus_theirs,
+        ];
+        let letters = source::letters(shown.into_iter().flatten());
+        (letters, Version::Base, Version::Merged)
+    } else {
+        let letters = source::letters([&languages.ours_vs_theirs]);
+        (letters, Version::Ours, Version::Theirs)
+    };
+    let source_changes = source::changes(&letters, &learned.entry, &learned.spans, from, to);
+    Ok(ReviewEntry {
+        entry: learned.entry.clone(),
+        changed_function: false,
+        alphabet: learned.alphabet.names().map(str::to_string).collect(),
+        automata: ReviewAutomata {
+            base: Automaton(a[&Version::Base].clone()),
+            ours: Automaton(a[&Version::Ours].clone()),
+            theirs: Automaton(a[&Version::Theirs].clone()),
+            merged: merged.cloned().map(Automaton),
+            expected: Some(Automaton(languages.expected)),
+        },
+        unexpected: languages.unexpected,
+        lost: languages.lost,
+        merge_minus_ours: languages.merge_minus_ours,
+        merge_minus_theirs: languages.merge_minus_theirs,
+        ours_vs_theirs: Some(languages.ours_vs_theirs),
+        absent: learned.absent.clone(),
+        functions: learned.functions.clone(),
+        source_changes,
+        stats: learned.stats.clone(),
+        coverage,
+        executions,
+        execution_check,
+    })
+}
+
+/// The per-execution check of one entry, whose verdict it is: its executions and summary,
+/// its findings and premises added to the tally.
+fn check_executions(
+    learned: &engine::EntryAutomata,
+    languages: &MergeLanguages,
+    inputs: &[VersionInput],
+    settings: &Settings,
+    ctx: &LearnContext,
+    tally: &mut Tally,
+) -> Result<(Vec<Execution>, Option<ExecutionCheck>), ReviewError> {
+    let entry = &learned.entry;
+    // A stopped run checks nothing more, and its word-level findings are no verdict: the
+    // check that would have judged them did not run.
+    let outcome = match crate::stop::stop_reason() {
+        Some(reason) => {
+            execution::CheckOutcome::Unfinished(format!("the run was stopped ({reason})"))
+        }
+        None => {
+            let mut failed = Vec::new();
+            let checked = execution::check_entry(inputs, entry, settings, ctx, learned);
+            contained(checked, Some(&mut failed))?
+                .unwrap_or_else(|| execution::CheckOutcome::Unfinished(failed.concat()))
+        }
+    };
+    Ok(match outcome {
+        execution::CheckOutcome::Ran(check) => {
+            // A check whose own premise failed judges nothing.
+            tally
+                .inconclusive
+                .extend(check.disagreements.iter().cloned());
+            match check.check.self_check.as_ref() {
+                Some(s) if !s.identical => {
+                    tally
+                        .inconclusive
+                        .push(execution::self_check_note(entry, s));
+                }
+                // Findings stand (each is a real execution), but no `clean`.
+                _ if !check.check.complete => tally.inconclusive.push(execution::cap_note(entry)),
+                _ => {}
+            }
+            tally.unexpected |= check.check.unexpected > 0;
+            tally.lost |= check.check.lost > 0;
+            tally.overlapping |= check.check.overlapping > 0;
+            tally.notes.extend(check.notes);
+            (check.executions, Some(check.check))
+        }
+        execution::CheckOutcome::Unfinished(reason) => {
+            tally.stopped |= crate::stop::stop_reason().is_some();
+            tally.unfinished.push(format!(
+                "entry `{entry}`: the per-execution check did not finish: {reason}"
+            ));
+            (Vec::new(), None)
+        }
+        execution::CheckOutcome::Skipped(reason) => {
+            tally.notes.push(format!(
+                "{entry}: the per-execution check did not run ({reason}); the verdict compares words"
+            ));
+            tally.unexpected |= languages.has_unexpected();
+            tally.lost |= languages.has_lost();
+            (Vec::new(), None)
+        }
+    })
+}
