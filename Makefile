@@ -50,3 +50,13 @@ bench-explain: deps
 bench-paper: deps
 	$(CARGO) build --release
 	bash scripts/bench-paper.sh "$(PAPER_DEMOS)" target/release/mergelens $(OTHER_MERGELENS)
+
+# Real history (benches/real.md): the merges of the C libraries cloned under REPOS (one clone
+# per benches/real/NAME.toml, named NAME), reviewed at the default bounds with a 240 s budget
+# each; nothing is fetched. PER_REPO merges per library at most, newest first.
+.PHONY: bench-real
+PER_REPO ?= 8
+bench-real: deps
+	@test -n "$(REPOS)" || { echo "make bench-real: set REPOS=DIR, a directory of clones named as benches/real/*.toml" >&2; exit 2; }
+	$(CARGO) build --release
+	python3 scripts/bench_real.py $${CARGO_TARGET_DIR:-target}/release/mergelens --repos "$(REPOS)" --per-repo $(PER_REPO) --out benches/real.md
