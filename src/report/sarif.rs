@@ -287,8 +287,9 @@ fn entry_results(entry: &ReviewEntry, bound: usize, options: &Options, results: 
                 ""
             };
             let message = format!(
-                "`{}`: on one input the merge calls `{}`; base `{}`, ours `{}`, theirs `{}`, expected `{expected}`.{loses}",
+                "`{}`{}: on one input the merge calls `{}`; base `{}`, ours `{}`, theirs `{}`, expected `{expected}`.{loses}",
                 entry.entry,
+                own_entry(entry),
                 e.merged.join(" "),
                 e.base.join(" "),
                 e.ours.join(" "),
@@ -304,10 +305,19 @@ fn entry_results(entry: &ReviewEntry, bound: usize, options: &Options, results: 
         ("mergelens/lost", &entry.lost),
     ] {
         if let Some(l) = language(given, bound) {
-            let message = format!("`{}`: {}", entry.entry, phrase(&l));
+            let message = format!("`{}`{}: {}", entry.entry, own_entry(entry), phrase(&l));
             let at = changed_at(entry, l.examples.iter().flatten());
             results.push(result(rule, message, options, at));
         }
+    }
+}
+
+/// After a changed function's name: that its arguments were any the harness allows.
+fn own_entry(entry: &ReviewEntry) -> &'static str {
+    if entry.changed_function {
+        " (a changed function at its own entry, on arguments the generated harness allows)"
+    } else {
+        ""
     }
 }
 
