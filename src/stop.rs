@@ -21,6 +21,8 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// The deadline in nanoseconds after [`epoch`], plus one; 0 for none. An atomic rather than a
 /// lock: [`stop_reason`] is asked inside tight loops, from many threads.
 static DEADLINE: AtomicU64 = AtomicU64::new(0);
+/// The end of the current share of the budget ([`Share`]), in [`DEADLINE`]'s units.
+static SHARE_DEADLINE: AtomicU64 = AtomicU64::new(0);
 
 fn epoch() -> Instant {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
@@ -35,6 +37,9 @@ pub enum StopReason {
     Interrupted,
     /// `--time-budget` ran out.
     TimeBudget,
+    /// The share of the time budget one part of the run was given ([`Share`]) ran out; the
+    /// run goes on with the next part.
+    ShareSpent,
 }
 
 impl std::fmt::Display for StopReason {
@@ -42,6 +47,7 @@ impl std::fmt::Display for StopReason {
         f.write_str(match self {
             StopReason::Interrupted => "interrupted",
             StopReason::TimeBudget => "the time budget ran out",
+            StopReason::ShareSpent => "its share of the time budget ran out",
         })
     }
 }
@@ -59,10 +65,34 @@ pub fn stop_requested() -> bool {
 
 /// From `budget` after now, no CBMC run starts and those under way are killed.
 pub fn set_time_budget(budget: Duration) {
-    let since = epoch().elapsed().saturating_add(budget);
     // A budget past what 64 bits of nanoseconds hold (584 years) is no budget.
-    let nanos = u64::try_from(since.as_nanos()).map_or(0, |n| n.saturating_add(1));
-    DEADLINE.store(nanos, Ordering::SeqCst);
+    DEADLINE.store(nanos_from_now(budget), Ordering::SeqCst);
+}
+
+/// Nanoseconds after [`epoch`] plus one, `duration` from now; 0 (none) past 64 bits.
+fn nanos_from_now(duration: Duration) -> u64 {
+    let since = epoch().elapsed().saturating_add(duration);
+    u64::try_from(since.as_nanos()).map_or(0, |n| n.saturating_add(1))
+}
+
+/// One part of a run given a share of the time budget: until it is dropped, runs stop
+/// ([`StopReason::ShareSpent`]) once `share` has passed, so that one slow part (one changed
+/// function of a review) cannot spend the time of the parts after it. Parts run one after
+/// another; a share never outlasts the budget itself.
+#[must_use]
+pub struct Share(());
+
+impl Share {
+    pub fn start(share: Duration) -> Share {
+        SHARE_DEADLINE.store(nanos_from_now(share), Ordering::SeqCst);
+        Share(())
+    }
+}
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        SHARE_DEADLINE.store(0, Ordering::SeqCst);
+    }
 }
 
 /// The time budget's deadline, if one was set.
@@ -80,7 +110,13 @@ pub fn stop_reason() -> Option<StopReason> {
     } else if deadline().is_some_and(|d| Instant::now() >= d) {
         Some(StopReason::TimeBudget)
     } else {
-        None
+        match SHARE_DEADLINE.load(Ordering::SeqCst) {
+            0 => None,
+            n => epoch()
+                .checked_add(Duration::from_nanos(n - 1))
+                .is_some_and(|d| Instant::now() >= d)
+                .then_some(StopReason::ShareSpent),
+        }
     }
 }
 

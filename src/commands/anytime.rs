@@ -38,7 +38,7 @@ impl PartialCause {
     pub(crate) fn key(self) -> &'static str {
         match self {
             PartialCause::Stopped(StopReason::Interrupted) => "interrupted",
-            PartialCause::Stopped(StopReason::TimeBudget) => "time-budget",
+            PartialCause::Stopped(StopReason::TimeBudget | StopReason::ShareSpent) => "time-budget",
             PartialCause::QueryTimeout => "query-timeout",
         }
     }

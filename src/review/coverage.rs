@@ -568,6 +568,9 @@ impl CoverageError {
     fn unchecked_reason(&self) -> String {
         let stopped = |reason: &crate::stop::StopReason| match reason {
             crate::stop::StopReason::TimeBudget => "the time budget ran out first".to_string(),
+            crate::stop::StopReason::ShareSpent => {
+                "its entry's share of the time budget ran out first".to_string()
+            }
             crate::stop::StopReason::Interrupted => "the review was interrupted first".to_string(),
         };
         match self {

@@ -118,7 +118,8 @@ impl EntryRun<'_> {
         }
         let mut out = Vec::new();
         let mut unwind = None;
-        for function in selection.chosen {
+        let count = selection.chosen.len();
+        for (k, function) in selection.chosen.into_iter().enumerate() {
             if let Some(reason) = crate::stop::stop_reason() {
                 tally.stopped = true;
                 tally.unfinished.push(format!(
@@ -127,6 +128,13 @@ impl EntryRun<'_> {
                 ));
                 continue;
             }
+            // What is left of the budget, shared among the functions left: one that CBMC
+            // cannot finish leaves the time of the rest to them (its own review is
+            // unfinished).
+            let _share = crate::stop::deadline().map(|d| {
+                let left = d.saturating_duration_since(std::time::Instant::now());
+                crate::stop::Share::start(left / u32::try_from(count - k).unwrap_or(u32::MAX))
+            });
             let prepared =
                 engine::prepare_entry(self.inputs, &function.name, self.settings, self.ctx);
             let Some(prepared) = contained(prepared, Some(&mut tally.unfinished))? else {
@@ -278,8 +286,8 @@ fn check_executions(
             tally.notes.push(format!(
                 "{entry}: the per-execution check did not run ({reason}); the verdict compares words"
             ));
-            tally.unexpected |= languages.has_unexpected();
-            tally.lost |= languages.has_lost();
+            tally.word_unexpected |= languages.has_unexpected();
+            tally.word_lost |= languages.has_lost();
             (Vec::new(), None)
         }
     })

@@ -328,9 +328,11 @@ pub fn review_merge(
     let (unwind, inconclusive) = tally.close(entries.iter().map(|e| &e.coverage), unwind, ctx);
     // A stop that cut the preparation or a tool's run short is a stop too.
     tally.stopped |= crate::stop::stop_reason().is_some() && !tally.unfinished.is_empty();
-    if tally.stopped {
-        // Languages and stories of partial automata are shown, but they are no findings.
-        (tally.unexpected, tally.lost, tally.overlapping) = (false, false, false);
+    if !tally.stopped {
+        // Languages of partial automata are shown, but they are no findings. The executions
+        // a per-execution check found are real whatever stopped later, and stand.
+        tally.unexpected |= tally.word_unexpected;
+        tally.lost |= tally.word_lost;
     }
     let unfinished = std::mem::take(&mut tally.unfinished);
     let verdict = Verdict::of(Findings {

@@ -116,6 +116,10 @@ pub(super) struct Tally {
     pub(super) unexpected: bool,
     pub(super) lost: bool,
     pub(super) overlapping: bool,
+    /// Findings of the word-level comparison where the per-execution check did not run:
+    /// no findings when the run was stopped (its automata may be partial).
+    pub(super) word_unexpected: bool,
+    pub(super) word_lost: bool,
     /// A diff's: some entry's behaviour changed.
     pub(super) changed: bool,
     /// `--time-budget` or Ctrl-C cut learning short: the verdict is unfinished.
