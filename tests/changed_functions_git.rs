@@ -192,3 +192,20 @@ fn a_stop_among_many_changed_functions_leaves_the_rest_unfinished() {
         "{reviewed} + {named}: {unfinished:#?}"
     );
 }
+
+#[test]
+fn a_library_whose_change_is_compiled_out_is_clean_without_learning() {
+    // Theirs changes a macro only another platform sees: the program is the base's.
+    let base = format!(
+        "#ifdef _WIN32\n#define LIMIT 1\n#endif\n{}",
+        library("", "", false)
+    );
+    let theirs = base.replace("#define LIMIT 1", "#define LIMIT 2");
+    let ours = format!("/* ours */\n{base}");
+    let repo = common::three_way(&base, &ours, &theirs);
+    let (doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    assert!(doc["entries"].as_array().unwrap().is_empty(), "{doc}");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(notes.contains("no version's program differs"), "{notes}");
+}

@@ -160,11 +160,13 @@ fn on_large_stack<T: Send>(
 }
 
 /// Every function the files of `config` define, with its lines, without instrumenting them
-/// for an entry (`config.entry` is not looked up).
+/// for an entry (`config.entry` is not looked up), and the fingerprint of the program's
+/// code after preprocessing, token by token: two versions with one fingerprint are one
+/// program.
 pub fn functions(
     config: &FrontEndConfig,
     out_dir: &Path,
-) -> Result<Vec<FunctionInfo>, FrontEndError> {
+) -> Result<(Vec<FunctionInfo>, String), FrontEndError> {
     on_large_stack(out_dir, || frontend::functions(config, out_dir))
 }
 

@@ -42,6 +42,9 @@ pub(crate) struct Selection {
     /// Why a changed function gets no entry of its own (not defined in every version,
     /// defined twice), for the notes.
     pub left_out: Vec<String>,
+    /// Every version's program is the first's, token for token after preprocessing: no
+    /// function's behaviour changed, whatever the text did.
+    pub same_program: bool,
 }
 
 /// The changed functions `mode` asks for. `changes` are the sides' change sets (hunks in
@@ -61,8 +64,17 @@ pub(crate) fn select(
         return Ok(Selection::default());
     }
     let mut defined: BTreeMap<Version, Vec<FunctionInfo>> = BTreeMap::new();
+    let mut programs = Vec::new();
     for input in inputs {
-        defined.insert(input.version, analysed_functions(input, settings)?);
+        let (functions, program) = analysed_functions(input, settings)?;
+        defined.insert(input.version, functions);
+        programs.push(program);
+    }
+    if programs.windows(2).all(|w| w[0] == w[1]) {
+        return Ok(Selection {
+            same_program: true,
+            ..Selection::default()
+        });
     }
     let mut lines: BTreeMap<String, u32> = BTreeMap::new();
     let mut reached: BTreeMap<String, bool> = BTreeMap::new();
@@ -111,13 +123,14 @@ pub(crate) fn select(
     Ok(selection)
 }
 
-/// The functions of the version's analysed files (not its headers' or the system's).
+/// The functions of the version's analysed files (not its headers' or the system's), and
+/// its program's fingerprint.
 fn analysed_functions(
     input: &VersionInput,
     settings: &Settings,
-) -> Result<Vec<FunctionInfo>, ReviewError> {
+) -> Result<(Vec<FunctionInfo>, String), ReviewError> {
     if input.files.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), String::new()));
     }
     let config = front_end_config(input, "", settings);
     let dir = tempfile::Builder::new()
@@ -127,13 +140,14 @@ fn analysed_functions(
             path: std::env::temp_dir(),
             source,
         })?;
-    let functions = crate::cprog::functions(&config, dir.path()).map_err(|source| {
+    let (functions, program) = crate::cprog::functions(&config, dir.path()).map_err(|source| {
         ReviewError::front_end(input.version, &input.revision, &input.root, "", source)
     })?;
-    Ok(functions
+    let analysed = functions
         .into_iter()
         .filter(|f| f.origin == FunctionOrigin::Analysed)
-        .collect())
+        .collect();
+    Ok((analysed, program))
 }
 
 /// Whether `hunk` (its file repository-relative) touches `f`'s lines.

@@ -105,6 +105,9 @@ impl EntryRun<'_> {
         )?
         .unwrap_or_default();
         tally.notes.extend(selection.left_out);
+        if selection.same_program && !tally.notes.iter().any(|n| n == NO_CODE_CHANGE) {
+            tally.notes.push(NO_CODE_CHANGE.to_string());
+        }
         if !selection.chosen.is_empty() {
             self.ctx.progress(&format!(
                 "changed functions reviewed at their own entries: {}",

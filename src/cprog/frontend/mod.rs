@@ -352,10 +352,12 @@ fn program_model(
 pub(crate) fn functions(
     config: &FrontEndConfig,
     out_dir: &Path,
-) -> Result<Vec<FunctionInfo>, FrontEndError> {
+) -> Result<(Vec<FunctionInfo>, String), FrontEndError> {
     let (header_dir, flags, analysed) = prepare(config, out_dir)?;
     let (units, _) = read_units(config, &flags, &analysed, &header_dir)?;
-    Ok(function_infos(&build_index(&units)))
+    let mut h = Fingerprint::new();
+    units_fingerprint(&mut h, config, &units);
+    Ok((function_infos(&build_index(&units)), h.hex()))
 }
 
 fn function_infos(index: &index::Index) -> Vec<FunctionInfo> {
@@ -665,6 +667,14 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
     }
     h.field("exclude");
     config.exclude.iter().for_each(|n| h.field(n));
+    units_fingerprint(&mut h, config, units);
+    h.field("alphabet");
+    alphabet.names().for_each(|n| h.field(n));
+    h.hex()
+}
+
+/// The units' code, token by token, into `h`: where two checkouts of one program agree.
+fn units_fingerprint(h: &mut Fingerprint, config: &FrontEndConfig, units: &[Unit]) {
     let prefixes = directory_prefixes(config);
     for unit in units {
         h.field("unit");
@@ -678,9 +688,6 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
             .collect();
         h.tokens(&strip_prefixes(&code.join("\n"), &prefixes));
     }
-    h.field("alphabet");
-    alphabet.names().for_each(|n| h.field(n));
-    h.hex()
 }
 
 /// The directories of the analysed files and of the `-I` directories, as given and
