@@ -80,7 +80,7 @@ def hunks_reached(doc):
     return sum(hunks.values()), len(hunks)
 
 
-def review(mergelens, repo, merge, config, budget):
+def review(mergelens, repo, merge, config, budget, docs):
     started = time.monotonic()
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     run = subprocess.run(
@@ -90,6 +90,10 @@ def review(mergelens, repo, merge, config, budget):
     )
     seconds = time.monotonic() - started
     rss_mib = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) >> 10
+    if docs:
+        docs.mkdir(parents=True, exist_ok=True)
+        (docs / f"{repo.name}-{merge[:7]}.json").write_text(run.stdout)
+        (docs / f"{repo.name}-{merge[:7]}.log").write_text(run.stderr)
     try:
         doc = json.loads(run.stdout)
     except json.JSONDecodeError:
@@ -150,6 +154,8 @@ def main():
     ap.add_argument("--budget", type=float, default=240.0)
     ap.add_argument("--per-repo", type=int, default=10)
     ap.add_argument("--only", default="")
+    ap.add_argument("--docs", type=Path, default=ROOT / "target" / "bench" / "real",
+                    help="where each review's JSON document and progress log go")
     args = ap.parse_args()
     confirmed = json.loads(CONFIRMED.read_text()) if CONFIRMED.exists() else {}
     only = [o for o in args.only.split(",") if o]
@@ -164,7 +170,7 @@ def main():
         files = tomllib.loads(config.read_text()).get("files", [])
         for merge in merges(repo, files, args.per_repo):
             print(f"bench-real: {repo.name} {merge[:7]} ...", file=sys.stderr, flush=True)
-            row = review(args.mergelens, repo, merge, config, args.budget)
+            row = review(args.mergelens, repo, merge, config, args.budget, args.docs)
             row.update(project=repo.name, merge=merge)
             print(f"bench-real: {repo.name} {merge[:7]}: {row['verdict']} "
                   f"{row['reached'][0]}/{row['reached'][1]} {row['seconds']:.0f} s "
