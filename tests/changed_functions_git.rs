@@ -163,7 +163,8 @@ fn a_stop_among_many_changed_functions_leaves_the_rest_unfinished() {
             functions(changed)
         )
     };
-    let theirs = format!("/* theirs */\n{}", program(false));
+    // Theirs adds a function, so that the merge is neither branch alone.
+    let theirs = format!("{}int g(void)\n{{\n    return 1;\n}}\n", program(false));
     let repo = common::three_way(&program(false), &program(true), &theirs);
     let (doc, said) = review(&repo, &["--time-budget", "3"]);
     assert_eq!(doc["verdict"], "unfinished", "{said}");
@@ -175,7 +176,10 @@ fn a_stop_among_many_changed_functions_leaves_the_rest_unfinished() {
         .collect();
     let not_reviewed = unfinished
         .iter()
-        .filter(|u| u.contains("not reviewed at its own entry, the run was stopped before it"))
+        .filter(|u| {
+            u.contains("not reviewed at its own entry, the run was stopped before it")
+                || u.contains("its share of the time budget ran out")
+        })
         .count();
     assert!(not_reviewed >= 1, "{unfinished:#?}");
     // Each of the twelve is either reviewed (an entry) or named as unfinished.
@@ -208,4 +212,21 @@ fn a_library_whose_change_is_compiled_out_is_clean_without_learning() {
     assert!(doc["entries"].as_array().unwrap().is_empty(), "{doc}");
     let notes = doc["bounds"]["notes"].to_string();
     assert!(notes.contains("no version's program differs"), "{notes}");
+}
+
+#[test]
+fn a_merge_that_is_one_branch_token_for_token_is_clean_without_learning() {
+    // Ours only touches a comment; git's merge is theirs' program.
+    let base = library("", "", true);
+    let ours = format!("/* ours */\n{base}");
+    let theirs = library("", "    if (mode == 1)\n        c();\n", true);
+    let repo = common::three_way(&base, &ours, &theirs);
+    let (doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    assert!(doc["entries"].as_array().unwrap().is_empty(), "{doc}");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("the merge does exactly theirs' change, on every input and at every bound"),
+        "{notes}"
+    );
 }

@@ -123,6 +123,37 @@ pub(crate) fn select(
     Ok(selection)
 }
 
+/// When one branch's program is the base's and the merge result's is the other branch's,
+/// token for token after preprocessing: the sentence that says the merge does exactly that
+/// branch's change. Then every execution of the merge is that branch's on the same input,
+/// at every bound, so there is nothing to learn or check (the expected merge is that
+/// branch). `None` when it does not hold, or when a version cannot be read (the review
+/// then meets the failure where it judges it).
+pub(crate) fn one_sided(inputs: &[VersionInput], settings: &Settings) -> Option<String> {
+    let [base, ours, theirs, merged] = inputs else {
+        return None;
+    };
+    let program = |input: &VersionInput| analysed_functions(input, settings).ok().map(|(_, p)| p);
+    let (o, a, b, m) = (
+        program(base)?,
+        program(ours)?,
+        program(theirs)?,
+        program(merged)?,
+    );
+    let side = if o == a && a == b && b == m {
+        return None; // no change at all, said as such
+    } else if o == a && m == b {
+        "theirs"
+    } else if o == b && m == a {
+        "ours"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "the merge result's program is {side}' token for token after preprocessing, and the other branch's is the base's: the merge does exactly {side}' change, on every input and at every bound, so nothing was learned"
+    ))
+}
+
 /// The functions of the version's analysed files (not its headers' or the system's), and
 /// its program's fingerprint.
 fn analysed_functions(

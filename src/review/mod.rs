@@ -293,9 +293,16 @@ pub fn review_merge(
         notes: common_notes(repo, &checkouts, settings),
         ..Tally::default()
     };
-    let (prepared, no_code_change) =
-        prepare_entries(&inputs, settings, ctx, Some(&mut tally.unfinished))?;
-    if no_code_change {
+    let one_sided = changed_functions::one_sided(&inputs, settings);
+    let (prepared, no_code_change) = match &one_sided {
+        Some(note) => {
+            ctx.progress(note);
+            tally.notes.push(note.clone());
+            (Vec::new(), true)
+        }
+        None => prepare_entries(&inputs, settings, ctx, Some(&mut tally.unfinished))?,
+    };
+    if no_code_change && one_sided.is_none() {
         tally.notes.push(NO_CODE_CHANGE.to_string());
     }
     let run = EntryRun {
@@ -311,6 +318,7 @@ pub fn review_merge(
     let (mut entries, unwind) = run.all(prepared, !no_code_change, merged_change, &mut tally)?;
     if entries.is_empty()
         && tally.unfinished.is_empty()
+        && !no_code_change
         && !tally.notes.iter().any(|n| n == NO_CODE_CHANGE)
     {
         tally.inconclusive.push(NO_ENTRY_REVIEWED.to_string());
