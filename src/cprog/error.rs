@@ -53,6 +53,9 @@ pub enum FrontEndError {
         first: String,
         second: String,
     },
+    /// The entry takes parameters no generated harness can build (an opaque type).
+    #[error(transparent)]
+    Harness(#[from] crate::cprog::HarnessError),
     /// The selected events leave no letter besides `end`.
     #[error(
         "no events to learn: the event kind and --only/--exclude leave no letter besides `end`; choose another event kind, relax --only/--exclude, or add MERGELENS_EVENT(\"name\") markers"

@@ -68,6 +68,7 @@ pub use cfg::SiteKind;
 pub use concrete::ConcreteTextError;
 pub(crate) use concrete::concrete_text;
 pub use error::FrontEndError;
+pub use frontend::{HARNESS_BUFFER, HARNESS_DEPTH, HarnessError, HarnessSkeleton};
 pub use program::{
     ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, CallSite, END_LETTER, Event,
     EventKind, FrontEndConfig, FunctionInfo, FunctionOrigin, HunkCode, InstrumentedProgram,
@@ -143,6 +144,27 @@ pub fn instrument(
             .name("mergelens-cprog".into())
             .stack_size(FRONT_END_STACK)
             .spawn_scoped(scope, || frontend::run(config, None, out_dir))
+            .map_err(|source| FrontEndError::Io {
+                path: out_dir.to_path_buf(),
+                source,
+            })?
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// The harness `init --harness-for` writes for `config.entry`: what the review's generated
+/// entry harness does, with readable names, for a file of its own (see
+/// [`HarnessSkeleton`]).
+pub fn harness_skeleton(
+    config: &FrontEndConfig,
+    out_dir: &Path,
+) -> Result<HarnessSkeleton, FrontEndError> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("mergelens-cprog".into())
+            .stack_size(FRONT_END_STACK)
+            .spawn_scoped(scope, || frontend::harness_skeleton(config, out_dir))
             .map_err(|source| FrontEndError::Io {
                 path: out_dir.to_path_buf(),
                 source,
