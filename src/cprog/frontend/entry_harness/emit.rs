@@ -29,8 +29,9 @@ pub(super) struct Gen<'s, 't> {
     /// The stubs of the callbacks, defined before the harness function.
     pub(super) stubs: String,
     used: HashSet<String>,
-    /// The parameter being built (for errors).
+    /// The parameter being built (for errors and names), and its position.
     parameter: String,
+    index: usize,
 }
 
 impl<'s, 't> Gen<'s, 't> {
@@ -49,11 +50,26 @@ impl<'s, 't> Gen<'s, 't> {
             stubs: String::new(),
             used: HashSet::new(),
             parameter: String::new(),
+            index: 0,
         }
     }
 
-    /// A fresh name from `base`.
+    /// A fresh name from `base`. In the generated harness, the argument `i` is `__ml_a{i}`
+    /// and what it points to `__ml_b{i}` (the names the product's reports read as "argument
+    /// i+1" and "the buffer of argument i+1"); every other name is `__ml_v_{base}`.
     pub(super) fn name(&mut self, base: &str) -> String {
+        let base = if self.prefix.is_empty() {
+            base.to_string()
+        } else if base == self.parameter {
+            format!("a{}", self.index)
+        } else if ["_string", "_buffer", "_bytes", "_target"]
+            .iter()
+            .any(|s| base.strip_suffix(s) == Some(self.parameter.as_str()))
+        {
+            format!("b{}", self.index)
+        } else {
+            format!("v_{base}")
+        };
         let mut name = format!("{}{base}", self.prefix);
         let mut k = 1;
         while !self.used.insert(name.clone()) || name == self.function {
@@ -97,9 +113,16 @@ impl<'s, 't> Gen<'s, 't> {
         }
     }
 
-    /// The argument for parameter `name` of type `ty`.
-    pub(super) fn argument(&mut self, name: &str, ty: &Ty<'t>) -> Result<String, HarnessError> {
+    /// Names what follows after parameter `i`, `name`.
+    pub(super) fn parameter(&mut self, i: usize, name: &str) {
         self.parameter = name.to_string();
+        self.index = i;
+    }
+
+    /// The argument for the current parameter (see [`Gen::parameter`]), of type `ty`.
+    pub(super) fn argument(&mut self, ty: &Ty<'t>) -> Result<String, HarnessError> {
+        let name = self.parameter.clone();
+        let name = name.as_str();
         match ty {
             Ty::Pointer(to, _) => self.pointer(to, name, 1),
             // A parameter of array or function type is a pointer.
@@ -275,6 +298,7 @@ impl<'s, 't> Gen<'s, 't> {
         );
         inner.used = std::mem::take(&mut self.used);
         inner.parameter = self.parameter.clone();
+        inner.index = self.index;
         inner.line(&format!("{calls}++;"));
         match returns {
             Ty::Void => {}

@@ -283,8 +283,9 @@ fn arguments<'t>(
         if lengths.iter().any(|&(_, l)| l == i) {
             continue;
         }
+        g.parameter(i, name);
         let Some(&(_, l)) = lengths.iter().find(|&&(b, _)| b == i) else {
-            args[i] = g.argument(name, ty)?;
+            args[i] = g.argument(ty)?;
             continue;
         };
         let of = match ty {
@@ -293,6 +294,7 @@ fn arguments<'t>(
         };
         let (buffer, size) = g.buffer(of, name)?;
         let (len_name, len_ty) = &typed[l];
+        g.parameter(l, len_name);
         let len = g.name(len_name);
         let spelling = len_ty.spelling().unwrap_or_else(|| "int".into());
         g.line(&format!("{spelling} {len}; /* nondeterministic */"));
@@ -435,3 +437,6 @@ fn main_harness(def: &FnDef) -> Option<EntryHarness> {
         "__ml_argc, __ml_argv",
     ))
 }
+
+#[cfg(test)]
+mod tests;
