@@ -184,7 +184,14 @@ pub(super) fn foreign_record(
     let mut stack = vec![record];
     let mut missing = Vec::new();
     while let Some(node) = stack.pop() {
-        if node.kind() == "type_identifier" && !scope.declares_type(text(node, src)) {
+        // A tag (`struct opaque`) is no typedef name.
+        let tag = node.parent().is_some_and(|p| {
+            matches!(
+                p.kind(),
+                "struct_specifier" | "union_specifier" | "enum_specifier"
+            )
+        });
+        if node.kind() == "type_identifier" && !tag && !scope.declares_type(text(node, src)) {
             missing.push(text(node, src).to_string());
         }
         stack.extend(named_children(node));
