@@ -9,8 +9,9 @@ use std::fmt::Write as _;
 
 use tree_sitter::Node;
 
+use super::types::{BUFFER, DEPTH};
 use super::types::{Scope, Ty, declarator_name};
-use super::{BUFFER, DEPTH, HarnessError};
+use crate::cprog::error::HarnessError;
 use crate::cprog::frontend::inputs::{INPUT_HOOK, local_key};
 use crate::cprog::syntax::{flat_text, named_children};
 

@@ -19,9 +19,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::HarnessError;
 use super::emit::Gen;
 use super::types::{Scope, Ty, declarator_name};
+use crate::cprog::error::HarnessError;
 use crate::cprog::frontend::index::{FnDef, Index};
 use crate::cprog::preprocess::FileOrigin;
 use crate::cprog::syntax::{self, flat_text, named_children, text};

@@ -1,15 +1,38 @@
-//! A generated harness for an entry function with parameters (`--entry F`): a function
-//! that calls F on nondeterministic arguments, appended to F's own translation unit so
-//! that every type and `static` name F's parameters use is in scope.
+//! The one harness generator for an entry function with parameters (`--entry F`, a changed
+//! function reviewed at its own entry, `init --harness-for F`): a function that calls F on
+//! nondeterministic arguments.
 //!
-//! Key items: [`generate`] and [`EntryHarness`].
+//! Key items: [`generate`] → [`EntryHarness`] (appended to F's own translation unit, so
+//! that every type and `static` name F uses is in scope), [`skeleton`] →
+//! [`HarnessSkeleton`] (the same harness with readable names, for a file of its own that
+//! the user edits), [`HarnessError`] (a signature no harness can serve).
 //!
-//! Written here rather than with CBMC's `goto-harness`, which mergelens does not install:
-//! each parameter becomes an uninitialised local (nondeterministic to CBMC), except a
-//! pointer `T *p`, which points to a buffer of [`BUFFER`] nondeterministic `T`s (never
-//! NULL; `void *` points to bytes), and a pointer to a character type, whose buffer ends
-//! with a NUL (a string of at most `BUFFER - 1` characters). `main` is left to CBMC, which
-//! models `argc` and `argv` itself.
+//! Written here rather than with CBMC's `goto-harness`, which mergelens does not install.
+//! By a parameter's type (typedefs seen through, [`types`]):
+//!
+//! * a scalar (or a struct by value) is an uninitialised local: nondeterministic to CBMC;
+//! * a pointer to a character type is a string: [`BUFFER`] characters, the last a NUL;
+//! * a pointer or array beside an integer parameter named as a length (`(const char *buf,
+//!   size_t len)`, `(int n, int *a)`) is a buffer of [`BUFFER`] elements, and the length
+//!   is assumed to be at most that;
+//! * any other pointer is NULL or points to a nondeterministic object, the choice itself a
+//!   nondeterministic `int`; `void *` points to bytes;
+//! * a struct's pointer fields are built the same way, [`DEPTH`] objects deep (deeper ones
+//!   are NULL); an array of pointers in a struct is all NULL;
+//! * a function pointer (written out or through a typedef) is bound to a `static` stub that
+//!   counts its calls and returns a nondeterministic value (NULL for a pointer result),
+//!   never left uninitialised: CBMC calls through an unknown pointer to nothing, which
+//!   silently ends the execution;
+//! * a struct F's unit sees incomplete is completed with another unit's definition when
+//!   its fields use no type name F's unit lacks; else [`HarnessError::Incomplete`];
+//! * the globals F reads are nondeterministic at entry where that is sound ([`globals`]
+//!   says which: not pointers, function pointers such as allocator hooks, arrays, `const`).
+//!
+//! With `share` (the product program of the per-execution check), every value and choice
+//! is filled from its shared input stream (`inputs`), so the four versions of a merge run
+//! on one world of inputs; in a harness file the review's shared inputs fill its locals
+//! as any file's. `main` is left to CBMC, which models `argc` and `argv` itself, except
+//! in the product, where its arguments are shared strings too.
 
 mod emit;
 mod globals;
@@ -21,15 +44,12 @@ use tree_sitter::Node;
 
 use super::index::{FnDef, Index, Unit};
 use super::inputs::{INPUT_HOOK, local_key};
+pub use crate::cprog::error::HarnessError;
 use crate::cprog::syntax::{flat_text, named_children, text};
 use emit::Gen;
+pub use types::{BUFFER, DEPTH};
 use types::{Scope, Ty};
 
-/// Elements of the buffer a pointer parameter points to.
-pub const BUFFER: usize = 4;
-/// How deep the harness builds what a pointer points to: a parameter's target, and the
-/// targets of that target's pointers; deeper pointers are NULL.
-pub const DEPTH: usize = 2;
 /// Arguments after the program's name that `main`'s product harness passes at most.
 const ARGUMENTS: usize = 2;
 
@@ -39,32 +59,6 @@ pub(crate) struct EntryHarness {
     pub function: String,
     /// The C text to append to the entry's instrumented unit (a line marker first).
     pub text: String,
-}
-
-/// Why no harness can call an entry on nondeterministic arguments.
-#[derive(Debug, thiserror::Error)]
-pub enum HarnessError {
-    /// A parameter points to a struct or union no analysed file defines (an opaque handle):
-    /// the harness cannot make one.
-    #[error(
-        "no harness for `{function}`: {needed_by} needs the type `{ty}`, which {why}; write a harness that makes one with the library's own constructor (`harness` in .mergelens.toml)"
-    )]
-    Incomplete {
-        function: String,
-        /// `its parameter `p``, or what else needs it.
-        needed_by: String,
-        ty: String,
-        why: String,
-    },
-    /// A parameter of a type the generator cannot declare.
-    #[error(
-        "no harness for `{function}`: its parameter `{parameter}` is {reason}, which the generated harness cannot build; write a harness (`harness` in .mergelens.toml)"
-    )]
-    Unsupported {
-        function: String,
-        parameter: String,
-        reason: String,
-    },
 }
 
 /// What a harness is made of, before it is placed in a unit or a file of its own.
@@ -163,10 +157,11 @@ pub(crate) fn parts(
                 def.file.rsplit('/').next().unwrap_or(&def.file)
             )),
             None => {
-                if file && global.own_file {
-                    if let Some(s) = global.ty.spelling() {
-                        let _ = writeln!(externs, "extern {s} {};", global.name);
-                    }
+                if file
+                    && global.own_file
+                    && let Some(s) = global.ty.spelling()
+                {
+                    let _ = writeln!(externs, "extern {s} {};", global.name);
                 }
                 globals::havoc(&mut g, &global.name);
             }

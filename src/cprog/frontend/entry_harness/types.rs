@@ -14,6 +14,12 @@ use tree_sitter::Node;
 use super::super::index::Unit;
 use crate::cprog::syntax::{flat_text, named_children, text};
 
+/// Elements of the buffer a pointer parameter points to.
+pub const BUFFER: usize = 4;
+/// How deep the harness builds what a pointer points to: a parameter's target, and the
+/// targets of that target's pointers; deeper pointers are NULL.
+pub const DEPTH: usize = 2;
+
 /// A type as far as the harness must know it.
 #[derive(Clone, Debug)]
 pub(super) enum Ty<'t> {
