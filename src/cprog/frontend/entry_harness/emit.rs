@@ -206,6 +206,23 @@ impl<'s, 't> Gen<'s, 't> {
         Ok(format!("({null} ? 0 : {address})"))
     }
 
+    /// A string or NULL a stub returns: a `static` buffer (alive after the return) that each
+    /// call refills from a nondeterministic local, so the shared inputs fill it too.
+    fn string_result(&mut self, of: &Ty<'t>, base: &str) -> String {
+        let spelling = of.spelling().unwrap_or_else(|| "char".into());
+        let kept = self.name(&format!("{base}_string"));
+        let fresh = self.name(&format!("{base}_fresh"));
+        self.line(&format!("static {spelling} {kept}[{BUFFER}];"));
+        self.declare(&spelling, &fresh, &format!("[{BUFFER}]"));
+        for k in 0..BUFFER - 1 {
+            self.line(&format!("{kept}[{k}] = {fresh}[{k}];"));
+        }
+        self.line(&format!("{kept}[{}] = 0; /* a string */", BUFFER - 1));
+        let null = self.name(&format!("{base}_is_null"));
+        self.declare("int", &null, "");
+        format!("({null} ? 0 : {kept})")
+    }
+
     /// Refuses a record no unit defines.
     fn complete(&self, ty: &Ty<'t>) -> Result<(), HarnessError> {
         match ty {
@@ -251,9 +268,11 @@ impl<'s, 't> Gen<'s, 't> {
                 let value = self.pointer(to, base, depth)?;
                 self.line(&format!("{lvalue} = {value};"));
             }
+            // A record of the system headers (`FILE`) is the library's to read: its fields
+            // stay as they are.
             Ty::Record {
                 body: Some((u, b)), ..
-            } => {
+            } if !self.scope.is_system(*u, *b) => {
                 for (field, fty) in self.scope.fields(*u, *b) {
                     self.fixup(
                         &fty,
@@ -303,6 +322,10 @@ impl<'s, 't> Gen<'s, 't> {
         inner.line(&format!("{calls}++;"));
         match returns {
             Ty::Void => {}
+            Ty::Pointer(to, _) if to.is_char() => {
+                let string = inner.string_result(to, &format!("{base}_result"));
+                inner.line(&format!("return {string};"));
+            }
             Ty::Pointer(to, _) if !matches!(**to, Ty::Function { .. }) => inner.line("return 0;"),
             _ => {
                 let result = format!("{}result", self.prefix);

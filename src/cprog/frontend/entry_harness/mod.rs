@@ -142,6 +142,8 @@ pub(crate) fn parts(
     };
     let mut g = Gen::new(&scope, &def.name, prefix, share);
     let globals = globals::read_by(def, &scope, index);
+    // The types only the globals it keeps use are no part of the harness.
+    scope.used.borrow_mut().clear();
     for global in &globals {
         g.reserve(&global.name);
     }

@@ -283,6 +283,11 @@ impl<'t> Scope<'t> {
         }
     }
 
+    /// Whether `node` of `unit` comes from a system header.
+    pub(super) fn is_system(&self, unit: usize, node: Node) -> bool {
+        self.units[unit].locate_item(node).2 == crate::cprog::preprocess::FileOrigin::System
+    }
+
     /// Whether the entry's unit declares the type name `name`.
     pub(super) fn declares_type(&self, name: &str) -> bool {
         self.typedefs.contains_key(name)
