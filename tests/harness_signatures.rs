@@ -8,7 +8,8 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{Repo, text};
+use common::{Repo, text, three_way};
+use serde_json::Value;
 
 const HEADER: &str = "#include <stddef.h>
 typedef int (*handler_fn)(const char *key, void *ctx);
@@ -162,4 +163,31 @@ fn a_global_the_entry_reads_is_nondeterministic_at_entry() {
     let repo = repo();
     // `mode` is 0 when the program starts; at `check`'s entry it may be anything.
     assert_eq!(words(&repo, &["a.c"], "check"), set(&["end", "seven end"]));
+}
+
+/// A merge whose two branches log on the two arms of a branch on everything the harness
+/// chooses (a callback's answer, a NULL choice, a field two objects deep, a string, a
+/// length): the four versions must see one world for the merge to compose, and the
+/// self-check that they do must hold.
+#[test]
+fn in_the_per_execution_check_every_choice_of_the_harness_is_shared() {
+    let program = |then: &str, otherwise: &str| {
+        format!(
+            "#include <stddef.h>\ntypedef int (*handler_fn)(const char *key, void *ctx);\ntypedef struct node {{ int value; struct node *next; }} node;\nvoid low(void) {{}}\nvoid high(void) {{}}\nvoid log_low(void) {{}}\nvoid log_high(void) {{}}\nint each(const char *keys, handler_fn cb, const node *list, const char *buf, size_t len)\n{{\n    if (cb(keys, 0) && list && list->next && list->next->value > 3 && keys[0] == 'k' && len > 1 && buf[1] == 'b') {{\n        high();{then}\n    }} else {{\n        low();{otherwise}\n    }}\n    return 0;\n}}\n"
+        )
+    };
+    let repo = three_way(
+        &program("", ""),
+        &program("\n        log_high();", ""),
+        &program("", "\n        log_low();"),
+    );
+    let out = repo.mergelens(&[
+        "review", "main", "feature", "--format", "json", "--entry", "each",
+    ]);
+    let doc: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    assert_eq!(doc["verdict"], "clean", "{}", text(&out));
+    let check = &doc["entries"][0]["execution_check"];
+    assert_eq!(check["self_check"]["identical"], true, "{check}");
+    assert_eq!(check["complete"], true, "{check}");
 }

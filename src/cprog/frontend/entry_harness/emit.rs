@@ -186,21 +186,20 @@ impl<'s, 't> Gen<'s, 't> {
             self.line(&format!("{var}[{}] = 0; /* a string */", BUFFER - 1));
             return Ok(var);
         }
-        let (target, address) = match to {
+        let address = match to {
             Ty::Void => {
                 let var = self.name(&format!("{base}_bytes"));
                 self.declare("unsigned char", &var, &format!("[{BUFFER}]"));
-                (var.clone(), format!("&{var}[0]"))
+                format!("&{var}[0]")
             }
             Ty::Array(_) => return Ok("0".into()),
             _ => {
                 self.complete(to)?;
                 let var = self.name(&format!("{base}_target"));
                 self.object(to, &var, base, depth + 1)?;
-                (var.clone(), format!("&{var}"))
+                format!("&{var}")
             }
         };
-        let _ = target;
         let null = self.name(&format!("{base}_is_null"));
         self.declare("int", &null, "");
         Ok(format!("({null} ? 0 : {address})"))

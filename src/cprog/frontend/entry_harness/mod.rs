@@ -129,7 +129,7 @@ pub(crate) fn parts(
     index: &Index,
     style: Style,
 ) -> Result<Option<HarnessParts>, HarnessError> {
-    let params = parameters(def, units[def.unit].src());
+    let params = parameters(def);
     let takes_nothing = params.is_empty()
         || (params.len() == 1 && flat_text(params[0], units[def.unit].src()).trim() == "void");
     if takes_nothing {
@@ -235,7 +235,7 @@ pub(crate) fn skeleton(
 }
 
 /// The parameter declarations of `def` (not `...`).
-fn parameters<'t>(def: &FnDef<'t>, src: &str) -> Vec<Node<'t>> {
+fn parameters<'t>(def: &FnDef<'t>) -> Vec<Node<'t>> {
     let Some(list) = def
         .node
         .child_by_field_name("declarator")
@@ -244,7 +244,6 @@ fn parameters<'t>(def: &FnDef<'t>, src: &str) -> Vec<Node<'t>> {
     else {
         return Vec::new();
     };
-    let _ = src;
     named_children(list)
         .into_iter()
         .filter(|c| c.kind() == "parameter_declaration")
