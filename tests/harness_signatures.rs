@@ -15,6 +15,7 @@ const HEADER: &str = "#include <stddef.h>
 typedef int (*handler_fn)(const char *key, void *ctx);
 typedef struct node { int value; struct node *next; const char *name; } node;
 typedef struct opaque opaque_t;
+typedef char *(*reader_fn)(char *line, int size, void *stream);
 int inspect(opaque_t *o);
 ";
 
@@ -61,6 +62,16 @@ int each(const char *keys, handler_fn cb, void *ctx)
 int use(opaque_t *o)
 {
     return inspect(o);
+}
+int read_one(reader_fn reader, void *stream)
+{
+    char line[4];
+    const char *got = reader(line, 4, stream);
+    if (got && got[0] == '[')
+        found();
+    else if (!got)
+        empty();
+    return 0;
 }
 int check(int x)
 {
@@ -134,6 +145,15 @@ fn a_callback_is_a_stub_answering_either_way() {
     assert_eq!(
         words(&repo, &["a.c"], "each"),
         set(&["found end", "skipped end"])
+    );
+}
+
+#[test]
+fn a_reader_callback_returns_a_string_or_null() {
+    let repo = repo();
+    assert_eq!(
+        words(&repo, &["a.c"], "read_one"),
+        set(&["found end", "empty end", "end"])
     );
 }
 

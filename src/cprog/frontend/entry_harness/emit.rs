@@ -219,7 +219,7 @@ impl<'s, 't> Gen<'s, 't> {
         self.line(&format!("{kept}[{}] = 0; /* a string */", BUFFER - 1));
         let null = self.name(&format!("{base}_is_null"));
         self.declare("int", &null, "");
-        format!("({null} ? 0 : {kept})")
+        format!("({null} ? 0 : &{kept}[0])")
     }
 
     /// Refuses a record no unit defines.
