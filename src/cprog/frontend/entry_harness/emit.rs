@@ -272,6 +272,9 @@ impl<'s, 't> Gen<'s, 't> {
             Ty::Record {
                 body: Some((u, b)), ..
             } if !self.scope.is_system(*u, *b) => {
+                if b.parent().is_some_and(|p| p.kind() == "union_specifier") {
+                    return self.union_fixup(*u, *b, lvalue, base, depth);
+                }
                 for (field, fty) in self.scope.fields(*u, *b) {
                     self.fixup(
                         &fty,
@@ -286,6 +289,48 @@ impl<'s, 't> Gen<'s, 't> {
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    /// A union holding pointers holds one of the members that do, built as a field would be
+    /// (in a local of the member's type, whose value the union takes), the member chosen by
+    /// a nondeterministic `int`: building them all in place would let the last overwrite
+    /// the others.
+    fn union_fixup(
+        &mut self,
+        unit: usize,
+        body: Node<'t>,
+        lvalue: &str,
+        base: &str,
+        depth: usize,
+    ) -> Result<(), HarnessError> {
+        let mut members = Vec::new();
+        for (field, fty) in self.scope.fields(unit, body) {
+            if !self.scope.holds_pointer(&fty, DEPTH) {
+                continue;
+            }
+            let Some(spelling) = fty.spelling() else {
+                continue;
+            };
+            let value = self.name(&format!("{base}_{field}_value"));
+            self.line(&format!("{spelling} {value};"));
+            self.fill(&value);
+            self.fixup(&fty, &value, &format!("{base}_{field}"), depth)?;
+            members.push((field, value));
+        }
+        let Some(((last, last_value), others)) = members.split_last() else {
+            return Ok(());
+        };
+        let choice = self.name(&format!("{base}_member"));
+        self.declare("int", &choice, "");
+        let mut chain = String::new();
+        for (k, (field, value)) in others.iter().enumerate() {
+            let _ = write!(
+                chain,
+                "if ({choice} == {k}) {lvalue}.{field} = {value}; else "
+            );
+        }
+        self.line(&format!("{chain}{lvalue}.{last} = {last_value};"));
         Ok(())
     }
 

@@ -10,6 +10,7 @@ typedef int (*handler_fn)(const char *key, void *ctx);
 typedef struct node { int value; struct node *next; const char *name; } node;
 typedef struct opaque opaque_t;
 struct pair { int a; int b; };
+union value { double number; char *text; struct pair *pair; };
 ";
 
 const LIBRARY: &str = "#include \"lib.h\"
@@ -28,6 +29,7 @@ int use(opaque_t *o) { (void)o; return 0; }
 int hits(struct counter *c, void (*done)(int)) { if (c) done(c->hits); return alloc_hook != 0 && line[0]; }
 int add(struct pair p, double x, char **out) { (void)out; return p.a + p.b > x; }
 int none(void) { return 0; }
+int pick(union value *v) { return v && v->number > 1.0; }
 ";
 
 fn program() -> (tempfile::TempDir, FrontEndConfig) {
@@ -134,6 +136,11 @@ fn globals_it_reads_are_nondeterministic_unless_pointers_arrays_or_const() {
 #[test]
 fn a_struct_by_value_a_double_and_a_pointer_to_a_pointer() {
     insta::assert_snapshot!(skeleton("add"));
+}
+
+#[test]
+fn a_union_holds_one_of_its_pointer_members() {
+    insta::assert_snapshot!(skeleton("pick"));
 }
 
 #[test]
