@@ -18,7 +18,9 @@
 //! * any other pointer is NULL or points to a nondeterministic object, the choice itself a
 //!   nondeterministic `int`; `void *` points to bytes;
 //! * a struct's pointer fields are built the same way, [`DEPTH`] objects deep (deeper ones
-//!   are NULL); an array of pointers in a struct is all NULL;
+//!   are NULL); an array of pointers in a struct is all NULL; a union holding pointers holds
+//!   one of its pointer members, chosen nondeterministically; a struct of the system
+//!   headers (`FILE`) is an object whose fields are left to the library;
 //! * a function pointer (written out or through a typedef) is bound to a `static` stub that
 //!   counts its calls and returns a nondeterministic value (NULL for a pointer result),
 //!   never left uninitialised: CBMC calls through an unknown pointer to nothing, which
