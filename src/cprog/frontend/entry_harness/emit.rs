@@ -73,7 +73,11 @@ impl<'s, 't> Gen<'s, 't> {
         };
         let mut name = format!("{}{base}", self.prefix);
         let mut k = 1;
-        while !self.used.insert(name.clone()) || name == self.function {
+        // A local named as a type would hide it from the declarations after it.
+        while self.scope.declares_type(&name)
+            || !self.used.insert(name.clone())
+            || name == self.function
+        {
             k += 1;
             name = format!("{}{base}{k}", self.prefix);
         }

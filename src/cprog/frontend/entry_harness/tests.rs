@@ -29,6 +29,7 @@ int use(opaque_t *o) { (void)o; return 0; }
 int hits(struct counter *c, void (*done)(int)) { if (c) done(c->hits); return alloc_hook != 0 && line[0]; }
 int add(struct pair p, double x, char **out) { (void)out; return p.a + p.b > x; }
 int none(void) { return 0; }
+int shadow(int node, const node *list) { return node + (list != 0); }
 int pick(union value *v) { return v && v->number > 1.0; }
 ";
 
@@ -136,6 +137,14 @@ fn globals_it_reads_are_nondeterministic_unless_pointers_arrays_or_const() {
 #[test]
 fn a_struct_by_value_a_double_and_a_pointer_to_a_pointer() {
     insta::assert_snapshot!(skeleton("add"));
+}
+
+#[test]
+fn a_parameter_named_as_a_type_does_not_hide_it() {
+    let s = skeleton("shadow");
+    assert!(s.contains("int node2;"), "{s}");
+    assert!(s.contains("node list_target;"), "{s}");
+    assert!(s.contains("shadow(node2, "), "{s}");
 }
 
 #[test]
