@@ -29,7 +29,7 @@ int use(opaque_t *o) { (void)o; return 0; }
 int hits(struct counter *c, void (*done)(int)) { if (c) done(c->hits); return alloc_hook != 0 && line[0]; }
 int add(struct pair p, double x, char **out) { (void)out; return p.a + p.b > x; }
 int none(void) { return 0; }
-int shadow(int node, const node *list) { return node + (list != 0); }
+int shadow(const node *list, int node) { return node + (list != 0); }
 int pick(union value *v) { return v && v->number > 1.0; }
 ";
 
@@ -144,7 +144,7 @@ fn a_parameter_named_as_a_type_does_not_hide_it() {
     let s = skeleton("shadow");
     assert!(s.contains("int node2;"), "{s}");
     assert!(s.contains("node list_target;"), "{s}");
-    assert!(s.contains("shadow(node2, "), "{s}");
+    assert!(s.contains(", node2)"), "{s}");
 }
 
 #[test]
@@ -182,4 +182,78 @@ fn an_entry_without_parameters_gets_no_harness() {
     let out = tempfile::tempdir().unwrap();
     assert_eq!(instrument(&config, out.path()).unwrap().cbmc_entry, "none");
     assert_eq!(skeleton("none"), "\nint none(void);\n\nnone()\n-- kept: []");
+}
+
+/// Parameter types the property below combines (`{}` is the parameter's name).
+const TYPES: [&str; 14] = [
+    "int {}",
+    "unsigned {}",
+    "double {}",
+    "char *{}",
+    "const char *{}",
+    "void *{}",
+    "const node *{}",
+    "struct pair {}",
+    "handler_fn {}",
+    "int (*{})(int)",
+    "int *{}",
+    "union value *{}",
+    "char **{}",
+    "int {}[]",
+];
+
+/// The arguments of the call `text` begins with, split at its top-level commas.
+fn arguments_of(call: &str) -> usize {
+    let mut depth = 0;
+    let mut count = 1;
+    for c in call.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 1 => count += 1,
+            _ => {}
+        }
+    }
+    count
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Whatever the signature, the product's harness fills every local it declares from a
+    /// shared input, and calls the entry with one argument per parameter.
+    #[test]
+    fn every_value_of_any_signature_is_a_shared_input(
+        picks in proptest::collection::vec((0..TYPES.len(), proptest::bool::ANY), 1..5)
+    ) {
+        let mut params = Vec::new();
+        for (i, &(t, len)) in picks.iter().enumerate() {
+            params.push(TYPES[t].replace("{}", &format!("p{i}")));
+            if len {
+                params.push(format!("size_t len{i}"));
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("lib.h"), HEADER).unwrap();
+        let lib = dir.path().join("lib.c");
+        let definition = format!("int fuzzed({}) {{ return 0; }}\n", params.join(", "));
+        std::fs::write(&lib, format!("{LIBRARY}{definition}")).unwrap();
+        let mut config = FrontEndConfig::new(vec![lib]);
+        config.entry = "fuzzed".into();
+        config.share_inputs = true;
+        let out = tempfile::tempdir().unwrap();
+        let p = instrument(&config, out.path()).unwrap();
+        let text = std::fs::read_to_string(&p.path).unwrap();
+        let text = &text[text.find("# 1 \"<mergelens harness").unwrap()..];
+        for line in text.lines().filter(|l| l.contains("/* nondeterministic */")) {
+            let var = line.split(';').next().unwrap().split_whitespace().last().unwrap();
+            let var = var.split('[').next().unwrap();
+            proptest::prop_assert!(
+                text.contains(&format!("(&{var}, sizeof({var}));")),
+                "{} not filled:\n{}", var, text
+            );
+        }
+        let call = text.lines().find(|l| l.trim_start().starts_with("fuzzed(")).unwrap();
+        proptest::prop_assert_eq!(arguments_of(call), params.len(), "{}", call);
+    }
 }
