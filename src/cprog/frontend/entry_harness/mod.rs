@@ -28,7 +28,8 @@
 //! * a struct F's unit sees incomplete is completed with another unit's definition when
 //!   its fields use no type name F's unit lacks; else [`HarnessError::Incomplete`];
 //! * the globals F reads are nondeterministic at entry where that is sound ([`globals`]
-//!   says which: not pointers, function pointers such as allocator hooks, arrays, `const`).
+//!   says which: not pointers, function pointers such as allocator hooks, arrays, `const`);
+//!   an entry without parameters gets a harness for its globals alone.
 //!
 //! With `share` (the product program of the per-execution check), every value and choice
 //! is filled from its shared input stream (`inputs`), so the four versions of a merge run
@@ -78,7 +79,8 @@ pub(crate) struct HarnessParts {
     pub kept: Vec<String>,
 }
 
-/// The harness for `def`, when it takes parameters and is not `main`; with `share` (the
+/// The harness for `def`, when it is not `main` and takes parameters or reads a global the
+/// harness sets at entry; with `share` (the
 /// product program's inputs), also for `main`, and every argument and buffer is filled from
 /// its shared input stream (see `inputs`).
 pub(crate) fn generate(
@@ -124,7 +126,8 @@ pub(crate) enum Style {
     File,
 }
 
-/// The parts of `def`'s harness; `None` when it takes no parameters.
+/// The parts of `def`'s harness; `None` when it takes no parameters and reads no global the
+/// harness would set.
 pub(crate) fn parts(
     def: &FnDef,
     units: &[Unit],
@@ -134,9 +137,7 @@ pub(crate) fn parts(
     let params = parameters(def);
     let takes_nothing = params.is_empty()
         || (params.len() == 1 && flat_text(params[0], units[def.unit].src()).trim() == "void");
-    if takes_nothing {
-        return Ok(None);
-    }
+    let params = if takes_nothing { Vec::new() } else { params };
     let scope = Scope::new(units, def.unit);
     let (prefix, share) = match &style {
         Style::Generated { share } => ("__ml_", share.clone()),
@@ -170,6 +171,10 @@ pub(crate) fn parts(
                 globals::havoc(&mut g, &global.name);
             }
         }
+    }
+    if params.is_empty() && g.body.is_empty() {
+        // Nothing to choose: CBMC calls the entry itself.
+        return Ok(None);
     }
     let args = arguments(&mut g, &params, units[def.unit].src())?;
     let definitions = definitions(def, &scope, file)?;

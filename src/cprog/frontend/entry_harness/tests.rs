@@ -29,6 +29,7 @@ int use(opaque_t *o) { (void)o; return 0; }
 int hits(struct counter *c, void (*done)(int)) { if (c) done(c->hits); return alloc_hook != 0 && line[0]; }
 int add(struct pair p, double x, char **out) { (void)out; return p.a + p.b > x; }
 int none(void) { return 0; }
+int tick(void) { return mode > 2; }
 int shadow(const node *list, int node) { return node + (list != 0); }
 int pick(union value *v) { return v && v->number > 1.0; }
 ";
@@ -176,7 +177,14 @@ fn an_opaque_type_is_refused_with_the_reason() {
 }
 
 #[test]
-fn an_entry_without_parameters_gets_no_harness() {
+fn an_entry_without_parameters_gets_the_globals_it_reads_at_entry() {
+    let tick = generated("tick", false).unwrap();
+    assert!(tick.contains("mode = __ml_v_mode_value;"), "{tick}");
+    assert!(tick.contains("    tick();\n"), "{tick}");
+}
+
+#[test]
+fn an_entry_without_parameters_or_globals_gets_no_harness() {
     let (_dir, mut config) = program();
     config.entry = "none".into();
     let out = tempfile::tempdir().unwrap();
