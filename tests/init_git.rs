@@ -69,7 +69,12 @@ fn init_then_review_a_merge_with_the_written_configuration() {
         "{config}"
     );
     let harness = std::fs::read_to_string(repo.path().join("mergelens-harness.c")).unwrap();
-    assert!(harness.contains("    count(buf0, arg1);"), "{harness}");
+    // The generated entry harness's own text: `s` and its length `n` sized together.
+    assert!(harness.contains("    count(s_buffer, n);"), "{harness}");
+    assert!(
+        harness.contains("__CPROVER_assume(n >= 0 && n <= 4);"),
+        "{harness}"
+    );
     // Only the two files it names: no commit, nothing staged.
     assert_eq!(repo.head(), head);
     assert_eq!(
@@ -246,10 +251,14 @@ fn a_harness_skeleton_binds_a_callback_to_a_stub_that_records_its_calls() {
     assert!(out.status.success(), "{}", text(&out));
     let harness = std::fs::read_to_string(repo.path().join("mergelens-harness.c")).unwrap();
     assert!(
-        harness.contains("static int stub1(const char *key, void *ctx)"),
+        harness.contains("static int stub_cb(const char *key, void *ctx)"),
         "{harness}"
     );
-    assert!(harness.contains("each(buf0, stub1, buf2);"), "{harness}");
+    // `ctx`, a `void *`, is NULL or points to bytes: the choice is an input.
+    assert!(
+        harness.contains("each(keys_string, stub_cb, (ctx_is_null ? 0 : &ctx_bytes[0]));"),
+        "{harness}"
+    );
     // The stub answers either way: both of the library's paths are behaviour.
     let out = repo.mergelens(&[
         "learn",

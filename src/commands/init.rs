@@ -9,8 +9,9 @@
 //! 2. lists candidate entry functions: `main`, and the functions that are not `static` and
 //!    that no other analysed function calls (each with its parameters);
 //! 3. writes a commented `.mergelens.toml` (never over an existing one without `--force`)
-//!    and, with `--harness-for F`, a harness skeleton `mergelens-harness.c` that calls F on
-//!    nondeterministic input as the generated entry harness does;
+//!    and, with `--harness-for F`, a harness `mergelens-harness.c` that calls F on
+//!    nondeterministic input: the generated entry harness a review would use, from the same
+//!    generator, with readable names;
 //! 4. learns the chosen entry once at small bounds (`--unwind 1 --max-word-length 6`, within
 //!    `--time-budget`) and prints the alphabet, the time taken and a suggested bound.
 //!
@@ -135,8 +136,9 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
             } else {
                 "main"
             };
+            let config = front_end(&program, &root, &c.name, EventKind::default());
             Some((
-                super::skeleton::skeleton(c, entry, &root)?,
+                super::skeleton::skeleton(&config, c, entry, &root)?,
                 entry.to_string(),
             ))
         }

@@ -53,6 +53,9 @@ pub enum FrontEndError {
         first: String,
         second: String,
     },
+    /// The entry takes parameters no generated harness can build (an opaque type).
+    #[error(transparent)]
+    Harness(#[from] HarnessError),
     /// The selected events leave no letter besides `end`.
     #[error(
         "no events to learn: the event kind and --only/--exclude leave no letter besides `end`; choose another event kind, relax --only/--exclude, or add MERGELENS_EVENT(\"name\") markers"
@@ -128,6 +131,32 @@ fn list_or_none(names: &[String]) -> String {
     } else {
         names.join(", ")
     }
+}
+
+/// Why no harness can call an entry on nondeterministic arguments.
+#[derive(Debug, thiserror::Error)]
+pub enum HarnessError {
+    /// A parameter points to a struct or union no analysed file defines (an opaque handle):
+    /// the harness cannot make one.
+    #[error(
+        "no harness for `{function}`: {needed_by} needs the type `{ty}`, which {why}; write a harness that makes one with the library's own constructor (`harness` in .mergelens.toml)"
+    )]
+    Incomplete {
+        function: String,
+        /// `its parameter `p``, or what else needs it.
+        needed_by: String,
+        ty: String,
+        why: String,
+    },
+    /// A parameter of a type the generator cannot declare.
+    #[error(
+        "no harness for `{function}`: its parameter `{parameter}` is {reason}, which the generated harness cannot build; write a harness (`harness` in .mergelens.toml)"
+    )]
+    Unsupported {
+        function: String,
+        parameter: String,
+        reason: String,
+    },
 }
 
 #[cfg(test)]

@@ -68,6 +68,7 @@ pub use cfg::SiteKind;
 pub use concrete::ConcreteTextError;
 pub(crate) use concrete::concrete_text;
 pub use error::FrontEndError;
+pub use frontend::{HARNESS_BUFFER, HARNESS_DEPTH, HarnessError, HarnessSkeleton};
 pub use program::{
     ASSERT_LETTER, AssertionKind, AssertionSite, AssertionTarget, CallSite, END_LETTER, Event,
     EventKind, FrontEndConfig, FunctionInfo, FunctionOrigin, HunkCode, InstrumentedProgram,
@@ -168,6 +169,16 @@ pub fn functions(
     out_dir: &Path,
 ) -> Result<(Vec<FunctionInfo>, String), FrontEndError> {
     on_large_stack(out_dir, || frontend::functions(config, out_dir))
+}
+
+/// The harness `init --harness-for` writes for `config.entry`: what the review's generated
+/// entry harness does, with readable names, for a file of its own (see
+/// [`HarnessSkeleton`]).
+pub fn harness_skeleton(
+    config: &FrontEndConfig,
+    out_dir: &Path,
+) -> Result<HarnessSkeleton, FrontEndError> {
+    on_large_stack(out_dir, || frontend::harness_skeleton(config, out_dir))
 }
 
 /// Whether `file` preprocesses with gcc under `include_dirs` and `defines` as the front end

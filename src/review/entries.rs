@@ -140,6 +140,17 @@ impl EntryRun<'_> {
             });
             let prepared =
                 engine::prepare_entry(self.inputs, &function.name, self.settings, self.ctx);
+            // A signature the harness generator refuses (an opaque type it cannot build) is
+            // said, and the function's changes stay unreached: no error, no clean.
+            if let Err(ReviewError::FrontEnd { source, .. }) = &prepared
+                && let crate::cprog::FrontEndError::Harness(why) = &**source
+            {
+                tally.notes.push(format!(
+                    "changed function `{}`: no entry of its own: {why}",
+                    function.name
+                ));
+                continue;
+            }
             let Some(prepared) = contained(prepared, Some(&mut tally.unfinished))? else {
                 continue;
             };

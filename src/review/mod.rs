@@ -168,6 +168,28 @@ fn prepare_entries(
     Ok((prepared, false))
 }
 
+/// A merge's prepared entries, none when no version's program differs from the base's or
+/// the merge is one branch's program (the note that says which goes to the tally; then
+/// `true`).
+fn merge_entries(
+    inputs: &[VersionInput],
+    settings: &Settings,
+    ctx: &LearnContext,
+    tally: &mut Tally,
+) -> Result<(Vec<engine::PreparedEntry>, bool), ReviewError> {
+    if let Some(note) = changed_functions::one_sided(inputs, settings) {
+        ctx.progress(&note);
+        tally.notes.push(note);
+        return Ok((Vec::new(), true));
+    }
+    let (prepared, no_code_change) =
+        prepare_entries(inputs, settings, ctx, Some(&mut tally.unfinished))?;
+    if no_code_change {
+        tally.notes.push(NO_CODE_CHANGE.to_string());
+    }
+    Ok((prepared, no_code_change))
+}
+
 /// A commit as errors name it: its label and short id (`feature a5640c1`).
 fn named(commit: &CommitInfo) -> String {
     let sha = commit.sha();
@@ -293,18 +315,7 @@ pub fn review_merge(
         notes: common_notes(repo, &checkouts, settings),
         ..Tally::default()
     };
-    let one_sided = changed_functions::one_sided(&inputs, settings);
-    let (prepared, no_code_change) = match &one_sided {
-        Some(note) => {
-            ctx.progress(note);
-            tally.notes.push(note.clone());
-            (Vec::new(), true)
-        }
-        None => prepare_entries(&inputs, settings, ctx, Some(&mut tally.unfinished))?,
-    };
-    if no_code_change && one_sided.is_none() {
-        tally.notes.push(NO_CODE_CHANGE.to_string());
-    }
+    let (prepared, no_code_change) = merge_entries(&inputs, settings, ctx, &mut tally)?;
     let run = EntryRun {
         changes: &changes,
         inputs: &inputs,

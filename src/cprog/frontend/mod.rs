@@ -10,6 +10,9 @@
 
 mod assertions;
 mod entry_harness;
+pub use entry_harness::{
+    BUFFER as HARNESS_BUFFER, DEPTH as HARNESS_DEPTH, HarnessError, HarnessSkeleton,
+};
 mod hunks;
 mod inputs;
 pub(crate) use inputs::INPUT_HOOK;
@@ -100,8 +103,7 @@ pub(crate) fn run(
 
     // An entry with parameters gets a harness calling it on nondeterministic arguments.
     let entry_def = &index.defs[entry];
-    let harness =
-        entry_harness::generate(entry_def, units[entry_def.unit].src(), config.share_inputs);
+    let harness = entry_harness::generate(entry_def, &units, &index, config.share_inputs)?;
     let mut shared = config
         .share_inputs
         .then(|| inputs::input_edits(&units, &index));
@@ -154,6 +156,19 @@ pub(crate) fn run(
         model,
         error_mode: target.is_some(),
     })
+}
+
+/// The harness of `config.entry` as a file of its own would hold it (`init --harness-for`):
+/// the same generator as the review's, with readable names.
+pub(crate) fn harness_skeleton(
+    config: &FrontEndConfig,
+    out_dir: &Path,
+) -> Result<entry_harness::HarnessSkeleton, FrontEndError> {
+    let (header_dir, flags, analysed) = prepare(config, out_dir)?;
+    let (units, _) = read_units(config, &flags, &analysed, &header_dir)?;
+    let index = build_index(&units);
+    let entry = find_entry(&index, &config.entry)?;
+    Ok(entry_harness::skeleton(&index.defs[entry], &units, &index)?)
 }
 
 /// Writes `mergelens.h` where the instrumented files include it from; the compiler flags
