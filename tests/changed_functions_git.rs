@@ -57,8 +57,17 @@ fn a_changed_function_no_entry_calls_is_reviewed_at_its_own_entry() {
     let repo = interfering(true);
     let (doc, said) = review(&repo, &[]);
     assert_eq!(doc["verdict"], "unexpected", "{said}");
-    let main = entry(&doc, "main").expect("the configured entry");
-    assert!(main.get("changed_function").is_none(), "{main}");
+    // main calls only `b()`: every version runs the same code there, judged without
+    // learning.
+    assert!(entry(&doc, "main").is_none(), "{doc}");
+    let judged = &doc["judged"][0];
+    assert_eq!(judged["entry"], "main", "{doc}");
+    assert!(judged.get("changed_function").is_none(), "{judged}");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("judged at `main`'s entry: every version runs the same code there"),
+        "{notes}"
+    );
     let parse = entry(&doc, "parse").expect("parse at its own entry");
     assert_eq!(parse["changed_function"], true);
     // The merge's execution on "xy": `c end` where the expected merge ends at once.
@@ -129,17 +138,24 @@ fn changed_functions_selects_which_functions_get_their_own_entry() {
     // Theirs calls `b()` in main after parse.
     let theirs = body("").replace("    parse(\"x\");\n", "    parse(\"x\");\n    b();\n");
     let repo = common::three_way(&body(""), &body("    b();\n"), &theirs);
+    // Learned entries and entries judged without learning, in that order.
     let names = |extra: &[&str]| -> Vec<String> {
         let (doc, said) = review(&repo, extra);
         assert_eq!(doc["verdict"], "clean", "{said}");
-        doc["entries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["entry"].as_str().unwrap().to_string())
-            .collect()
+        let listed = |key: &str| -> Vec<String> {
+            doc[key]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|e| e["entry"].as_str().unwrap().to_string())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        [listed("entries"), listed("judged")].concat()
     };
     assert_eq!(names(&[]), ["main"]);
+    // At parse's entry the merge runs ours' code (theirs changed main only): judged.
     assert_eq!(names(&["--changed-functions", "all"]), ["main", "parse"]);
     assert_eq!(names(&["--changed-functions", "none"]), ["main"]);
 }
@@ -147,25 +163,28 @@ fn changed_functions_selects_which_functions_get_their_own_entry() {
 #[test]
 fn a_stop_among_many_changed_functions_leaves_the_rest_unfinished() {
     // Twelve functions, each changed by ours; no main, so they are the review.
-    let functions = |changed: bool| -> String {
+    // Both branches change each: ours calls `b()` at the end, theirs at the start, so that
+    // no function's merge is one branch's code.
+    let functions = |end: &str, start: &str| -> String {
         (0..12)
             .map(|i| {
-                let extra = if changed { "    b();\n" } else { "" };
                 format!(
-                    "int f{i}(const char *s)\n{{\n    for (int k = 0; s[k] != 0; k++)\n        a();\n{extra}    return 0;\n}}\n\n"
+                    "int f{i}(const char *s)\n{{\n{start}    for (int k = 0; s[k] != 0; k++)\n        a();\n{end}    return 0;\n}}\n\n"
                 )
             })
             .collect::<String>()
     };
-    let program = |changed: bool| {
+    let program = |end: &str, start: &str| {
         format!(
             "void a(void) {{}}\nvoid b(void) {{}}\n\n{}",
-            functions(changed)
+            functions(end, start)
         )
     };
-    // Theirs adds a function, so that the merge is neither branch alone.
-    let theirs = format!("{}int g(void)\n{{\n    return 1;\n}}\n", program(false));
-    let repo = common::three_way(&program(false), &program(true), &theirs);
+    let repo = common::three_way(
+        &program("", ""),
+        &program("    b();\n", ""),
+        &program("", "    b();\n"),
+    );
     let (doc, said) = review(&repo, &["--time-budget", "3"]);
     assert_eq!(doc["verdict"], "unfinished", "{said}");
     let unfinished: Vec<&str> = doc["unfinished"]

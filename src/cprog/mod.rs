@@ -101,6 +101,15 @@ impl InstrumentedProgram {
         self.fingerprint.clone()
     }
 
+    /// The fingerprint of the code the entry can run: the program token for token after
+    /// preprocessing, less the functions its executions cannot call (by the call graph,
+    /// every address-taken function counted once a call through a pointer is reachable).
+    /// Two versions with one slice fingerprint behave alike at this entry, on every input
+    /// and at every bound. `None` when the graph cannot tell (`goto` into the unknown).
+    pub fn slice_fingerprint(&self) -> Option<&str> {
+        self.slice_fingerprint.as_deref()
+    }
+
     /// The names of the functions an execution of the entry may call (by the call graph;
     /// see [`precheck::callable_functions`]), or `None` when the graph cannot tell.
     pub fn callable_functions(&self) -> Option<Vec<String>> {

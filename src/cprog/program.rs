@@ -274,6 +274,9 @@ pub struct InstrumentedProgram {
     /// With [`FrontEndConfig::record_returns`], the marked call sites.
     pub call_sites: Vec<CallSite>,
     pub(crate) fingerprint: String,
+    /// The fingerprint of what the entry can run: the program's code without the functions
+    /// the entry cannot call (by the call graph); `None` when the graph cannot tell.
+    pub(crate) slice_fingerprint: Option<String>,
     pub(crate) model: ProgramModel,
     pub(crate) error_mode: bool,
 }

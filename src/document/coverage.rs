@@ -87,6 +87,11 @@ pub struct CoveredHunk {
     /// graph): no bound reaches it, a harness that calls the function would.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncalled: Option<String>,
+    /// Judged without executions: at this entry the merge runs exactly one branch's code
+    /// (or every version the same code), so it does what that branch does on every input
+    /// and at every bound; the sentence says where.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged: Option<String>,
     /// The revision whose change it is, as the user named it (a diff's `to`), when the
     /// side's name alone would not tell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -96,12 +101,17 @@ pub struct CoveredHunk {
 impl CoveredHunk {
     /// Code that no execution within the bounds runs (the check ran to its end).
     pub fn unreached(&self) -> bool {
-        self.code && !self.reached && self.unchecked.is_none()
+        self.code && !self.reached && self.unchecked.is_none() && self.judged.is_none()
     }
 
     /// A hunk whose coverage check stopped before it could tell.
     pub fn is_unchecked(&self) -> bool {
-        !self.reached && self.unchecked.is_some()
+        !self.reached && self.unchecked.is_some() && self.judged.is_none()
+    }
+
+    /// Reached by an execution, or judged without one.
+    pub fn settled(&self) -> bool {
+        self.reached || self.judged.is_some()
     }
 
     /// `parser.c:41-47` (or `parser.c:41`).
@@ -127,6 +137,9 @@ fn is_true(b: &bool) -> bool {
 pub struct CoverageCounts {
     pub hunks: usize,
     pub reached: usize,
+    /// Hunks judged without executions (see [`CoveredHunk::judged`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub judged: usize,
     /// Hunks with code that no execution within the bounds runs.
     pub unreached: usize,
     /// Hunks whose check stopped before it could tell.
@@ -162,6 +175,7 @@ impl Coverage {
         let counts = CoverageCounts {
             hunks: hunks.len(),
             reached: hunks.iter().filter(|h| h.reached).count(),
+            judged: hunks.iter().filter(|h| h.judged.is_some()).count(),
             unreached: hunks.iter().filter(|h| h.unreached()).count(),
             unchecked: hunks.iter().filter(|h| h.is_unchecked()).count(),
         };
@@ -181,7 +195,7 @@ pub fn unreached<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&
     let mut out: Vec<&CoveredHunk> = Vec::new();
     for h in &all {
         if h.unreached()
-            && !all.iter().any(|o| same(o, h) && o.reached)
+            && !all.iter().any(|o| same(o, h) && o.settled())
             && !out.iter().any(|o| same(o, h))
         {
             // "No entry calls it" only when none does: an entry that calls the function
@@ -205,7 +219,7 @@ pub fn unchecked<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&
         if h.is_unchecked()
             && !all
                 .iter()
-                .any(|o| o.same_hunk(h) && (o.reached || o.unreached()))
+                .any(|o| o.same_hunk(h) && (o.settled() || o.unreached()))
             && !out.iter().any(|o| o.same_hunk(h))
         {
             out.push(h);
@@ -332,6 +346,7 @@ mod tests {
             searched_up_to: None,
             search_cut_at: None,
             uncalled: None,
+            judged: None,
             owner: None,
             unchecked: None,
         }

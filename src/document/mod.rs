@@ -313,6 +313,9 @@ pub struct Review {
     /// Files with edits the review did not read: a merge in progress whose work tree
     /// differs from what is staged (the hook reviews the index).
     pub unreviewed: Vec<String>,
+    /// Entries judged without executions: at each the merge runs exactly one branch's code
+    /// (or every version the same), by the slices of what the entry can run.
+    pub judged: Vec<JudgedEntry>,
     /// The largest memory one CBMC run (or gcc, goto-cc run) took, in MiB, and the limit
     /// each ran under; absent in documents that did not measure it.
     pub peak_memory_mib: Option<u64>,
@@ -485,6 +488,17 @@ impl Default for Bounds {
     }
 }
 
+/// An entry judged without executions (see [`Review::judged`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JudgedEntry {
+    pub entry: String,
+    /// A function the merge changed, at its own entry.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub changed_function: bool,
+    /// The changed hunks, each judged there or left to other entries (`uncalled`).
+    pub coverage: coverage::Coverage,
+}
+
 #[derive(Serialize, Deserialize)]
 struct ReviewRevisions {
     base: String,
@@ -520,6 +534,8 @@ struct ReviewWire {
     inconclusive: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     unreviewed: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    judged: Vec<JudgedEntry>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     peak_memory_mib: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -576,6 +592,7 @@ impl From<ReviewWire> for Review {
             unfinished: w.unfinished,
             inconclusive: w.inconclusive,
             unreviewed: w.unreviewed,
+            judged: w.judged,
             peak_memory_mib: w.peak_memory_mib,
             memory_limit_mib: w.memory_limit_mib,
         }
@@ -604,6 +621,7 @@ impl From<Review> for ReviewWire {
             unfinished: r.unfinished,
             inconclusive: r.inconclusive,
             unreviewed: r.unreviewed,
+            judged: r.judged,
             peak_memory_mib: r.peak_memory_mib,
             memory_limit_mib: r.memory_limit_mib,
         }

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use similar::{DiffTag, TextDiff};
 
 use super::context::LearnContext;
-use super::engine::{EntryAutomata, Prepared, VersionInput, front_end_config};
+use super::engine::{EntryAutomata, Prepared, SameAs, VersionInput, front_end_config};
 use crate::cbmc::{CbmcCounters, CbmcRunError, GotoProgram, LearnBounds};
 use crate::config::{BoundsSetting, Settings};
 use crate::cprog::{self, FrontEndError, HunkCode, LineRange};
@@ -242,7 +242,67 @@ fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk 
         searched_up_to: None,
         search_cut_at: None,
         uncalled: None,
+        judged: None,
     }
+}
+
+/// Why an entry was judged without executions: which code the merge runs there.
+pub(crate) fn judged_sentence(entry: &str, same: SameAs) -> String {
+    match same {
+        SameAs::All => {
+            format!("judged at `{entry}`'s entry: every version runs the same code there")
+        }
+        SameAs::Theirs => {
+            format!("judged at `{entry}`'s entry: the merge runs exactly theirs' code there")
+        }
+        SameAs::Ours => {
+            format!("judged at `{entry}`'s entry: the merge runs exactly ours' code there")
+        }
+    }
+}
+
+/// The coverage of a change at an entry judged without executions ([`SameAs`]): a hunk
+/// is judged when it lies in a function the entry can call, or outside every function (a
+/// declaration, a type, a global: the slices compared hold those), in the version whose
+/// lines it is in; a hunk in a function the entry cannot call is left to other entries.
+pub(crate) fn judged(
+    changes: &[ChangeSet],
+    prepared: &super::engine::PreparedEntry,
+    entry: &str,
+    same: SameAs,
+) -> Coverage {
+    let why = judged_sentence(entry, same);
+    let mut hunks = Vec::new();
+    for change in changes {
+        let Some(p) = prepared.program(change.version) else {
+            continue;
+        };
+        let callable = p.program.callable_functions().unwrap_or_default();
+        for h in &change.hunks {
+            let place = p.root.join(&h.file);
+            let mut covered = hunk(change, h, true, false);
+            let outside_slice = p.program.functions.iter().any(|f| {
+                same_file(&f.file, &place)
+                    && f.line <= h.end
+                    && h.start <= f.end_line
+                    && !callable.contains(&f.name)
+            });
+            if outside_slice {
+                covered.uncalled = p
+                    .program
+                    .functions
+                    .iter()
+                    .find(|f| {
+                        same_file(&f.file, &place) && f.line <= h.end && h.start <= f.end_line
+                    })
+                    .map(|f| f.name.clone());
+            } else {
+                covered.judged = Some(why.clone());
+            }
+            hunks.push(covered);
+        }
+    }
+    Coverage::new(hunks)
 }
 
 impl SideJob<'_> {

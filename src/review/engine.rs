@@ -95,7 +95,53 @@ pub(crate) struct PreparedEntry {
     absent: Vec<Version>,
 }
 
+/// How the merge's code at one entry relates to the branches', by the slices of what the
+/// entry can run ([`crate::cprog::InstrumentedProgram::slice_fingerprint`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SameAs {
+    /// Every version runs the same code here.
+    All,
+    /// Ours runs the base's code, and the merge theirs'.
+    Theirs,
+    /// Theirs runs the base's code, and the merge ours'.
+    Ours,
+}
+
 impl PreparedEntry {
+    /// Whether the merge runs exactly one branch's code at this entry (or every version the
+    /// same code): then it does what that branch does on every input and at every bound,
+    /// and nothing needs learning. `None` without all four versions, or where the call
+    /// graph cannot tell what the entry runs.
+    pub(crate) fn same_as(&self) -> Option<SameAs> {
+        if !self.absent.is_empty() {
+            return None;
+        }
+        let slice = |v: Version| {
+            self.prepared
+                .iter()
+                .find(|p| p.version == v)
+                .and_then(|p| p.program.slice_fingerprint())
+        };
+        let o = slice(Version::Base)?;
+        let a = slice(Version::Ours)?;
+        let b = slice(Version::Theirs)?;
+        let m = slice(Version::Merged)?;
+        if o == a && a == b && b == m {
+            Some(SameAs::All)
+        } else if o == a && m == b {
+            Some(SameAs::Theirs)
+        } else if o == b && m == a {
+            Some(SameAs::Ours)
+        } else {
+            None
+        }
+    }
+
+    /// The prepared program of `version`, if it defines the entry.
+    pub(crate) fn program(&self, version: Version) -> Option<&Prepared> {
+        self.prepared.iter().find(|p| p.version == version)
+    }
+
     /// Whether every version's program is the base's token for token after preprocessing
     /// (a merge that changed comments, layout or files outside the program): then every
     /// language is the base's, and there is nothing to learn.

@@ -62,6 +62,26 @@ impl EntryRun<'_> {
             tally.stopped = true;
             return Ok(None);
         }
+        if let Some(same) = prepared.same_as() {
+            let judged = coverage::judged(self.changes, &prepared, &prepared.entry, same);
+            let sentence = coverage::judged_sentence(&prepared.entry, same);
+            self.ctx.progress(&sentence);
+            tally.notes.push(format!(
+                "{sentence}: it does what {} on every input and at every bound, so nothing was learned",
+                match same {
+                    engine::SameAs::All => "the base does".to_string(),
+                    engine::SameAs::Theirs => "theirs does".to_string(),
+                    engine::SameAs::Ours => "ours does".to_string(),
+                }
+            ));
+            tally.judged_entries.push(crate::document::JudgedEntry {
+                entry: prepared.entry.clone(),
+                changed_function: false,
+                coverage: judged.clone(),
+            });
+            tally.judged.push(judged);
+            return Ok(None);
+        }
         let learned = engine::learn_entry(prepared, self.settings, self.ctx);
         let Some(learned) = contained(learned, Some(&mut tally.unfinished))? else {
             return Ok(None);
@@ -162,7 +182,12 @@ impl EntryRun<'_> {
                 }
                 break;
             }
-            if let Some((mut entry, at)) = self.review(prepared, tally)? {
+            let judged_before = tally.judged_entries.len();
+            let reviewed = self.review(prepared, tally)?;
+            for judged in &mut tally.judged_entries[judged_before..] {
+                judged.changed_function = true;
+            }
+            if let Some((mut entry, at)) = reviewed {
                 entry.changed_function = true;
                 unwind = unwind.or(Some(at));
                 out.push(entry);

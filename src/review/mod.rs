@@ -328,6 +328,7 @@ pub fn review_merge(
         .map(|merged| change_set(&checkouts[0], merged, HunkSide::To, None));
     let (mut entries, unwind) = run.all(prepared, !no_code_change, merged_change, &mut tally)?;
     if entries.is_empty()
+        && tally.judged.is_empty()
         && tally.unfinished.is_empty()
         && !no_code_change
         && !tally.notes.iter().any(|n| n == NO_CODE_CHANGE)
@@ -383,6 +384,7 @@ pub fn review_merge(
         tool: tool(),
         unfinished,
         inconclusive,
+        judged: std::mem::take(&mut tally.judged_entries),
         unreviewed: if merged_is_index {
             repo.unstaged_paths()
         } else {

@@ -116,6 +116,10 @@ pub(super) struct Tally {
     pub(super) unexpected: bool,
     pub(super) lost: bool,
     pub(super) overlapping: bool,
+    /// The coverage of the entries judged without executions ([`super::engine::SameAs`]).
+    pub(super) judged: Vec<covered::Coverage>,
+    /// The same, as the document lists them.
+    pub(super) judged_entries: Vec<crate::document::JudgedEntry>,
     /// Findings of the word-level comparison where the per-execution check did not run:
     /// no findings when the run was stopped (its automata may be partial).
     pub(super) word_unexpected: bool,
@@ -172,7 +176,9 @@ impl Tally {
         let unwind = unwind.unwrap_or(crate::bounds::DEFAULT_UNWIND);
         let mut inconclusive = std::mem::take(&mut self.inconclusive);
         self.notes.extend(ctx.take_cache_notes());
-        lead_with_unreached(coverages, unwind, ctx.tools.allocations, &mut inconclusive);
+        let mut all: Vec<&covered::Coverage> = coverages.into_iter().collect();
+        all.extend(&self.judged);
+        lead_with_unreached(all, unwind, ctx.tools.allocations, &mut inconclusive);
         report_cost(ctx, &self.cost);
         (unwind, inconclusive)
     }

@@ -15,6 +15,7 @@ pub use entry_harness::{
 };
 mod hunks;
 mod inputs;
+mod slice;
 pub(crate) use inputs::INPUT_HOOK;
 #[cfg(test)]
 pub(crate) use inputs::local_key;
@@ -129,6 +130,13 @@ pub(crate) fn run(
 
     let model =
         program_model(&units, &index, &letters, &findings, entry, &taken).map_err(stopped)?;
+    let slice_fingerprint = slice::fingerprint(
+        config,
+        &units,
+        &index,
+        &model,
+        harness.as_ref().map(|h| h.text.as_str()),
+    );
     let functions = function_infos(&index);
     let globals = file_scope_variables(&units);
     let fingerprint = instance_fingerprint(
@@ -153,6 +161,7 @@ pub(crate) fn run(
         hunk_code,
         call_sites: findings.call_sites,
         fingerprint,
+        slice_fingerprint,
         model,
         error_mode: target.is_some(),
     })
@@ -666,6 +675,16 @@ fn is_line_marker(line: &str) -> bool {
 fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> String {
     let mut h = Fingerprint::new();
     h.field("mergelens-cprog/2");
+    config_fingerprint(&mut h, config);
+    units_fingerprint(&mut h, config, units);
+    h.field("alphabet");
+    alphabet.names().for_each(|n| h.field(n));
+    h.hex()
+}
+
+/// What of `config` makes another language of the same code: the entry, the events and
+/// the letters kept.
+pub(super) fn config_fingerprint(h: &mut Fingerprint, config: &FrontEndConfig) {
     h.field(&config.entry);
     if !config.harness.is_empty() {
         // The units' tokens include the harness's; which units are harnesses matters too.
@@ -682,25 +701,34 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
     }
     h.field("exclude");
     config.exclude.iter().for_each(|n| h.field(n));
-    units_fingerprint(&mut h, config, units);
-    h.field("alphabet");
-    alphabet.names().for_each(|n| h.field(n));
-    h.hex()
 }
 
 /// The units' code, token by token, into `h`: where two checkouts of one program agree.
-fn units_fingerprint(h: &mut Fingerprint, config: &FrontEndConfig, units: &[Unit]) {
+pub(super) fn units_fingerprint(h: &mut Fingerprint, config: &FrontEndConfig, units: &[Unit]) {
+    units_fingerprint_without(h, config, units, |_| Vec::new());
+}
+
+/// [`units_fingerprint`] without the byte ranges `cut(u)` of each unit `u` (sorted, not
+/// overlapping; offsets of `text`, which `parse_text` shares).
+pub(super) fn units_fingerprint_without(
+    h: &mut Fingerprint,
+    config: &FrontEndConfig,
+    units: &[Unit],
+    cut: impl Fn(usize) -> Vec<(usize, usize)>,
+) {
     let prefixes = directory_prefixes(config);
-    for unit in units {
+    for (u, unit) in units.iter().enumerate() {
         h.field("unit");
+        let mut kept = String::with_capacity(unit.pre.text.len());
+        let mut at = 0;
+        for (start, end) in cut(u) {
+            kept.push_str(&unit.pre.text[at..start.max(at)]);
+            at = at.max(end);
+        }
+        kept.push_str(&unit.pre.text[at..]);
         // Line markers (`# 12 "file" 1 3`) only say where text came from; other directives
         // the preprocessor leaves (`#pragma`) are code and stay.
-        let code: Vec<&str> = unit
-            .pre
-            .text
-            .lines()
-            .filter(|line| !is_line_marker(line))
-            .collect();
+        let code: Vec<&str> = kept.lines().filter(|line| !is_line_marker(line)).collect();
         h.tokens(&strip_prefixes(&code.join("\n"), &prefixes));
     }
 }

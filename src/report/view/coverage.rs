@@ -127,6 +127,7 @@ mod tests {
             searched_up_to: None,
             search_cut_at: None,
             uncalled: None,
+            judged: None,
             owner: None,
             unchecked: None,
         };
