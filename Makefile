@@ -50,3 +50,9 @@ bench-explain: deps
 bench-paper: deps
 	$(CARGO) build --release
 	bash scripts/bench-paper.sh "$(PAPER_DEMOS)" target/release/mergelens $(OTHER_MERGELENS)
+
+# Libraries as they are (benches/libraries.md): INIH and TINYEXPR are checkouts of
+# benhoyt/inih and codeplea/tinyexpr the user provides; nothing is fetched.
+.PHONY: bench-libraries
+bench-libraries: deps
+	bash scripts/bench-libraries.sh "$(INIH)" "$(TINYEXPR)"
