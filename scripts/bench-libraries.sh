@@ -24,6 +24,7 @@ if [[ -z "$bin" ]]; then
     cargo build --release --quiet --manifest-path "$root/Cargo.toml"
     bin="${CARGO_TARGET_DIR:-$root/target}/release/mergelens"
 fi
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
