@@ -58,14 +58,18 @@ def learn(name, clone, files, harness, entry, args):
     kept = os.path.join(case, "queries")
     env = dict(os.environ, MERGELENS_KEEP_QUERIES=kept)
     stats = os.path.join(case, "stats.json")
+    dfa = os.path.join(case, "dfa.json")
     cmd = [binary, "learn", harness, files[0], "--entry", entry, "--no-cache",
            "--query-timeout", str(TIMEOUT), "--time-budget", str(TIMEOUT),
-           "--stats", stats, "-o", os.path.join(case, "dfa.json"), *args]
+           "--stats", stats, "-o", dfa, *args]
     cpu, wall, code, _ = run(cmd, case, env)
     result = "exit %s" % code
     if os.path.exists(stats):
         s = json.load(open(stats))
-        partial = " (partial)" if s.get("stopped") else ""
+        learned = {}
+        if os.path.exists(dfa):
+            learned = json.load(open(dfa)).get("learned", {})
+        partial = " (partial: %s)" % learned["stopped"] if learned.get("partial") else ""
         result = "%s states, %s CBMC runs, peak %s MiB%s" % (
             s.get("states"), s.get("cbmc_runs"), s.get("peak_memory_mib"), partial)
     print("| %s | `%s` | %s | %.1f | %.1f |" % (name, " ".join(args), result, cpu, wall))
@@ -82,7 +86,10 @@ def compare(name, kept):
             f.write(text.replace(" --no-sat-preprocessor", ""))
         new = run(["sh", script], kept, timeout=TIMEOUT)
         old = run(["sh", before], kept, timeout=TIMEOUT)
-        same = "same" if answers(new[3]) == answers(old[3]) else "DIFFERENT"
+        a, b = answers(new[3]), answers(old[3])
+        same = "same" if a == b else "DIFFERENT"
+        if a == b == "no answer":
+            same = "none: both stopped at %d s" % TIMEOUT
         kind = "conjecture" if "--trace" in text else (
             "unwinding" if "--unwinding-assertions" in text else "membership")
         print("| %s | %s %s | %.1f | %.1f | %s |" % (
