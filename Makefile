@@ -60,3 +60,9 @@ bench-real: deps
 	@test -n "$(REPOS)" || { echo "make bench-real: set REPOS=DIR, a directory of clones named as benches/real/*.toml" >&2; exit 2; }
 	$(CARGO) build --release
 	python3 scripts/bench_real.py $${CARGO_TARGET_DIR:-target}/release/mergelens --repos "$(REPOS)" --per-repo $(PER_REPO) --out benches/real.md
+
+# Libraries as they are (benches/libraries.md): INIH and TINYEXPR are checkouts of
+# benhoyt/inih and codeplea/tinyexpr the user provides; nothing is fetched.
+.PHONY: bench-libraries
+bench-libraries: deps
+	bash scripts/bench-libraries.sh "$(INIH)" "$(TINYEXPR)"

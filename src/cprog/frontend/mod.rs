@@ -19,6 +19,7 @@ mod slice;
 pub(crate) use inputs::INPUT_HOOK;
 #[cfg(test)]
 pub(crate) use inputs::local_key;
+use slice::{config_fingerprint, units_fingerprint};
 pub(super) mod index;
 pub(super) mod sites;
 
@@ -661,12 +662,6 @@ fn output_name(input: &Path, index: usize, used: &mut HashSet<String>) -> String
     name
 }
 
-/// `# 12 "file" 1 3` or `#line 12`.
-fn is_line_marker(line: &str) -> bool {
-    let rest = line.trim_start().strip_prefix('#').map(str::trim_start);
-    rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) || r.starts_with("line"))
-}
-
 /// The tokens of the preprocessed program, and the settings that change what is learned.
 /// Not the file names, which differ between checkouts of one version, nor the layout: line
 /// numbers and whitespace change no execution (`__LINE__` and `assert`'s line are tokens by
@@ -682,96 +677,6 @@ fn fingerprint(config: &FrontEndConfig, units: &[Unit], alphabet: &Alphabet) -> 
     h.hex()
 }
 
-/// What of `config` makes another language of the same code: the entry, the events and
-/// the letters kept.
-pub(super) fn config_fingerprint(h: &mut Fingerprint, config: &FrontEndConfig) {
-    h.field(&config.entry);
-    if !config.harness.is_empty() {
-        // The units' tokens include the harness's; which units are harnesses matters too.
-        h.field("harness");
-        h.field(&config.harness.len().to_string());
-    }
-    h.field(config.events.as_str());
-    match &config.only {
-        Some(only) => {
-            h.field("only");
-            only.iter().for_each(|n| h.field(n));
-        }
-        None => h.field("all"),
-    }
-    h.field("exclude");
-    config.exclude.iter().for_each(|n| h.field(n));
-}
-
-/// The units' code, token by token, into `h`: where two checkouts of one program agree.
-pub(super) fn units_fingerprint(h: &mut Fingerprint, config: &FrontEndConfig, units: &[Unit]) {
-    units_fingerprint_without(h, config, units, |_| Vec::new());
-}
-
-/// [`units_fingerprint`] without the byte ranges `cut(u)` of each unit `u` (sorted, not
-/// overlapping; offsets of `text`, which `parse_text` shares).
-pub(super) fn units_fingerprint_without(
-    h: &mut Fingerprint,
-    config: &FrontEndConfig,
-    units: &[Unit],
-    cut: impl Fn(usize) -> Vec<(usize, usize)>,
-) {
-    let prefixes = directory_prefixes(config);
-    for (u, unit) in units.iter().enumerate() {
-        h.field("unit");
-        let mut kept = String::with_capacity(unit.pre.text.len());
-        let mut at = 0;
-        for (start, end) in cut(u) {
-            kept.push_str(&unit.pre.text[at..start.max(at)]);
-            at = at.max(end);
-        }
-        kept.push_str(&unit.pre.text[at..]);
-        // Line markers (`# 12 "file" 1 3`) only say where text came from; other directives
-        // the preprocessor leaves (`#pragma`) are code and stay.
-        let code: Vec<&str> = kept.lines().filter(|line| !is_line_marker(line)).collect();
-        h.tokens(&strip_prefixes(&code.join("\n"), &prefixes));
-    }
-}
-
-/// The directories of the analysed files and of the `-I` directories, as given and
-/// canonical, each with a trailing `/`, longest first: where a checkout lives.
-fn directory_prefixes(config: &FrontEndConfig) -> Vec<String> {
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    for file in &config.files {
-        if let Some(parent) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
-            dirs.push(parent.to_path_buf());
-        }
-        if let Some(parent) = file
-            .canonicalize()
-            .ok()
-            .and_then(|f| f.parent().map(Path::to_path_buf))
-        {
-            dirs.push(parent);
-        }
-    }
-    for dir in &config.include_dirs {
-        dirs.push(dir.clone());
-        dirs.extend(dir.canonicalize().ok());
-    }
-    let mut prefixes: Vec<String> = dirs
-        .iter()
-        .map(|d| format!("{}/", d.to_string_lossy().trim_end_matches('/')))
-        .filter(|p| p.len() > 1)
-        .collect();
-    prefixes.sort_by_key(|p| std::cmp::Reverse(p.len()));
-    prefixes.dedup();
-    prefixes
-}
-
-/// `code` without the directory prefixes: glibc's `assert` expands `__FILE__` to the path
-/// gcc was given, which for a review is a temporary checkout, and a path changes no
-/// execution.
-fn strip_prefixes(code: &str, prefixes: &[String]) -> String {
-    prefixes.iter().fold(code.to_string(), |code, prefix| {
-        code.replace(prefix.as_str(), "")
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use crate::cprog::{FrontEndConfig, instrument};
@@ -780,7 +685,7 @@ mod tests {
     fn directory_prefixes_are_stripped_longest_first() {
         let prefixes = vec!["/tmp/a/src/".to_string(), "/tmp/a/".to_string()];
         assert_eq!(
-            super::strip_prefixes("f(\"/tmp/a/src/p.c\", \"/tmp/a/inc/h.h\")", &prefixes),
+            super::slice::strip_prefixes("f(\"/tmp/a/src/p.c\", \"/tmp/a/inc/h.h\")", &prefixes),
             "f(\"p.c\", \"inc/h.h\")"
         );
     }
