@@ -177,17 +177,22 @@ fn merge_entries(
     ctx: &LearnContext,
     tally: &mut Tally,
 ) -> Result<(Vec<engine::PreparedEntry>, bool), ReviewError> {
-    if let Some(note) = changed_functions::one_sided(inputs, settings) {
-        ctx.progress(&note);
-        tally.notes.push(note);
-        return Ok((Vec::new(), true));
-    }
+    let failed_before = tally.unfinished.len();
     let (prepared, no_code_change) =
         prepare_entries(inputs, settings, ctx, Some(&mut tally.unfinished))?;
     if no_code_change {
         tally.notes.push(NO_CODE_CHANGE.to_string());
+        return Ok((prepared, true));
     }
-    Ok((prepared, no_code_change))
+    // Only once every entry could be read: an entry defined twice, say, is said as such.
+    if tally.unfinished.len() == failed_before
+        && let Some(note) = changed_functions::one_sided(inputs, settings)
+    {
+        ctx.progress(&note);
+        tally.notes.push(note);
+        return Ok((Vec::new(), true));
+    }
+    Ok((prepared, false))
 }
 
 /// A commit as errors name it: its label and short id (`feature a5640c1`).
