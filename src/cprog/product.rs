@@ -255,6 +255,9 @@ pub struct ProductVersion {
     /// The letters that are function entries (a return closes them); the others (branch
     /// and call events, markers) are leaves of the call tree.
     pub entries: Vec<String>,
+    /// The functions no execution of the entry can run, by their names in the product:
+    /// their bodies are left out.
+    pub unreached: Vec<String>,
 }
 
 /// Why a version cannot take part in a product program.
@@ -414,6 +417,11 @@ pub fn product_version(
         letters: program.alphabet.names().map(str::to_string).collect(),
         call_sites: program.call_sites.clone(),
         entries: entry_letters(program),
+        unreached: cut
+            .iter()
+            .flatten()
+            .map(|f| format!("__ml_{tag}_{f}"))
+            .collect(),
     })
 }
 
@@ -600,6 +608,8 @@ pub fn behaviour_fingerprint(
         })?;
         let text = preprocess::decode(&bytes);
         let mut foreign = false;
+        // Each piece as its normalised field, beside the piece itself.
+        let mut pieces: Vec<(String, &str, bool)> = Vec::new();
         // The hook whose constant argument comes next.
         let mut hook: Option<bool> = None;
         scan(&text, |piece, ident| {
@@ -611,19 +621,17 @@ pub fn behaviour_fingerprint(
                 hook = (piece == names.event)
                     .then_some(true)
                     .or((piece == names.site).then_some(false));
-                match neutral(piece, version.tag) {
-                    Some(n) => h.field(&n),
-                    None => {
-                        foreign |= is_tagged(piece);
-                        h.field(piece);
-                    }
-                }
+                let field = neutral(piece, version.tag).unwrap_or_else(|| {
+                    foreign |= is_tagged(piece);
+                    piece.to_string()
+                });
+                pieces.push((field, piece, true));
                 return;
             }
-            match (hook, piece.trim_end_matches('u').parse::<usize>()) {
+            let field = match (hook, piece.trim_end_matches('u').parse::<usize>()) {
                 (Some(true), Ok(k)) => {
                     let letter = version.letters.get(k).map_or("?", String::as_str);
-                    h.field(&format!("letter {letter}"));
+                    format!("letter {letter}")
                 }
                 (Some(false), Ok(k)) => {
                     let callee = k
@@ -631,20 +639,65 @@ pub fn behaviour_fingerprint(
                         .and_then(|i| version.call_sites.get(i))
                         .map_or("?", |s| s.callee.as_str());
                     let number = k.checked_sub(1).and_then(|i| numbers.get(i)).copied();
-                    h.field(&format!("site {callee} {}", number.unwrap_or(0)));
+                    format!("site {callee} {}", number.unwrap_or(0))
                 }
-                _ => h.field(piece),
-            }
+                _ => piece.to_string(),
+            };
+            pieces.push((field, piece, false));
             if piece != "(" {
                 hook = None;
             }
         });
+        hash_items(&mut h, &pieces, &version.unreached);
         if foreign {
             return Ok(None);
         }
         h.field("\n--file--\n");
     }
     Ok(Some(h.hex()))
+}
+
+/// Hashes the normalised `pieces` of a unit top-level item by top-level item, leaving out
+/// the plain declarations (one declarator, no initialiser) of the `unreached` functions:
+/// no execution calls them, so a branch that changed only their signatures changed nothing
+/// the check sees.
+fn hash_items(h: &mut Fingerprint, pieces: &[(String, &str, bool)], unreached: &[String]) {
+    let mut item: Vec<&str> = Vec::new();
+    let (mut braces, mut parens) = (0usize, 0usize);
+    let mut name: Option<&str> = None;
+    let mut plain = true;
+    let mut previous: Option<&str> = None;
+    for (field, piece, ident) in pieces {
+        match *piece {
+            "{" => {
+                braces += 1;
+                plain = false;
+            }
+            "}" => braces = braces.saturating_sub(1),
+            "(" => {
+                if braces == 0 && parens == 0 && name.is_none() {
+                    name = previous;
+                }
+                parens += 1;
+            }
+            ")" => parens = parens.saturating_sub(1),
+            "=" | "," if braces == 0 && parens == 0 => plain = false,
+            _ => {}
+        }
+        previous = ident.then_some(*piece);
+        item.push(field);
+        if braces == 0 && parens == 0 && matches!(*piece, ";" | "}") {
+            let skip =
+                plain && *piece == ";" && name.is_some_and(|n| unreached.iter().any(|u| u == n));
+            if !skip {
+                item.iter().for_each(|f| h.field(f));
+            }
+            item.clear();
+            name = None;
+            plain = true;
+        }
+    }
+    item.iter().for_each(|f| h.field(f));
 }
 
 /// `ident` with `tag` after one of the [`TAGGED`] prefixes made neutral, `None` when it is
@@ -724,6 +777,7 @@ mod tests {
             letters: Vec::new(),
             call_sites: Vec::new(),
             entries: Vec::new(),
+            unreached: Vec::new(),
         };
         drop_unnumbered_sites(&version, &[0, 7]).unwrap();
         assert_eq!(
@@ -748,6 +802,7 @@ mod tests {
                 callee: "g".to_string(),
             }],
             entries: Vec::new(),
+            unreached: vec!["__ml_o_h".to_string(), "__ml_a_h".to_string()],
         }
     }
 
@@ -772,7 +827,7 @@ mod tests {
             'a',
             write(
                 "a",
-                "# 1 \"/y/a.c\"\nvoid __ml_a_f(void){ __mlev_a(1);  (__mlsite_a(1u), __ml_a_g()); }\n",
+                "# 1 \"/y/a.c\"\nint __ml_a_h(char *p);\nvoid __ml_a_f(void){ __mlev_a(1);  (__mlsite_a(1u), __ml_a_g()); }\n",
             ),
             &["g", "f"],
         );
