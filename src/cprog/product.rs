@@ -417,12 +417,13 @@ pub fn product_version(
         letters: program.alphabet.names().map(str::to_string).collect(),
         call_sites: program.call_sites.clone(),
         entries: entry_letters(program),
-        unreached: cut
-            .iter()
-            .flatten()
-            .map(|f| format!("__ml_{tag}_{f}"))
-            .collect(),
+        unreached: in_product(cut.iter().flatten(), tag),
     })
+}
+
+/// The product names (`__ml_<tag>_NAME`) of version `tag`'s functions `names`.
+fn in_product<'n>(names: impl Iterator<Item = &'n String>, tag: char) -> Vec<String> {
+    names.map(|f| format!("__ml_{tag}_{f}")).collect()
 }
 
 /// The instrumented unit at `path`, the bodies of the functions `cut` names left out.
