@@ -29,6 +29,10 @@ use super::error::FrontEndError;
 use super::frontend::INPUT_HOOK;
 use super::preprocess;
 use super::program::{CallSite, FunctionOrigin, InstrumentedProgram};
+use crate::fingerprint::Fingerprint;
+
+mod tokens;
+use tokens::scan;
 
 /// The names one version's hooks take in the product, for the harness that defines them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -251,6 +255,9 @@ pub struct ProductVersion {
     /// The letters that are function entries (a return closes them); the others (branch
     /// and call events, markers) are leaves of the call tree.
     pub entries: Vec<String>,
+    /// The functions no execution of the entry can run, by their names in the product:
+    /// their bodies are left out.
+    pub unreached: Vec<String>,
 }
 
 /// Why a version cannot take part in a product program.
@@ -334,8 +341,9 @@ pub fn product_version(
     let mut exits = false;
     let mut inputs = BTreeSet::new();
     let mut wrapped: Vec<&str> = Vec::new();
+    let cut = unreached(program, &defined);
     for (i, path) in program.paths.iter().enumerate() {
-        let text = preprocess::decode(&std::fs::read(path).map_err(io(path))?);
+        let text = read_unit(path, cut.as_ref())?;
         exits |= text.contains("__mergelens_exit()");
         let mut tail = String::new();
         let mut library = String::new();
@@ -409,7 +417,44 @@ pub fn product_version(
         letters: program.alphabet.names().map(str::to_string).collect(),
         call_sites: program.call_sites.clone(),
         entries: entry_letters(program),
+        unreached: in_product(cut.iter().flatten(), tag),
     })
+}
+
+/// The product names (`__ml_<tag>_NAME`) of version `tag`'s functions `names`.
+fn in_product<'n>(names: impl Iterator<Item = &'n String>, tag: char) -> Vec<String> {
+    names.map(|f| format!("__ml_{tag}_{f}")).collect()
+}
+
+/// The instrumented unit at `path`, the bodies of the functions `cut` names left out.
+fn read_unit(path: &Path, cut: Option<&BTreeSet<String>>) -> Result<String, FrontEndError> {
+    let bytes = std::fs::read(path).map_err(|source| FrontEndError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let text = preprocess::decode(&bytes);
+    Ok(match cut {
+        Some(cut) => tokens::strip_unreached(&text, cut),
+        None => text,
+    })
+}
+
+/// The functions `program` defines that no execution of its entry can run (by the call
+/// graph, which counts every function whose address is taken where a call goes through a
+/// pointer), or `None` when the graph cannot tell. Their bodies are left out of the
+/// product: symbolic execution never enters them, but each is one more target of every
+/// call through a pointer of its type, and its reads would be input streams of the harness.
+fn unreached(
+    program: &InstrumentedProgram,
+    defined: &BTreeSet<String>,
+) -> Option<BTreeSet<String>> {
+    let callable: BTreeSet<String> = program.callable_functions()?.into_iter().collect();
+    let cut: BTreeSet<String> = defined
+        .iter()
+        .filter(|f| !callable.contains(*f) && **f != program.entry && **f != program.cbmc_entry)
+        .cloned()
+        .collect();
+    (!cut.is_empty()).then_some(cut)
 }
 
 /// The letters of `program` that are function entries.
@@ -500,64 +545,6 @@ fn identifiers(text: &str) -> Vec<&str> {
     out
 }
 
-/// Calls `f` with each piece of `text` in order: identifiers with `true`, everything else
-/// (literals, punctuation, whitespace, numbers, directive lines) with `false`.
-fn scan<'t>(text: &'t str, mut f: impl FnMut(&'t str, bool)) {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    let mut line_start = true;
-    while i < bytes.len() {
-        let c = bytes[i];
-        let start = i;
-        if line_start && c == b'#' {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
-            f(&text[start..i], false);
-            continue;
-        }
-        if c == b'"' || c == b'\'' {
-            i += 1;
-            while i < bytes.len() && bytes[i] != c && bytes[i] != b'\n' {
-                if bytes[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i = (i + 1).min(bytes.len());
-            f(&text[start..i], false);
-            line_start = false;
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            f(&text[start..i], true);
-            line_start = false;
-            continue;
-        }
-        if c.is_ascii_digit() {
-            // A number with its suffix (`10ul`, `0x1fULL`) is no identifier.
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
-                i += 1;
-            }
-            f(&text[start..i], false);
-            line_start = false;
-            continue;
-        }
-        // Any other byte, whole UTF-8 characters included.
-        let width = text[i..].chars().next().map_or(1, char::len_utf8);
-        i += width;
-        if c == b'\n' {
-            line_start = true;
-        } else if !c.is_ascii_whitespace() {
-            line_start = false;
-        }
-        f(&text[start..i], false);
-    }
-}
-
 /// `text` with every identifier of `renamed` prefixed `__ml_<tag>_` and the hooks renamed
 /// to the version's.
 fn rename(text: &str, renamed: &BTreeSet<String>, tag: char, names: &ProductNames) -> String {
@@ -583,6 +570,150 @@ fn rename(text: &str, renamed: &BTreeSet<String>, tag: char, names: &ProductName
         }
     });
     out
+}
+
+/// The tags of the product's versions (O, A, B, M and the self-check's copies): an
+/// identifier of another version's in a version's text is no renaming of the product's.
+const TAGS: [char; 6] = ['o', 'a', 'b', 'm', 'p', 'n'];
+
+/// The prefixes the product renames with a version's tag (see [`product_names`]).
+const TAGGED: [&str; 10] = [
+    "__ml_",
+    "__mlev_",
+    "__mlend_",
+    "__mlexit_",
+    "__mlret_",
+    "__mlsite_",
+    "__mltape_",
+    "__mlseen_",
+    "__mlcall_",
+    "__mlin_",
+];
+
+/// The fingerprint of what `version` (its files as the product compiles them, site hooks
+/// `numbers` gives 0 already dropped) logs: its tokens without directives and spacing,
+/// its tag made neutral, each letter number the event hook receives as the letter's name
+/// and each call-site number as the callee and the number the product logs for it. `None`
+/// when the text names another version's renamed identifiers, which the neutral tag would
+/// hide.
+pub fn behaviour_fingerprint(
+    version: &ProductVersion,
+    numbers: &[u32],
+) -> Result<Option<String>, FrontEndError> {
+    let names = product_names(version.tag);
+    let mut h = Fingerprint::new();
+    for path in &version.files {
+        let bytes = std::fs::read(path).map_err(|source| FrontEndError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let text = preprocess::decode(&bytes);
+        let mut foreign = false;
+        // Each piece as its normalised field, beside the piece itself.
+        let mut pieces: Vec<(String, &str, bool)> = Vec::new();
+        // The hook whose constant argument comes next.
+        let mut hook: Option<bool> = None;
+        scan(&text, |piece, ident| {
+            let trimmed = piece.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                return;
+            }
+            if ident {
+                hook = (piece == names.event)
+                    .then_some(true)
+                    .or((piece == names.site).then_some(false));
+                let field = neutral(piece, version.tag).unwrap_or_else(|| {
+                    foreign |= is_tagged(piece);
+                    piece.to_string()
+                });
+                pieces.push((field, piece, true));
+                return;
+            }
+            let field = match (hook, piece.trim_end_matches('u').parse::<usize>()) {
+                (Some(true), Ok(k)) => {
+                    let letter = version.letters.get(k).map_or("?", String::as_str);
+                    format!("letter {letter}")
+                }
+                (Some(false), Ok(k)) => {
+                    let callee = k
+                        .checked_sub(1)
+                        .and_then(|i| version.call_sites.get(i))
+                        .map_or("?", |s| s.callee.as_str());
+                    let number = k.checked_sub(1).and_then(|i| numbers.get(i)).copied();
+                    format!("site {callee} {}", number.unwrap_or(0))
+                }
+                _ => piece.to_string(),
+            };
+            pieces.push((field, piece, false));
+            if piece != "(" {
+                hook = None;
+            }
+        });
+        hash_items(&mut h, &pieces, &version.unreached);
+        if foreign {
+            return Ok(None);
+        }
+        h.field("\n--file--\n");
+    }
+    Ok(Some(h.hex()))
+}
+
+/// Hashes the normalised `pieces` of a unit top-level item by top-level item, leaving out
+/// the plain declarations (one declarator, no initialiser) of the `unreached` functions:
+/// no execution calls them, so a branch that changed only their signatures changed nothing
+/// the check sees.
+fn hash_items(h: &mut Fingerprint, pieces: &[(String, &str, bool)], unreached: &[String]) {
+    let mut item: Vec<&str> = Vec::new();
+    let (mut braces, mut parens) = (0usize, 0usize);
+    let mut name: Option<&str> = None;
+    let mut plain = true;
+    let mut previous: Option<&str> = None;
+    for (field, piece, ident) in pieces {
+        match *piece {
+            "{" => {
+                braces += 1;
+                plain = false;
+            }
+            "}" => braces = braces.saturating_sub(1),
+            "(" => {
+                if braces == 0 && parens == 0 && name.is_none() {
+                    name = previous;
+                }
+                parens += 1;
+            }
+            ")" => parens = parens.saturating_sub(1),
+            "=" | "," if braces == 0 && parens == 0 => plain = false,
+            _ => {}
+        }
+        previous = ident.then_some(*piece);
+        item.push(field);
+        if braces == 0 && parens == 0 && matches!(*piece, ";" | "}") {
+            let skip =
+                plain && *piece == ";" && name.is_some_and(|n| unreached.iter().any(|u| u == n));
+            if !skip {
+                item.iter().for_each(|f| h.field(f));
+            }
+            item.clear();
+            name = None;
+            plain = true;
+        }
+    }
+    item.iter().for_each(|f| h.field(f));
+}
+
+/// `ident` with `tag` after one of the [`TAGGED`] prefixes made neutral, `None` when it is
+/// no identifier the product renamed for this version.
+fn neutral(ident: &str, tag: char) -> Option<String> {
+    TAGGED.iter().find_map(|prefix| {
+        let rest = ident.strip_prefix(prefix)?;
+        let after = rest.strip_prefix(tag)?;
+        (after.is_empty() || after.starts_with('_')).then(|| format!("{prefix}*{after}"))
+    })
+}
+
+/// Whether `ident` looks like a renamed identifier of some version.
+fn is_tagged(ident: &str) -> bool {
+    TAGS.iter().any(|&t| neutral(ident, t).is_some())
 }
 
 #[cfg(test)]
@@ -647,11 +778,81 @@ mod tests {
             letters: Vec::new(),
             call_sites: Vec::new(),
             entries: Vec::new(),
+            unreached: Vec::new(),
         };
         drop_unnumbered_sites(&version, &[0, 7]).unwrap();
         assert_eq!(
             std::fs::read_to_string(&file).unwrap(),
             "x = (f(1)); y = (__mlsite_a(2u), f((g())));\n"
         );
+    }
+    fn version(tag: char, files: Vec<std::path::PathBuf>, letters: &[&str]) -> ProductVersion {
+        ProductVersion {
+            tag,
+            files,
+            arguments: 0,
+            nondet: Vec::new(),
+            inputs: Vec::new(),
+            recursive: Vec::new(),
+            exits: false,
+            readers: Vec::new(),
+            letters: letters.iter().map(|s| s.to_string()).collect(),
+            call_sites: vec![crate::cprog::CallSite {
+                file: "a.c".into(),
+                line: 3,
+                callee: "g".to_string(),
+            }],
+            entries: Vec::new(),
+            unreached: vec!["__ml_o_h".to_string(), "__ml_a_h".to_string()],
+        }
+    }
+
+    #[test]
+    fn fingerprints_see_letters_and_sites_not_tags_or_numbers() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            vec![p]
+        };
+        let o = version(
+            'o',
+            write(
+                "o",
+                "# 1 \"/x/a.c\"\nvoid __ml_o_f(void) { __mlev_o(0); (__mlsite_o(1u), __ml_o_g()); }\n",
+            ),
+            &["f", "g"],
+        );
+        // Letters numbered the other way round, another path, another spacing.
+        let a = version(
+            'a',
+            write(
+                "a",
+                "# 1 \"/y/a.c\"\nint __ml_a_h(char *p);\nvoid __ml_a_f(void){ __mlev_a(1);  (__mlsite_a(1u), __ml_a_g()); }\n",
+            ),
+            &["g", "f"],
+        );
+        let b = version(
+            'b',
+            write(
+                "b",
+                "void __ml_b_f(void) { __mlev_b(1); (__mlsite_b(1u), __ml_b_g()); }\n",
+            ),
+            &["f", "g"],
+        );
+        let m = version(
+            'm',
+            write(
+                "m",
+                "void __ml_m_f(void) { __mlev_m(0); (__mlsite_m(1u), __ml_o_g()); }\n",
+            ),
+            &["f", "g"],
+        );
+        let fp = |v: &ProductVersion, n: &[u32]| behaviour_fingerprint(v, n).unwrap();
+        assert_eq!(fp(&o, &[2]), fp(&a, &[2]));
+        assert!(fp(&o, &[2]).is_some());
+        assert_ne!(fp(&o, &[2]), fp(&a, &[3]));
+        assert_ne!(fp(&o, &[2]), fp(&b, &[2]));
+        assert_eq!(fp(&m, &[2]), None);
     }
 }

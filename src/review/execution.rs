@@ -23,7 +23,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 use std::time::Instant;
 
-use super::call_sites::{SitesOf, site_numbers};
 use super::context::LearnContext;
 use super::diff3::{CallTree, LogItem, merge3, merge3_twice};
 use super::engine::{EntryAutomata, VersionInput, front_end_config};
@@ -32,6 +31,9 @@ use super::execution_cache::{
     CACHE_FORMAT, CachedEnumeration, LIMIT, LimitHit, PartialEnumeration, Resume, cache_key, load,
     save, unfinished,
 };
+mod reach;
+use reach::{COPIES, ORDER, number_sites, reachable_only};
+
 use crate::automaton::Alphabet;
 use crate::cbmc::product::{
     Enumeration, Execution as RawExecution, Item, ProductProgram, ReadSite, TAPE_LENGTH, log_room,
@@ -39,8 +41,7 @@ use crate::cbmc::product::{
 use crate::cbmc::{CbmcCounters, CbmcRunError};
 use crate::config::Settings;
 use crate::cprog::product::{
-    INPUT_BYTES, ProductError, ProductVersion, drop_unnumbered_sites, input_label,
-    input_real_bytes, product_version,
+    INPUT_BYTES, ProductError, ProductVersion, input_label, input_real_bytes, product_version,
 };
 use crate::cprog::{self, EventKind, FrontEndError};
 use crate::document::{
@@ -69,16 +70,6 @@ pub(crate) enum CheckOutcome {
     Unfinished(String),
 }
 
-const ORDER: [(Version, char); 4] = [
-    (Version::Base, 'o'),
-    (Version::Ours, 'a'),
-    (Version::Theirs, 'b'),
-    (Version::Merged, 'm'),
-];
-
-/// The copies the self-check runs beside their versions: O's, and M's.
-const COPIES: [(Version, char); 2] = [(Version::Base, 'p'), (Version::Merged, 'n')];
-
 /// Runs the per-execution check of `entry` at the learned bounds; the trees keep the
 /// review's letters (those left after `--only`/`--exclude`), and every execution the check
 /// sees must be a word of its version's learned automaton.
@@ -97,16 +88,19 @@ pub(crate) fn check_entry(
             path: std::env::temp_dir(),
             source,
         })?;
-    let (versions, pairs, mut fingerprints) =
+    let (mut versions, mut pairs, mut fingerprints) =
         match prepare_all(inputs, entry, settings, ctx, dir.path())? {
             Ok(prepared) => prepared,
             Err(reason) => return Ok(CheckOutcome::Skipped(reason)),
         };
     let mut notes = notes(entry, &versions, learned);
-    // One branch that left the program as the base had it, and a merge that is the other
-    // branch's program: every execution is explained, with no CBMC run.
-    let f = &fingerprints;
-    let one_sided = (f[2] == f[0] && f[3] == f[1]) || (f[1] == f[0] && f[3] == f[2]);
+    let mut numbers = number_sites(inputs, entry, &versions)?;
+    let one_sided = reachable_only(
+        inputs,
+        entry,
+        &fingerprints,
+        (&mut versions, &mut pairs, &mut numbers),
+    )?;
     // The review's letters decide what counts towards the bound: part of the key.
     fingerprints.push(learned.alphabet.names().collect::<Vec<_>>().join(" "));
     let key = cache_key(&fingerprints, learned.bounds, ctx);
@@ -139,6 +133,7 @@ pub(crate) fn check_entry(
                 learned,
                 versions: &versions,
                 pairs: &pairs,
+                numbers: &numbers,
                 counters: &counters,
                 cache_path: cache_path.as_deref(),
             };
@@ -235,58 +230,13 @@ struct FreshRun<'a> {
     learned: &'a EntryAutomata,
     versions: &'a [ProductVersion],
     pairs: &'a [(char, char)],
+    /// Per version, the number each of its call sites logs (see [`site_numbers`]).
+    numbers: &'a [Vec<u32>],
     counters: &'a Arc<CbmcCounters>,
     cache_path: Option<&'a Path>,
 }
 
 impl FreshRun<'_> {
-    /// The input of the version with this tag (a copy's is its version's).
-    fn input(&self, tag: char) -> Option<&VersionInput> {
-        let version = ORDER
-            .iter()
-            .chain(&COPIES)
-            .find(|(_, t)| *t == tag)
-            .map(|(v, _)| *v)?;
-        self.inputs.iter().find(|i| i.version == version)
-    }
-
-    fn front_end(&self, tag: char, source: FrontEndError) -> ReviewError {
-        match self.input(tag) {
-            Some(i) => ReviewError::front_end(i.version, &i.revision, &i.root, self.entry, source),
-            None => ReviewError::Product {
-                entry: self.entry.to_string(),
-                source: Box::new(CbmcRunError::Contract {
-                    message: format!("no version for the product's tag {tag}: {source}"),
-                }),
-            },
-        }
-    }
-
-    /// Each version's call sites numbered alike where the versions share them (a copy is
-    /// its version's checkout).
-    fn site_numbers(&self) -> Vec<Vec<u32>> {
-        let root = |tag: char| self.input(tag).map(|i| i.root.as_path());
-        let (Some(base), Some(roots)) = (
-            root('o'),
-            self.versions
-                .iter()
-                .map(|v| root(v.tag))
-                .collect::<Option<Vec<_>>>(),
-        ) else {
-            return Vec::new();
-        };
-        let versions: Vec<SitesOf> = self
-            .versions
-            .iter()
-            .zip(roots)
-            .map(|(v, root)| SitesOf {
-                root,
-                sites: &v.call_sites,
-            })
-            .collect();
-        site_numbers(base, &versions)
-    }
-
     /// The run, or the outcome that ends the check without one (a limit hit before or now,
     /// a product goto-cc cannot link).
     fn run(
@@ -308,16 +258,12 @@ impl FreshRun<'_> {
             entry: entry.to_string(),
             source: Box::new(source),
         };
-        let numbers = self.site_numbers();
-        for (version, numbers) in self.versions.iter().zip(&numbers) {
-            drop_unnumbered_sites(version, numbers)
-                .map_err(|source| self.front_end(version.tag, source))?;
-        }
+        let numbers = self.numbers;
         let compiled = self.ctx.pool.install(|| {
             ProductProgram::compile(
                 &self.ctx.tools,
                 self.versions,
-                &numbers,
+                numbers,
                 self.pairs.to_vec(),
                 self.counters.clone(),
             )
