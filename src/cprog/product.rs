@@ -295,7 +295,11 @@ fn entry_call(
         .iter()
         .filter_map(|p| scalar_parameter(p))
         .collect();
-    if argument_names.len() == parameters.len() {
+    // An entry without parameters whose generated harness gives the globals it reads
+    // their values (entry_harness) runs that harness, as learning did.
+    if argument_names.len() == parameters.len()
+        && (!parameters.is_empty() || program.cbmc_entry == program.entry)
+    {
         return Ok((parameters, argument_names, &program.entry));
     }
     if program.cbmc_entry == program.entry {
