@@ -202,7 +202,7 @@ fn hunk_reached(coverages: &[&Coverage], side: HunkSide, hunk: &Hunk) -> bool {
             && h.file == hunk.file
             && h.start_line == hunk.start
             && h.end_line == hunk.end
-            && (h.reached || !h.code)
+            && (h.settled() || !h.code)
     })
 }
 

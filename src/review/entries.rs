@@ -110,7 +110,11 @@ impl EntryRun<'_> {
     ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
         let mut changes = self.changes.to_vec();
         changes.extend(merged_change);
-        let coverages: Vec<&covered::Coverage> = configured.iter().map(|e| &e.coverage).collect();
+        let coverages: Vec<&covered::Coverage> = configured
+            .iter()
+            .map(|e| &e.coverage)
+            .chain(&tally.judged)
+            .collect();
         let names: Vec<String> = self.settings.entries.clone();
         let selection = contained(
             changed_functions::select(
