@@ -47,9 +47,17 @@ def analysed(files, paths):
     return [p for p in paths if any(fnmatch.fnmatchcase(p, g) for g in patterns)]
 
 
-def merges(repo, files, limit):
+def sides(repo, files, merge):
+    """How many branches changed analysed files since the merge base: 0, 1 or 2."""
+    parents = git(repo, "rev-list", "--parents", "-n1", merge).split()[1:]
+    base = git(repo, "merge-base", *parents).strip()
+    return sum(bool(analysed(files, git(repo, "diff", "--name-only", base, p).split()))
+               for p in parents)
+
+
+def merges(repo, files, limit, two_sided=False):
     """Merge commits (two parents) whose result differs from their merge base in analysed
-    files, newest first."""
+    files, newest first; with `two_sided`, only those where both branches changed them."""
     out = []
     for line in git(repo, "rev-list", "--merges", "--date-order", "HEAD").split():
         parents = git(repo, "rev-list", "--parents", "-n1", line).split()[1:]
@@ -60,7 +68,7 @@ def merges(repo, files, limit):
         except subprocess.CalledProcessError:
             continue
         changed = git(repo, "diff", "--name-only", base, line).split()
-        if analysed(files, changed):
+        if analysed(files, changed) and (not two_sided or sides(repo, files, line) == 2):
             out.append(line)
         if len(out) == limit:
             break
@@ -68,16 +76,21 @@ def merges(repo, files, limit):
 
 
 def hunks_reached(doc):
-    """(reached, total) over the changed hunks with code, a hunk reached when some entry's
-    executions reach it."""
-    hunks = {}
-    for entry in doc.get("entries", []):
+    """(settled, total, judged) over the changed hunks with code: a hunk is settled when
+    some entry's executions reach it or an entry judged it without executions; judged
+    counts those settled by judging alone."""
+    reached, judged, total = set(), set(), set()
+    for entry in doc.get("entries", []) + doc.get("judged", []):
         for h in entry.get("coverage", {}).get("hunks", []):
             if h.get("code", True) is False:
                 continue
             key = (h["side"], h["file"], h["start_line"], h["end_line"])
-            hunks[key] = hunks.get(key, False) or h.get("reached", False)
-    return sum(hunks.values()), len(hunks)
+            total.add(key)
+            if h.get("reached"):
+                reached.add(key)
+            if h.get("judged"):
+                judged.add(key)
+    return len(reached | judged), len(total), len(judged - reached)
 
 
 def review(mergelens, repo, merge, config, budget, docs):
@@ -104,11 +117,16 @@ def review(mergelens, repo, merge, config, budget, docs):
         "verdict": doc["verdict"],
         "seconds": seconds,
         "peak_mib": max(doc.get("peak_memory_mib") or 0, rss_mib),
-        "reached": hunks_reached(doc),
+        "reached": hunks_reached(doc)[:2],
+        "judged": hunks_reached(doc)[2],
         "entries": [e["entry"] + ("*" if e.get("changed_function") else "")
                     for e in doc.get("entries", [])],
         "why": (doc.get("unfinished") or doc.get("inconclusive") or [""])[0][:160],
     }
+
+
+def judged_text(row):
+    return f" ({row['judged']})" if row.get("judged") else ""
 
 
 def decisive(row):
@@ -118,8 +136,8 @@ def decisive(row):
 
 def table(rows, confirmed, budget):
     lines = [
-        "| project | merge | verdict | hunks reached | time (s) | peak MiB | entries (* changed function) | confirmed by reading the diff |",
-        "|---|---|---|---:|---:|---:|---|---|",
+        "| project | merge | branches changing analysed code | verdict | hunks reached (judged) | time (s) | peak MiB | entries (* changed function) | confirmed by reading the diff |",
+        "|---|---|---:|---|---:|---:|---:|---|---|",
     ]
     for r in rows:
         reached, total = r["reached"]
@@ -128,7 +146,7 @@ def table(rows, confirmed, budget):
         if r.get("why") and verdict in ("unfinished", "inconclusive"):
             verdict += f": {r['why']}"
         lines.append(
-            f"| {r['project']} | {r['merge'][:7]} | {verdict.replace('|', '/')} | {reached}/{total} | "
+            f"| {r['project']} | {r['merge'][:7]} | {r['sides']} | {verdict.replace('|', '/')} | {reached}/{total}{judged_text(r)} | "
             f"{r['seconds']:.0f} | {r['peak_mib']} | {', '.join(r['entries'])} | {confirmed.get(key, 'not yet')} |"
         )
     n = len(rows)
@@ -154,6 +172,8 @@ def main():
     ap.add_argument("--budget", type=float, default=240.0)
     ap.add_argument("--per-repo", type=int, default=10)
     ap.add_argument("--only", default="")
+    ap.add_argument("--two-sided", action="store_true",
+                    help="only merges where both branches changed analysed files")
     ap.add_argument("--docs", type=Path, default=ROOT / "target" / "bench" / "real",
                     help="where each review's JSON document and progress log go")
     args = ap.parse_args()
@@ -168,10 +188,10 @@ def main():
             print(f"bench-real: {repo.name}: no {config.relative_to(ROOT)}, skipped", file=sys.stderr)
             continue
         files = tomllib.loads(config.read_text()).get("files", [])
-        for merge in merges(repo, files, args.per_repo):
+        for merge in merges(repo, files, args.per_repo, args.two_sided):
             print(f"bench-real: {repo.name} {merge[:7]} ...", file=sys.stderr, flush=True)
             row = review(args.mergelens, repo, merge, config, args.budget, args.docs)
-            row.update(project=repo.name, merge=merge)
+            row.update(project=repo.name, merge=merge, sides=sides(repo, files, merge))
             print(f"bench-real: {repo.name} {merge[:7]}: {row['verdict']} "
                   f"{row['reached'][0]}/{row['reached'][1]} {row['seconds']:.0f} s "
                   f"{row['peak_mib']} MiB", file=sys.stderr, flush=True)

@@ -16,7 +16,7 @@ const SLOW: &str = include_str!("programs/hash_loop.c");
 
 const BOUNDS: [&str; 5] = ["--unwind", "5", "--max-word-length", "8", "--no-cache"];
 
-/// A merge of two branches that each add a call at the end of `main`.
+/// A merge of two branches that each add a call to `main`: ours at its end, theirs first.
 fn slow_merge() -> Repo {
     let repo = Repo::new();
     repo.commit("main.c", SLOW, "base");
@@ -26,10 +26,17 @@ fn slow_merge() -> Repo {
         .replace("    return 0;\n}", "    d();\n    return 0;\n}");
     repo.commit("main.c", &ours, "ours: d");
     repo.git(&["checkout", "-q", "feature"]);
-    let theirs = SLOW.replace(
-        "int nondet_int(void);",
-        "int nondet_int(void);\nvoid e(void) {}",
-    );
+    // Theirs calls `e` first: both branches change what `main` runs, so nothing is judged
+    // without learning.
+    let theirs = SLOW
+        .replace(
+            "int nondet_int(void);",
+            "int nondet_int(void);\nvoid e(void) {}",
+        )
+        .replace(
+            "    unsigned h = nondet_uint();\n",
+            "    e();\n    unsigned h = nondet_uint();\n",
+        );
     repo.commit("main.c", &theirs, "theirs: e");
     repo.git(&["checkout", "-q", "main"]);
     repo

@@ -195,7 +195,10 @@ fn a_change_past_the_word_bound_names_the_word_length() {
     };
     let repo = common::three_way(
         &body(""),
-        &body("").replace("void c", "void d(void) {}\nvoid c"),
+        // Ours calls a new `d` last, so that main's merge is neither branch's code alone.
+        &body("")
+            .replace("void c", "void d(void) {}\nvoid c")
+            .replace("    return 0;", "    d();\n    return 0;"),
         &body("c();"),
     );
     let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);

@@ -627,6 +627,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn changed_functions_comes_from_the_file_or_the_flag_and_no_entry_needs_them() {
+        let settings = |text: &str, flag: Option<ChangedFunctions>| {
+            let file = FileConfig::parse(text, Path::new(".mergelens.toml")).unwrap();
+            let flags = Overrides {
+                changed_functions: flag,
+                ..Overrides::default()
+            };
+            Settings::resolve_with(&file, &flags, Path::new("/r"), FILE_NAME, &|_| Ok(None))
+        };
+        let s = settings("", None).unwrap();
+        assert_eq!(s.changed_functions, ChangedFunctions::Unreached);
+        assert!(s.default_entries);
+        let s = settings("entries = []\nchanged-functions = \"all\"\n", None).unwrap();
+        assert_eq!(s.changed_functions, ChangedFunctions::All);
+        assert!(s.entries.is_empty() && !s.default_entries);
+        let s = settings(
+            "changed-functions = \"all\"\n",
+            Some(ChangedFunctions::None),
+        )
+        .unwrap();
+        assert_eq!(s.changed_functions, ChangedFunctions::None);
+        let e = settings("entries = []\nchanged-functions = \"none\"\n", None).unwrap_err();
+        assert!(e.to_string().contains("name at least one function"), "{e}");
+    }
+
+    #[test]
     fn unknown_keys_are_errors_that_name_the_key() {
         let err = FileConfig::parse(
             "entries = [\"main\"]\nfial-on = \"any\"\n",
