@@ -186,6 +186,13 @@ fn the_hook_names_a_hostile_file_escaped() {
     let repo = Repo::new();
     let base = "void a(void) {}\nvoid b(void) {}\nvoid c(void) {}\nvoid e(void) {}\n\nint main(void)\n{\n    a();\n\n    b();\n    return 0;\n}\n";
     repo.commit(FILE, base, "base");
+    // Theirs' change stays unreached (its function's own entry would judge it): the
+    // sentence that says so names the file.
+    repo.commit(
+        ".mergelens.toml",
+        "changed-functions = \"none\"\n",
+        "review the entry alone",
+    );
     repo.git(&["checkout", "-q", "-b", "feature"]);
     repo.commit(
         FILE,
