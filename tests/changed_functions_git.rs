@@ -249,3 +249,28 @@ fn a_merge_that_is_one_branch_token_for_token_is_clean_without_learning() {
         "{notes}"
     );
 }
+
+#[test]
+fn a_function_one_branch_adds_is_judged_at_its_own_entry() {
+    // Ours adds `count`, which nothing calls yet; theirs changes parse.
+    let base = library("", "", true);
+    let ours = format!(
+        "{base}\nint count(const char *s)\n{{\n    int n = 0;\n    while (s[n] != 0)\n        n++;\n    a();\n    return n;\n}}\n"
+    );
+    let theirs = library("", "    if (mode == 1)\n        c();\n", true);
+    let repo = common::three_way(&base, &ours, &theirs);
+    let (doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    let judged: Vec<&str> = doc["judged"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["entry"].as_str().unwrap())
+        .collect();
+    assert!(judged.contains(&"count"), "{doc}");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("judged at `count`'s entry: the merge runs exactly ours' code there"),
+        "{notes}"
+    );
+}

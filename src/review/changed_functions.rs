@@ -206,11 +206,26 @@ fn hunk_reached(coverages: &[&Coverage], side: HunkSide, hunk: &Hunk) -> bool {
     })
 }
 
-/// Whether `name` is defined once in every version, which its own entry needs: a function
-/// a branch adds or removes has no base (or no merge) to compare with at its entry, and it
-/// is judged through its callers; two definitions (`static` ones in two files) are two
-/// functions no single entry names.
+/// Whether `name` can be an entry of its own: defined once in every version, or added by
+/// one branch (defined once in it and in the merge, in neither the base nor the other
+/// branch: its entry is judged when the merge runs that branch's code there). A function a
+/// branch removes has no merge to look at, and is judged through its callers; two
+/// definitions (`static` ones in two files) are two functions no single entry names.
 fn everywhere(name: &str, defined: &BTreeMap<Version, Vec<FunctionInfo>>) -> Result<(), String> {
+    let count = |v: Version| {
+        defined
+            .get(&v)
+            .map_or(0, |fs| fs.iter().filter(|f| f.name == name).count())
+    };
+    let (o, a, b, m) = (
+        count(Version::Base),
+        count(Version::Ours),
+        count(Version::Theirs),
+        count(Version::Merged),
+    );
+    if o == 0 && m == 1 && ((a == 1 && b == 0) || (a == 0 && b == 1)) {
+        return Ok(());
+    }
     for (version, functions) in defined {
         match functions.iter().filter(|f| f.name == name).count() {
             1 => {}

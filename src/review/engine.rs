@@ -113,15 +113,28 @@ impl PreparedEntry {
     /// and nothing needs learning. `None` without all four versions, or where the call
     /// graph cannot tell what the entry runs.
     pub(crate) fn same_as(&self) -> Option<SameAs> {
-        if !self.absent.is_empty() {
-            return None;
-        }
         let slice = |v: Version| {
             self.prepared
                 .iter()
                 .find(|p| p.version == v)
                 .and_then(|p| p.program.slice_fingerprint())
         };
+        // A function one branch added (neither the base nor the other branch has it): the
+        // merge runs that branch's code here when its slice is the branch's.
+        let absent = |v: Version| self.absent.contains(&v);
+        if self.absent.len() == 2 && absent(Version::Base) {
+            let m = slice(Version::Merged)?;
+            return if absent(Version::Theirs) && slice(Version::Ours)? == m {
+                Some(SameAs::Ours)
+            } else if absent(Version::Ours) && slice(Version::Theirs)? == m {
+                Some(SameAs::Theirs)
+            } else {
+                None
+            };
+        }
+        if !self.absent.is_empty() {
+            return None;
+        }
         let o = slice(Version::Base)?;
         let a = slice(Version::Ours)?;
         let b = slice(Version::Theirs)?;
