@@ -72,16 +72,25 @@ fn a_change_only_a_larger_bound_reaches_is_inconclusive_with_that_bound() {
             "int nondet_int(void);\nvoid step(void) {{}}\nvoid late(void) {{}}\n\nint main(void)\n{{\n    int n = nondet_int();\n    if (n < 0 || n > 3)\n        return 0;\n    for (int i = 0; i < n; i++) {{\n        step();\n        if (i == 2) {{\n            {third}\n        }}\n    }}\n    return 0;\n}}\n"
         )
     };
-    // Ours only comments: a hunk with no code, which needs no execution.
-    let ours = format!("{}/* ours */\n", program(""));
+    // Ours calls a new `first` before the loop: the merge is neither branch's code alone.
+    let ours = program("")
+        .replace("void late", "void first(void) {}\nvoid late")
+        .replace(
+            "    int n = nondet_int();\n",
+            "    first();\n    int n = nondet_int();\n",
+        );
     let repo = merge(&program(""), &ours, &program("late();"));
     let (code, doc, said) = review(&repo, &["--unwind", "2"]);
     assert_eq!(doc["verdict"], "inconclusive", "{said}");
     assert_eq!(code, Some(0), "{said}");
     let hunks = &doc["entries"][0]["coverage"]["hunks"];
     assert_eq!(hunks[0]["side"], "ours", "{hunks}");
-    assert_eq!(hunks[0]["code"], false, "{hunks}");
-    let hunk = &hunks[1];
+    let hunk = hunks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["side"] == "theirs")
+        .expect("theirs' hunk");
     assert_eq!(hunk["reached"], false, "{hunk}");
     assert_eq!(hunk["reached_at_unwind"], 3, "{hunk}");
     assert!(said.contains("--unwind 3"), "{said}");

@@ -505,7 +505,7 @@ pub(crate) fn summary(
     }
     // Changed code no execution runs comes first: no difference says nothing about it.
     // A few are named; more are counted, and the report's coverage table names them.
-    let unreached = unreached_lines(doc.entries.iter().map(|e| &e.coverage), doc.bounds.unwind);
+    let unreached = unreached_lines(doc.coverages(), doc.bounds.unwind);
     if unreached.len() > LISTED_UNREACHED {
         let _ = writeln!(
             out,
@@ -518,7 +518,7 @@ pub(crate) fn summary(
             let _ = writeln!(out, "  {}", term(line));
         }
     }
-    for line in unchecked_lines(doc.entries.iter().map(|e| &e.coverage)) {
+    for line in unchecked_lines(doc.coverages()) {
         let _ = writeln!(out, "  {}", term(&line));
     }
     // Under a finding too: what was not done is part of what the review says.

@@ -194,8 +194,9 @@ pub fn unreached<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&
     let same = |a: &CoveredHunk, b: &CoveredHunk| a.same_hunk(b);
     let mut out: Vec<&CoveredHunk> = Vec::new();
     for h in &all {
+        // A check that found no code in the hunk (where another only assumed some) wins.
         if h.unreached()
-            && !all.iter().any(|o| same(o, h) && o.settled())
+            && !all.iter().any(|o| same(o, h) && (o.settled() || !o.code))
             && !out.iter().any(|o| same(o, h))
         {
             // "No entry calls it" only when none does: an entry that calls the function

@@ -488,6 +488,17 @@ impl Default for Bounds {
     }
 }
 
+impl Review {
+    /// The coverage of every entry, learned and judged: what tells which changed hunks
+    /// some entry reached, judged or left unreached.
+    pub fn coverages(&self) -> impl Iterator<Item = &Coverage> + Clone + '_ {
+        self.entries
+            .iter()
+            .map(|e| &e.coverage)
+            .chain(self.judged.iter().map(|j| &j.coverage))
+    }
+}
+
 /// An entry judged without executions (see [`Review::judged`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JudgedEntry {

@@ -76,7 +76,7 @@ pub(crate) fn review(doc: &Review, options: &Options) -> Value {
         entry_results(entry, bound, options, &mut results);
     }
     let fallback = fallback_location(doc);
-    let unreached = crate::document::coverage::unreached(doc.entries.iter().map(|e| &e.coverage));
+    let unreached = crate::document::coverage::unreached(doc.coverages());
     for reason in &doc.unfinished {
         results.push(result(
             "mergelens/unfinished",

@@ -92,7 +92,6 @@ fn units_fingerprint_without(
 ) {
     let prefixes = directory_prefixes(config);
     for (u, unit) in units.iter().enumerate() {
-        h.field("unit");
         let mut kept = String::with_capacity(unit.pre.text.len());
         let mut at = 0;
         for (start, end) in cut(u) {
@@ -103,7 +102,13 @@ fn units_fingerprint_without(
         // Line markers (`# 12 "file" 1 3`) only say where text came from; other directives
         // the preprocessor leaves (`#pragma`) are code and stay.
         let code: Vec<&str> = kept.lines().filter(|line| !is_line_marker(line)).collect();
-        h.tokens(&strip_prefixes(&code.join("\n"), &prefixes));
+        let code = code.join("\n");
+        // A unit left with nothing (a file whose every function was cut) is no code.
+        if code.trim().is_empty() {
+            continue;
+        }
+        h.field("unit");
+        h.tokens(&strip_prefixes(&code, &prefixes));
     }
 }
 

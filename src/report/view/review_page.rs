@@ -36,7 +36,7 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> ReviewPage {
         .enumerate()
         .map(|(e, entry)| entry_view(review, format!("e{e}"), entry, draw, &mut totals))
         .collect();
-    let coverage = coverage_table(review.entries.iter().map(|e| &e.coverage));
+    let coverage = coverage_table(review.coverages());
     let banner = review_summary(review, &entries, &totals, &coverage);
     let v = &review.versions;
     let mut revisions = vec![
@@ -399,7 +399,7 @@ fn with_stories(review: &Review, kind: ExecutionKind) -> Vec<String> {
 /// Why the check fell short, but the unreached changes (the coverage table has those).
 fn shortfalls(review: &Review) -> Vec<String> {
     let unwind = review.bounds.unwind;
-    let unreached: Vec<String> = unreached(review.entries.iter().map(|e| &e.coverage))
+    let unreached: Vec<String> = unreached(review.coverages())
         .into_iter()
         .map(|h| unreached_sentence(h, unwind).to_lowercase())
         .collect();
@@ -608,7 +608,7 @@ const LISTED_UNREACHED: usize = 3;
 /// "theirs' change at parser.c:41-47 is never reached within --unwind 2", one per changed
 /// hunk no entry's executions reach.
 fn unreached_sentences(review: &Review) -> Vec<String> {
-    unreached(review.entries.iter().map(|e| &e.coverage))
+    unreached(review.coverages())
         .into_iter()
         .map(|h| unreached_sentence(h, review.bounds.unwind))
         .collect()
