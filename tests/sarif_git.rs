@@ -100,18 +100,30 @@ fn reviews_diffs_and_audits_write_sarif_the_schema_accepts() {
 fn regions_are_in_the_merge_commits_lines_and_the_log_names_it() {
     let program = |doc: &str, body: &str| {
         format!(
-            "void a(void) {{}}\nvoid b(void) {{}}\n{doc}\nvoid helper(void)\n{{\n    {body}\n}}\n\nint main(void)\n{{\n    a();\n    return 0;\n}}\n"
+            "void a(void) {{}}\nvoid b(void) {{}}\n{doc}\nvoid helper(void)\n{{\n    {body}\n}}\n\nint main(void)\n{{\n    a();\n\n\n\n    return 0;\n}}\n"
         )
     };
     let doc = "/* one */\n/* two */\n/* three */";
     let repo = common::three_way(
         &program(doc, "b();"),
-        &program(doc, "b(); b(); /* ours */"),
-        &program("/* three */", "b();"),
+        // Ours also calls `b` last in main, so that main's merge is neither branch's code.
+        &program(doc, "b(); b(); /* ours */")
+            .replace("    return 0;\n}\n", "    b();\n    return 0;\n}\n"),
+        // Theirs also calls `a` twice, so that the merge is neither branch's program.
+        &program("/* three */", "b();").replace("    a();\n", "    a();\n    a();\n"),
     );
     repo.git(&["merge", "-q", "--no-ff", "-m", "merge feature", "feature"]);
     let merge = repo.head();
-    let out = repo.mergelens(&["review", "--commit", "HEAD", "--format", "sarif"]);
+    // `helper`'s change stays unreached from main (its own entry would judge it).
+    let out = repo.mergelens(&[
+        "review",
+        "--commit",
+        "HEAD",
+        "--format",
+        "sarif",
+        "--changed-functions",
+        "none",
+    ]);
     let log = sarif(&out);
     let (valid, said) = validate(&log);
     assert!(valid, "{said}\n{log}");

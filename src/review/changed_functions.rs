@@ -123,6 +123,34 @@ pub(crate) fn select(
     Ok(selection)
 }
 
+/// The sentences for the hunks with code that no entry's coverage lists (learned or
+/// judged): a change no entry examined, which no verdict may count as clean.
+pub(crate) fn unexamined(changes: &[ChangeSet], coverages: &[&Coverage]) -> Vec<String> {
+    let mut out = Vec::new();
+    for change in changes {
+        for hunk in &change.hunks {
+            let listed = coverages.iter().flat_map(|c| &c.hunks).any(|h| {
+                h.side == change.side
+                    && h.file == hunk.file
+                    && h.start_line == hunk.start
+                    && h.end_line == hunk.end
+            });
+            if !listed {
+                let place = if hunk.start == hunk.end {
+                    format!("{}:{}", hunk.file, hunk.start)
+                } else {
+                    format!("{}:{}-{}", hunk.file, hunk.start, hunk.end)
+                };
+                out.push(format!(
+                    "{}' change at {place} was examined by no entry (no entry reaches its code, and it got no entry of its own: see changed-functions)",
+                    change.side.as_str()
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// When one branch's program is the base's and the merge result's is the other branch's,
 /// token for token after preprocessing: the sentence that says the merge does exactly that
 /// branch's change. Then every execution of the merge is that branch's on the same input,

@@ -264,7 +264,8 @@ pub(crate) fn judged_sentence(entry: &str, same: SameAs) -> String {
 /// The coverage of a change at an entry judged without executions ([`SameAs`]): a hunk
 /// is judged when it lies in a function the entry can call, or outside every function (a
 /// declaration, a type, a global: the slices compared hold those), in the version whose
-/// lines it is in; a hunk in a function the entry cannot call is left to other entries.
+/// lines it is in; a hunk in a function the entry cannot call is left out, to the other
+/// entries.
 pub(crate) fn judged(
     changes: &[ChangeSet],
     prepared: &super::engine::PreparedEntry,
@@ -287,18 +288,12 @@ pub(crate) fn judged(
                     && h.start <= f.end_line
                     && !callable.contains(&f.name)
             });
+            // A hunk this entry cannot run is no claim of its: other entries (learned,
+            // judged, or unfinished with a reason) speak for it.
             if outside_slice {
-                covered.uncalled = p
-                    .program
-                    .functions
-                    .iter()
-                    .find(|f| {
-                        same_file(&f.file, &place) && f.line <= h.end && h.start <= f.end_line
-                    })
-                    .map(|f| f.name.clone());
-            } else {
-                covered.judged = Some(why.clone());
+                continue;
             }
+            covered.judged = Some(why.clone());
             hunks.push(covered);
         }
     }

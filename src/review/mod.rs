@@ -47,7 +47,7 @@ mod tally;
 
 use crate::automaton::analysis;
 use crate::config::{ChangedFunctions, Settings, SourceSpec};
-use crate::document::coverage::HunkSide;
+use crate::document::coverage::{self as covered, HunkSide};
 use crate::document::languages as compare;
 use crate::document::{
     Automaton, Bounds, DiffAutomata, DiffDocument, DiffEntry, DiffVersions, Findings,
@@ -339,6 +339,19 @@ pub fn review_merge(
         && !tally.notes.iter().any(|n| n == NO_CODE_CHANGE)
     {
         tally.inconclusive.push(NO_ENTRY_REVIEWED.to_string());
+    }
+    let same_program = no_code_change || tally.notes.iter().any(|n| n == NO_CODE_CHANGE);
+    if tally.unfinished.is_empty() && !same_program {
+        // A change no entry examined (its function judged by none, learned by none) is no
+        // change found clean.
+        let seen: Vec<&covered::Coverage> = entries
+            .iter()
+            .map(|e| &e.coverage)
+            .chain(&tally.judged)
+            .collect();
+        tally
+            .inconclusive
+            .extend(changed_functions::unexamined(&changes, &seen));
     }
     if let [_, ours, theirs, merged, ..] = checkouts.as_slice() {
         for entry in &mut entries {
