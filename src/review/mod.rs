@@ -299,6 +299,37 @@ fn tool() -> Option<String> {
     Some(format!("mergelens {}", env!("CARGO_PKG_VERSION")))
 }
 
+/// Why a review whose entries examined nothing, or left a change unexamined, is no clean:
+/// said among the reasons it is inconclusive (unless it did not finish, which says why).
+fn say_what_no_entry_examined(
+    entries: &[crate::document::ReviewEntry],
+    changes: &[coverage::ChangeSet],
+    no_code_change: bool,
+    tally: &mut Tally,
+) {
+    if entries.is_empty()
+        && tally.judged.is_empty()
+        && tally.unfinished.is_empty()
+        && !no_code_change
+        && !tally.notes.iter().any(|n| n == NO_CODE_CHANGE)
+    {
+        tally.inconclusive.push(NO_ENTRY_REVIEWED.to_string());
+    }
+    let same_program = no_code_change || tally.notes.iter().any(|n| n == NO_CODE_CHANGE);
+    if tally.unfinished.is_empty() && !same_program {
+        // A change no entry examined (its function judged by none, learned by none) is no
+        // change found clean.
+        let seen: Vec<&covered::Coverage> = entries
+            .iter()
+            .map(|e| &e.coverage)
+            .chain(&tally.judged)
+            .collect();
+        tally
+            .inconclusive
+            .extend(changed_functions::unexamined(changes, &seen));
+    }
+}
+
 /// Reviews a merge; see the module documentation.
 pub fn review_merge(
     repo: &GitRepo,
@@ -332,27 +363,7 @@ pub fn review_merge(
         .flatten()
         .map(|merged| change_set(&checkouts[0], merged, HunkSide::To, None));
     let (mut entries, unwind) = run.all(prepared, !no_code_change, merged_change, &mut tally)?;
-    if entries.is_empty()
-        && tally.judged.is_empty()
-        && tally.unfinished.is_empty()
-        && !no_code_change
-        && !tally.notes.iter().any(|n| n == NO_CODE_CHANGE)
-    {
-        tally.inconclusive.push(NO_ENTRY_REVIEWED.to_string());
-    }
-    let same_program = no_code_change || tally.notes.iter().any(|n| n == NO_CODE_CHANGE);
-    if tally.unfinished.is_empty() && !same_program {
-        // A change no entry examined (its function judged by none, learned by none) is no
-        // change found clean.
-        let seen: Vec<&covered::Coverage> = entries
-            .iter()
-            .map(|e| &e.coverage)
-            .chain(&tally.judged)
-            .collect();
-        tally
-            .inconclusive
-            .extend(changed_functions::unexamined(&changes, &seen));
-    }
+    say_what_no_entry_examined(&entries, &changes, no_code_change, &mut tally);
     if let [_, ours, theirs, merged, ..] = checkouts.as_slice() {
         for entry in &mut entries {
             merged_lines::locate(
