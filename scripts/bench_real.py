@@ -23,7 +23,8 @@ whether the verdict was confirmed by reading the diff, from benches/real-confirm
 import argparse
 import fnmatch
 import json
-import resource
+import os
+import tempfile
 import subprocess
 import sys
 import time
@@ -95,14 +96,21 @@ def hunks_reached(doc):
 
 def review(mergelens, repo, merge, config, budget, docs):
     started = time.monotonic()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    run = subprocess.run(
-        [mergelens, "review", "--commit", merge, "--config", str(config),
-         "--time-budget", str(budget), "--format", "json", "--no-cache"],
-        cwd=repo, capture_output=True, text=True,
-    )
-    seconds = time.monotonic() - started
-    rss_mib = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) >> 10
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(
+            [mergelens, "review", "--commit", merge, "--config", str(config),
+             "--time-budget", str(budget), "--format", "json", "--no-cache"],
+            cwd=repo, stdout=out, stderr=err,
+        )
+        # This review's own peak (its largest process), not the bench's running maximum.
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.monotonic() - started
+        out.seek(0)
+        err.seek(0)
+        run = subprocess.CompletedProcess(
+            child.args, os.waitstatus_to_exitcode(status),
+            out.read().decode(errors="replace"), err.read().decode(errors="replace"))
+    rss_mib = usage.ru_maxrss >> 10
     if docs:
         docs.mkdir(parents=True, exist_ok=True)
         (docs / f"{repo.name}-{merge[:7]}.json").write_text(run.stdout)
