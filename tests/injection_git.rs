@@ -186,8 +186,8 @@ fn the_hook_names_a_hostile_file_escaped() {
     let repo = Repo::new();
     let base = "void a(void) {}\nvoid b(void) {}\nvoid c(void) {}\nvoid e(void) {}\n\nint main(void)\n{\n    a();\n\n    b();\n    return 0;\n}\n";
     repo.commit(FILE, base, "base");
-    // Theirs' change stays unreached (its function's own entry would judge it): the
-    // sentence that says so names the file.
+    // Theirs' change is examined by no entry (its function's own entry would judge it):
+    // the sentence that says so names the file.
     repo.commit(
         ".mergelens.toml",
         "changed-functions = \"none\"\n",
@@ -211,7 +211,7 @@ fn the_hook_names_a_hostile_file_escaped() {
         .collect();
     assert_inert_on_a_terminal(ours.as_bytes(), &said);
     assert!(
-        said.contains("theirs' change at we ird#%<b>\\x1b[31m.c:4 is never reached"),
+        said.contains("theirs' change at we ird#%<b>\\x1b[31m.c:4 was examined by no entry"),
         "{said}"
     );
 }
