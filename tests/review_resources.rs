@@ -224,6 +224,15 @@ fn a_merge_that_changes_no_code_is_clean_at_once_and_names_its_branches() {
     repo.git(&["checkout", "-q", "feature"]);
     repo.commit("prog.c", &theirs.replace("a(); //", "a(); a(); //"), "code");
     repo.git(&["checkout", "-q", "main"]);
+    // Ours changes code too: a merge that is one branch's program is judged, not learned.
+    repo.commit(
+        "prog.c",
+        &ours.replace(
+            "{\n    if (nondet_int())",
+            "{\n    a();\n    if (nondet_int())",
+        ),
+        "ours: code",
+    );
     let (said, doc) = merge_feature(&repo);
     assert!(!said.contains("only comments"), "{said}");
     assert_eq!(doc["entries"][0]["entry"], "main", "{said}");
