@@ -56,6 +56,7 @@ pub(crate) fn select(
     mode: ChangedFunctions,
     changes: &[ChangeSet],
     inputs: &[VersionInput],
+    outlines: Option<Outlines>,
     settings: &Settings,
     coverages: &[&Coverage],
     configured: &[String],
@@ -63,19 +64,21 @@ pub(crate) fn select(
     if mode == ChangedFunctions::None {
         return Ok(Selection::default());
     }
-    let mut defined: BTreeMap<Version, Vec<FunctionInfo>> = BTreeMap::new();
-    let mut programs = Vec::new();
-    for input in inputs {
-        let (functions, program) = analysed_functions(input, settings)?;
-        defined.insert(input.version, functions);
-        programs.push(program);
-    }
-    if programs.windows(2).all(|w| w[0] == w[1]) {
+    let outlines = match outlines {
+        Some(outlines) => outlines,
+        None => Outlines::read(inputs, settings)?,
+    };
+    if outlines.same_program() {
         return Ok(Selection {
             same_program: true,
             ..Selection::default()
         });
     }
+    let defined: BTreeMap<Version, Vec<FunctionInfo>> = outlines
+        .0
+        .into_iter()
+        .map(|(version, (functions, _))| (version, functions))
+        .collect();
     let mut lines: BTreeMap<String, u32> = BTreeMap::new();
     let mut reached: BTreeMap<String, bool> = BTreeMap::new();
     for change in changes {
@@ -107,12 +110,12 @@ pub(crate) fn select(
         if mode == ChangedFunctions::Unreached && reached.get(&name) == Some(&true) {
             continue;
         }
-        match everywhere(&name, &defined) {
-            Ok(()) => selection.chosen.push(ChangedFunction {
+        match no_own_entry(&name, &defined) {
+            None => selection.chosen.push(ChangedFunction {
                 name,
                 changed_lines,
             }),
-            Err(reason) => selection.left_out.push(reason),
+            Some(reason) => selection.left_out.push(reason),
         }
     }
     selection.chosen.sort_by(|a, b| {
@@ -151,35 +154,55 @@ pub(crate) fn unexamined(changes: &[ChangeSet], coverages: &[&Coverage]) -> Vec<
     out
 }
 
-/// When one branch's program is the base's and the merge result's is the other branch's,
-/// token for token after preprocessing: the sentence that says the merge does exactly that
-/// branch's change. Then every execution of the merge is that branch's on the same input,
-/// at every bound, so there is nothing to learn or check (the expected merge is that
-/// branch). `None` when it does not hold, or when a version cannot be read (the review
-/// then meets the failure where it judges it).
-pub(crate) fn one_sided(inputs: &[VersionInput], settings: &Settings) -> Option<String> {
-    let [base, ours, theirs, merged] = inputs else {
-        return None;
-    };
-    let program = |input: &VersionInput| analysed_functions(input, settings).ok().map(|(_, p)| p);
-    let (o, a, b, m) = (
-        program(base)?,
-        program(ours)?,
-        program(theirs)?,
-        program(merged)?,
-    );
-    let side = if o == a && a == b && b == m {
-        return None; // no change at all, said as such
-    } else if o == a && m == b {
-        "theirs"
-    } else if o == b && m == a {
-        "ours"
-    } else {
-        return None;
-    };
-    Some(format!(
-        "the merge result's program is {side}' token for token after preprocessing, and the other branch's is the base's: the merge does exactly {side}' change, on every input and at every bound, so nothing was learned"
-    ))
+/// Each version's analysed functions and program fingerprint ([`crate::cprog::functions`]),
+/// read once per review: what the one-branch shortcut and the selection both stand on.
+pub(crate) struct Outlines(BTreeMap<Version, (Vec<FunctionInfo>, String)>);
+
+impl Outlines {
+    pub(crate) fn read(
+        inputs: &[VersionInput],
+        settings: &Settings,
+    ) -> Result<Outlines, ReviewError> {
+        let mut read = BTreeMap::new();
+        for input in inputs {
+            read.insert(input.version, analysed_functions(input, settings)?);
+        }
+        Ok(Outlines(read))
+    }
+
+    fn program(&self, version: Version) -> Option<&str> {
+        self.0.get(&version).map(|(_, program)| program.as_str())
+    }
+
+    /// Every version's program is the first's, token for token.
+    fn same_program(&self) -> bool {
+        let programs: Vec<&String> = self.0.values().map(|(_, p)| p).collect();
+        programs.windows(2).all(|w| w[0] == w[1])
+    }
+
+    /// When one branch's program is the base's and the merge result's is the other
+    /// branch's, token for token after preprocessing: the sentence that says the merge does
+    /// exactly that branch's change. Then every execution of the merge is that branch's on
+    /// the same input, at every bound, so there is nothing to learn or check (the expected
+    /// merge is that branch). `None` when it does not hold, or without a merge result.
+    pub(crate) fn one_sided(&self) -> Option<String> {
+        let o = self.program(Version::Base)?;
+        let a = self.program(Version::Ours)?;
+        let b = self.program(Version::Theirs)?;
+        let m = self.program(Version::Merged)?;
+        let side = if o == a && a == b && b == m {
+            return None; // no change at all, said as such
+        } else if o == a && m == b {
+            "theirs"
+        } else if o == b && m == a {
+            "ours"
+        } else {
+            return None;
+        };
+        Some(format!(
+            "the merge result's program is {side}' token for token after preprocessing, and the other branch's is the base's: the merge does exactly {side}' change, on every input and at every bound, so nothing was learned"
+        ))
+    }
 }
 
 /// The functions of the version's analysed files (not its headers' or the system's), and
@@ -234,12 +257,12 @@ fn hunk_reached(coverages: &[&Coverage], side: HunkSide, hunk: &Hunk) -> bool {
     })
 }
 
-/// Whether `name` can be an entry of its own: defined once in every version, or added by
-/// one branch (defined once in it and in the merge, in neither the base nor the other
+/// Why `name` cannot be an entry of its own, if it cannot. It can when defined once in
+/// every version, or when added by one branch (defined once in it and in the merge, in neither the base nor the other
 /// branch: its entry is judged when the merge runs that branch's code there). A function a
 /// branch removes has no merge to look at, and is judged through its callers; two
 /// definitions (`static` ones in two files) are two functions no single entry names.
-fn everywhere(name: &str, defined: &BTreeMap<Version, Vec<FunctionInfo>>) -> Result<(), String> {
+fn no_own_entry(name: &str, defined: &BTreeMap<Version, Vec<FunctionInfo>>) -> Option<String> {
     let count = |v: Version| {
         defined
             .get(&v)
@@ -252,24 +275,24 @@ fn everywhere(name: &str, defined: &BTreeMap<Version, Vec<FunctionInfo>>) -> Res
         count(Version::Merged),
     );
     if o == 0 && m == 1 && ((a == 1 && b == 0) || (a == 0 && b == 1)) {
-        return Ok(());
+        return None;
     }
     for (version, functions) in defined {
         match functions.iter().filter(|f| f.name == name).count() {
             1 => {}
             0 => {
-                return Err(format!(
+                return Some(format!(
                     "`{name}` changed but is not defined in {version}: it gets no entry of its own and is judged through its callers only"
                 ));
             }
             _ => {
-                return Err(format!(
+                return Some(format!(
                     "`{name}` changed but is defined more than once in {version}: it gets no entry of its own"
                 ));
             }
         }
     }
-    Ok(())
+    None
 }
 
 #[cfg(test)]
@@ -315,14 +338,14 @@ mod tests {
             Version::Ours,
             vec![function("f", 1, 3), function("g", 5, 9)],
         );
-        assert!(everywhere("f", &defined).is_ok());
-        let missing = everywhere("g", &defined).unwrap_err();
+        assert!(no_own_entry("f", &defined).is_none());
+        let missing = no_own_entry("g", &defined).unwrap();
         assert!(missing.contains("not defined in base"), "{missing}");
         defined.insert(
             Version::Theirs,
             vec![function("f", 1, 3), function("f", 5, 9)],
         );
-        let twice = everywhere("f", &defined).unwrap_err();
+        let twice = no_own_entry("f", &defined).unwrap();
         assert!(twice.contains("more than once in theirs"), "{twice}");
     }
 }

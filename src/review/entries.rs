@@ -31,6 +31,7 @@ impl EntryRun<'_> {
         prepared: Vec<engine::PreparedEntry>,
         code_changed: bool,
         merged_change: Option<coverage::ChangeSet>,
+        outlines: Option<changed_functions::Outlines>,
         tally: &mut Tally,
     ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
         let mut entries = Vec::new();
@@ -42,7 +43,7 @@ impl EntryRun<'_> {
             }
         }
         if code_changed {
-            let (more, at) = self.changed_functions(merged_change, &entries, tally)?;
+            let (more, at) = self.changed_functions(merged_change, outlines, &entries, tally)?;
             unwind = unwind.or(at);
             entries.extend(more);
         }
@@ -100,11 +101,13 @@ impl EntryRun<'_> {
     /// The changed functions `changed-functions` asks for, each reviewed at its own entry,
     /// most changed first, with the unwinding they were learned at. `merged_change` is the
     /// merge's own change (base → merged); `configured` the configured entries' reviews,
-    /// whose coverage says which changes they reach. A function the run is stopped before
+    /// whose coverage says which changes they reach; `outlines` the versions' functions when
+    /// they were read already. A function the run is stopped before
     /// is unfinished, never clean.
     fn changed_functions(
         &self,
         merged_change: Option<coverage::ChangeSet>,
+        outlines: Option<changed_functions::Outlines>,
         configured: &[ReviewEntry],
         tally: &mut Tally,
     ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
@@ -121,6 +124,7 @@ impl EntryRun<'_> {
                 self.settings.changed_functions,
                 &changes,
                 self.inputs,
+                outlines,
                 self.settings,
                 &coverages,
                 &names,

@@ -176,24 +176,38 @@ fn merge_entries(
     settings: &Settings,
     ctx: &LearnContext,
     tally: &mut Tally,
-) -> Result<(Vec<engine::PreparedEntry>, bool), ReviewError> {
+) -> Result<MergeEntries, ReviewError> {
     let failed_before = tally.unfinished.len();
     let (prepared, no_code_change) =
         prepare_entries(inputs, settings, ctx, Some(&mut tally.unfinished))?;
     if no_code_change {
         tally.notes.push(NO_CODE_CHANGE.to_string());
-        return Ok((prepared, true));
+        return Ok((prepared, true, None));
     }
-    // Only once every entry could be read: an entry defined twice, say, is said as such.
-    if tally.unfinished.len() == failed_before
-        && let Some(note) = changed_functions::one_sided(inputs, settings)
+    // Only once every entry could be read: an entry defined twice, say, is said as such. A
+    // version whose functions cannot be read is met where the changed functions are chosen.
+    if tally.unfinished.len() != failed_before {
+        return Ok((prepared, false, None));
+    }
+    let outlines = changed_functions::Outlines::read(inputs, settings).ok();
+    if let Some(note) = outlines
+        .as_ref()
+        .and_then(changed_functions::Outlines::one_sided)
     {
         ctx.progress(&note);
         tally.notes.push(note);
-        return Ok((Vec::new(), true));
+        return Ok((Vec::new(), true, None));
     }
-    Ok((prepared, false))
+    Ok((prepared, false, outlines))
 }
+
+/// [`merge_entries`]'s answer: the prepared entries, whether nothing is left to learn, and
+/// the versions' outlines when they were read (for choosing the changed functions).
+type MergeEntries = (
+    Vec<engine::PreparedEntry>,
+    bool,
+    Option<changed_functions::Outlines>,
+);
 
 /// A commit as errors name it: its label and short id (`feature a5640c1`).
 fn named(commit: &CommitInfo) -> String {
@@ -351,7 +365,7 @@ pub fn review_merge(
         notes: common_notes(repo, &checkouts, settings),
         ..Tally::default()
     };
-    let (prepared, no_code_change) = merge_entries(&inputs, settings, ctx, &mut tally)?;
+    let (prepared, no_code_change, outlines) = merge_entries(&inputs, settings, ctx, &mut tally)?;
     let run = EntryRun {
         changes: &changes,
         inputs: &inputs,
@@ -362,7 +376,13 @@ pub fn review_merge(
         .then(|| checkouts.get(3))
         .flatten()
         .map(|merged| change_set(&checkouts[0], merged, HunkSide::To, None));
-    let (mut entries, unwind) = run.all(prepared, !no_code_change, merged_change, &mut tally)?;
+    let (mut entries, unwind) = run.all(
+        prepared,
+        !no_code_change,
+        merged_change,
+        outlines,
+        &mut tally,
+    )?;
     say_what_no_entry_examined(&entries, &changes, no_code_change, &mut tally);
     if let [_, ours, theirs, merged, ..] = checkouts.as_slice() {
         for entry in &mut entries {
