@@ -22,8 +22,8 @@ fn the_hook_blocks_or_allows_a_real_merge_as_configured() {
     assert!(repo.path().join(".git/hooks/pre-commit").exists());
     let base_of_ours = repo.head();
 
-    // fail-on = "unexpected" (the default): Fig. 12 is an overlap (both branches changed
-    // what follows funcA when the guard is false), which the default lets through, saying so.
+    // The default fail-on: Fig. 12 is an overlap (both branches changed what follows funcA
+    // when the guard is false) that loses no call, which the default lets through, saying so.
     let out = repo.run_git(&["merge", "--no-ff", "-m", "merge feature", "feature"], &[]);
     let said = text(&out);
     assert!(out.status.success(), "{said}");
@@ -140,8 +140,19 @@ fn a_resolved_conflict_is_reviewed_by_the_pre_commit_hook() {
         text(&out)
     );
     assert!(!repo.merged());
-    // ... and the default `fail-on = "unexpected"` lets through, having said so.
+    // ... and so does the default (`["unexpected", "lost"]`): the merge loses theirs' `g`
+    // on that input, and the hook says so.
     repo.user_config(None);
+    let out = repo.run_git(&["commit", "--no-edit"], &[]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("on some input the merge loses a call a branch added"),
+        "{}",
+        text(&out)
+    );
+    assert!(!repo.merged());
+    // The old default, `fail-on = "unexpected"`, lets it through, having said so.
+    repo.user_config(Some("fail-on = \"unexpected\"\n"));
     let out = repo.run_git(&["commit", "--no-edit"], &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("lost"), "{}", text(&out));

@@ -119,7 +119,8 @@ fn the_hook_stops_at_the_owners_budget_and_says_how_to_finish_after_the_merge() 
     assert!(said.contains("verdict: unfinished"), "{said}");
     assert!(
         said.contains("unfinished: the review stopped at the 2 s budget")
-            && said.contains("the merge goes ahead unfinished: fail-on = \"unexpected\"")
+            && said
+                .contains("the merge goes ahead unfinished: fail-on = [\"unexpected\", \"lost\"]")
             && said.contains("the time budget ran out")
             && said
                 .contains("to finish the review after the merge: mergelens review --commit HEAD"),

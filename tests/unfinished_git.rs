@@ -34,7 +34,7 @@ fn json(out: &std::process::Output) -> Value {
 fn code_goto_cc_rejects_makes_the_review_unfinished_with_the_reason() {
     let repo = rejected_by_goto_cc();
     let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
-    // The default fail-on (`unexpected`) does not name it: exit 0, but never `clean`,
+    // The default fail-on (`["unexpected", "lost"]`) does not name it: exit 0, but never `clean`,
     // never an error, and never `inconclusive`.
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let doc = json(&out);
@@ -117,7 +117,7 @@ fn the_hook_names_an_unfinished_review_and_blocks_it_where_fail_on_says() {
         "{said}"
     );
     assert!(
-        said.contains("the merge goes ahead unfinished: fail-on = \"unexpected\""),
+        said.contains("the merge goes ahead unfinished: fail-on = [\"unexpected\", \"lost\"]"),
         "{said}"
     );
     assert!(repo.merged());

@@ -594,7 +594,7 @@ fn config_text(program: &Program, entry: &str, harness: bool) -> String {
         );
     }
     t.push_str(
-        "\n# Bounds: loop bodies run at most `unwind` times; words have at most `max-word-length`\n# letters. `mergelens init` suggests values; auto-bounds raises unwind until nothing changes.\n# unwind = 2\n# max-word-length = 10\n# auto-bounds = true\n\n# When a review fails (exit code 1): \"never\", \"unexpected\", \"lost\", \"overlapping\", \"any\",\n# \"unfinished\", \"inconclusive\", or a list such as [\"unexpected\", \"unfinished\"].\nfail-on = \"unexpected\"\n",
+        "\n# Bounds: loop bodies run at most `unwind` times; words have at most `max-word-length`\n# letters. `mergelens init` suggests values; auto-bounds raises unwind until nothing changes.\n# unwind = 2\n# max-word-length = 10\n# auto-bounds = true\n\n# When a review fails (exit code 1): \"never\", \"unexpected\", \"lost\", \"overlapping\", \"any\",\n# \"unfinished\", \"inconclusive\", or a list such as [\"unexpected\", \"lost\", \"unfinished\"].\nfail-on = [\"unexpected\", \"lost\"]\n",
     );
     t
 }

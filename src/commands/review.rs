@@ -170,11 +170,16 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     }
     if args.hook && outcome == Outcome::Success && !report.document.unfinished.is_empty() {
         summary.push_str(&format!(
-            "mergelens: the merge goes ahead unfinished: fail-on = {} does not name \"unfinished\" (fail-on = [\"unexpected\", \"unfinished\"] blocks it)\n",
-            settings.fail_on.name()
+            "mergelens: the merge goes ahead unfinished: fail-on = {} does not name \"unfinished\" (fail-on = {} blocks it)\n",
+            settings.fail_on.name(),
+            settings
+                .fail_on
+                .with(mergelens::config::FailOnName::Unfinished.into())
+                .name()
         ));
     }
     if args.hook && outcome != Outcome::Success {
+        summary.push_str(&blocked_because(&report, settings.fail_on));
         summary.push_str(&format!(
             "mergelens: the merge is not committed (fail-on = {}); to commit it anyway: MERGELENS=0 git commit\n",
             settings.fail_on.name()
@@ -186,6 +191,17 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         out!("{summary}");
     }
     Ok(outcome)
+}
+
+/// Why the hook blocks a merge whose verdict alone does not say it: a call a branch added
+/// that the merge loses on some input (an overlapping or lost verdict).
+fn blocked_because(report: &ReviewReport, fail_on: mergelens::config::FailOn) -> String {
+    let lost = mergelens::config::FailOnName::Lost;
+    if report.lost && !report.unexpected && fail_on.contains(lost) {
+        "mergelens: on some input the merge loses a call a branch added (fail-on names \"lost\"; the stories show the input)\n".to_string()
+    } else {
+        String::new()
+    }
 }
 
 /// The warning of a review a stop cut short: which stop (the budget, in seconds), that the

@@ -71,7 +71,8 @@ impl FailOnName {
     }
 }
 
-/// The names `fail-on` gave (never empty); `unexpected` by default.
+/// The names `fail-on` gave (never empty); `["unexpected", "lost"]` by default: a merge
+/// that invents behaviour, or that loses a call a branch added on some input, fails.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct FailOn {
     bits: u8,
@@ -138,7 +139,7 @@ impl FailOn {
 
 impl Default for FailOn {
     fn default() -> FailOn {
-        FailOn::one(FailOnName::Unexpected)
+        FailOn::one(FailOnName::Unexpected).with(FailOn::one(FailOnName::Lost))
     }
 }
 
@@ -208,7 +209,7 @@ mod tests {
         assert!(both.contains(FailOnName::Unexpected) && both.contains(FailOnName::Unfinished));
         assert!(!both.contains(FailOnName::Lost));
         assert_eq!(both.name(), "[\"unexpected\", \"unfinished\"]");
-        assert_eq!(FailOn::default().name(), "\"unexpected\"");
+        assert_eq!(FailOn::default().name(), "[\"unexpected\", \"lost\"]");
         // A repeated name is the same set.
         assert_eq!(
             parse("fail-on = [\"lost\", \"lost\"]").unwrap(),
@@ -252,7 +253,9 @@ mod tests {
         let overlapping = FailOn::one(FailOnName::Overlapping);
         assert!(overlapping.fails(false, false, true) && overlapping.fails(true, false, false));
         assert!(!overlapping.fails(false, true, false));
+        // The default blocks a lost call, not an overlap that loses nothing.
         assert!(!default.fails(false, false, true));
+        assert!(default.fails(false, true, true) && default.fails(true, false, false));
         assert!(FailOn::one(FailOnName::Any).fails(false, false, true));
     }
 }

@@ -26,6 +26,7 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::ops::Range;
 
 use crate::document::execution::longest_common_subsequence;
 
@@ -71,13 +72,16 @@ fn sites_clash(x: &[CallTree], y: &[CallTree]) -> bool {
     })
 }
 
-/// Whether `m` interleaves `x` and `y` (each in its order, sites compared).
-fn interleaves(m: &[CallTree], x: &[CallTree], y: &[CallTree]) -> bool {
+/// Whether `m` interleaves `x` and `y`, each in its order, calls compared by `same`.
+fn interleaves(
+    m: &[CallTree],
+    x: &[CallTree],
+    y: &[CallTree],
+    same: impl Fn(&CallTree, &CallTree) -> bool,
+) -> bool {
     if m.len() != x.len() + y.len() {
         return false;
     }
-    let same =
-        |p: &CallTree, q: &CallTree| same_sites(std::slice::from_ref(p), std::slice::from_ref(q));
     // can[j]: the first i + j calls of `m` interleave x[..i] and y[..j], for the current i.
     let mut can = vec![false; y.len() + 1];
     for i in 0..=x.len() {
@@ -233,16 +237,16 @@ fn carry(t: &CallTree, changes: &Changes) -> CallTree {
 }
 
 /// The expected tree: O's tree with A's and B's changes, or [`Overlap`]. Where both
-/// branches made new calls from different sites in one gap, the merge makes both: in the
-/// order `merged` (the merge's tree, when given) has them if it interleaves them, else
-/// ours' first.
+/// branches made new calls from different call sites in one gap, the merge makes both: in
+/// the order `merged` (the merge's tree, when given) has them if it interleaves them as the
+/// base orders their places, else ours' first.
 pub(crate) fn merge3(
     o: &CallTree,
     a: &CallTree,
     b: &CallTree,
     merged: Option<&CallTree>,
 ) -> Result<CallTree, Overlap> {
-    merge_with(o, a, b, false, merged)
+    merge_with(o, a, b, Mode::default(), merged)
 }
 
 /// Where both branches made the same change to one part of the execution, diff3 takes it
@@ -252,15 +256,46 @@ pub(crate) fn merge3(
 /// merge that matches it is ambiguous, not unexpected. `None` when no part was changed
 /// identically by both.
 pub(crate) fn merge3_twice(o: &CallTree, a: &CallTree, b: &CallTree) -> Option<CallTree> {
-    let twice = merge_with(o, a, b, true, None).ok()?;
+    let twice = Mode {
+        twice: true,
+        ..Mode::default()
+    };
+    let twice = merge_with(o, a, b, twice, None).ok()?;
     (Ok(&twice) != merge3(o, a, b, None).as_ref()).then_some(twice)
+}
+
+/// Where [`merge3`] finds an overlap: the tree with each overlapping part resolved as the
+/// merge `merged` resolved it, if it kept ours' part, theirs' part, or both (interleaved);
+/// `None` when at some overlap the merge does neither branch's change, nor both: behaviour
+/// it invented, which is unexpected, not overlapping.
+pub(crate) fn merge3_resolved(
+    o: &CallTree,
+    a: &CallTree,
+    b: &CallTree,
+    merged: &CallTree,
+) -> Option<CallTree> {
+    let resolve = Mode {
+        resolve: true,
+        ..Mode::default()
+    };
+    merge_with(o, a, b, resolve, Some(merged)).ok()
+}
+
+/// How [`merge_with`] treats identical changes and overlaps.
+#[derive(Clone, Copy, Default)]
+struct Mode {
+    /// Identical changes of both branches are taken twice.
+    twice: bool,
+    /// An overlap takes the part of the guide (the merge) where that is ours' part,
+    /// theirs' part or both; else it stays an overlap.
+    resolve: bool,
 }
 
 fn merge_with(
     o: &CallTree,
     a: &CallTree,
     b: &CallTree,
-    twice: bool,
+    mode: Mode,
     merged: Option<&CallTree>,
 ) -> Result<CallTree, Overlap> {
     let mut changes_a = Changes::new();
@@ -270,16 +305,16 @@ fn merge_with(
     let changes = Both {
         a: &changes_a,
         b: &changes_b,
-        twice,
+        mode,
     };
     merge_node(o, a, b, &changes, merged)
 }
 
-/// What each branch changed, and whether identical changes are taken twice.
+/// What each branch changed, and how identical changes and overlaps are taken.
 struct Both<'a> {
     a: &'a Changes,
     b: &'a Changes,
-    twice: bool,
+    mode: Mode,
 }
 
 /// The merge of one call; `guide` is the merge's call at the same place, if it has one,
@@ -291,14 +326,12 @@ fn merge_node(
     both: &Both,
     guide: Option<&CallTree>,
 ) -> Result<CallTree, Overlap> {
-    let (changes_a, changes_b) = (both.a, both.b);
     if a == o {
-        return Ok(carry(b, changes_a));
+        return Ok(carry(b, both.a));
     }
-    if b == o || (a == b && !both.twice && !two_changes(&a.children, &b.children)) {
-        return Ok(carry(a, changes_b));
+    if b == o || (a == b && !both.mode.twice && !sites_clash(&a.children, &b.children)) {
+        return Ok(carry(a, both.b));
     }
-    let name = |ts: &[CallTree]| ts.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
     let (oc, ac, bc) = (&o.children, &a.children, &b.children);
     let ma = matching(oc, ac);
     let mb = matching(oc, bc);
@@ -319,34 +352,23 @@ fn merge_node(
         // The next call of O that both branches kept, or the end.
         let next = (io..oc.len()).find_map(|k| Some((k, ma[k]?, mb[k]?)));
         let (ko, ka, kb) = next.unwrap_or((oc.len(), ac.len(), bc.len()));
-        let (po, pa, pb) = (&oc[io..ko], &ac[ia..ka], &bc[ib..kb]);
-        if name(pa) == name(po) {
-            // Only B changed which calls are made here; A's changes to what they do carry,
-            // unless B dropped a call whose inside A changed (delete against modify).
-            if drops_changed(po, pa, pb) {
-                return Err(Overlap);
+        let gap = Gap {
+            o: &oc[io..ko],
+            a: &ac[ia..ka],
+            b: &bc[ib..kb],
+            ma: ma[io..ko].iter().map(|m| m.map(|j| j - ia)).collect(),
+            mb: mb[io..ko].iter().map(|m| m.map(|j| j - ib)).collect(),
+            tail: ko == oc.len(),
+        };
+        let shown = guide.map(|g| g.children.get(children.len()..).unwrap_or_default());
+        let part = match gap.merge(both, shown) {
+            Err(Overlap) if both.mode.resolve => {
+                let after = oc.get(ko).map(|t| t.name.as_str());
+                gap.resolved(both, shown, after)?
             }
-            children.extend(pb.iter().map(|t| carry(t, changes_a)));
-        } else if name(pb) == name(po) {
-            if drops_changed(po, pb, pa) {
-                return Err(Overlap);
-            }
-            children.extend(pa.iter().map(|t| carry(t, changes_b)));
-        } else if pa == pb && !two_changes(pa, pb) {
-            children.extend(pa.iter().cloned());
-            if both.twice {
-                children.extend(pb.iter().cloned());
-            }
-        } else if pa == pb {
-            let at = children.len();
-            let shown = guide.and_then(|g| g.children.get(at..at + pa.len() + pb.len()));
-            match shown {
-                Some(m) if interleaves(m, pa, pb) => children.extend(m.iter().cloned()),
-                _ => children.extend(pa.iter().chain(pb).cloned()),
-            }
-        } else {
-            return Err(Overlap);
-        }
+            part => part?,
+        };
+        children.extend(part);
         io = ko;
         ia = ka;
         ib = kb;
@@ -358,11 +380,351 @@ fn merge_node(
     })
 }
 
-/// Whether two branches' same new calls are two changes: made from call sites known to
-/// differ. Where a site is not known, they are taken for one change (and the merge made
-/// twice is ambiguous, see [`merge3_twice`]).
-fn two_changes(pa: &[CallTree], pb: &[CallTree]) -> bool {
-    sites_clash(pa, pb)
+/// The calls between two stable calls (or the ends): the base's, and each branch's, with
+/// the index of the branch's call each base call is aligned with.
+struct Gap<'t> {
+    o: &'t [CallTree],
+    a: &'t [CallTree],
+    b: &'t [CallTree],
+    ma: Vec<Option<usize>>,
+    mb: Vec<Option<usize>>,
+    /// No stable call follows: a branch that drops the gap's last calls may have cut the
+    /// execution short there (an early return), which also skips what the other branch
+    /// added at the end.
+    tail: bool,
+}
+
+/// One branch's change in a gap: the base calls `base` (indices into the gap's; empty for
+/// an insertion before call `base.start`) replaced by its calls `calls`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Region {
+    base: Range<usize>,
+    calls: Range<usize>,
+}
+
+impl Region {
+    /// Where the region's calls lie among the base's, as a range of positions `start..=end`
+    /// in which base call `k` is at `2k + 1` and the place before it at `2k`: an insertion
+    /// is at one place, a replacement at the base calls it replaced.
+    fn place(&self) -> (usize, usize) {
+        if self.base.is_empty() {
+            (2 * self.base.start, 2 * self.base.start)
+        } else {
+            (2 * self.base.start + 1, 2 * self.base.end - 1)
+        }
+    }
+}
+
+/// How two branches' regions of one gap meet.
+#[derive(Debug, PartialEq, Eq)]
+enum Meet {
+    /// At different places: two changes.
+    Apart,
+    /// The same change (the same base calls replaced by the same calls from the same
+    /// sites): one change, taken once.
+    Same,
+    /// Both changed the same base call, or inserted calls from the same call site
+    /// differently, or one inserted inside what the other replaced.
+    Overlap,
+}
+
+/// A call of the expected gap, with the positions among the base's calls where it lies
+/// (see [`Region::place`]), which order it against the other branch's calls.
+struct Placed {
+    tree: CallTree,
+    start: usize,
+    end: usize,
+}
+
+impl Gap<'_> {
+    /// The expected calls of the gap: each branch's changes where only it changed, both
+    /// branches' changes where they are apart (in the merge's order when it interleaves
+    /// them as the base orders their places), or [`Overlap`].
+    fn merge(&self, both: &Both, shown: Option<&[CallTree]>) -> Result<Vec<CallTree>, Overlap> {
+        let name = |ts: &[CallTree]| ts.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+        let (po, pa, pb) = (self.o, self.a, self.b);
+        if name(pa) == name(po) {
+            // Only B changed which calls are made here; A's changes to what they do carry,
+            // unless B dropped a call whose inside A changed (delete against modify).
+            if drops_changed(po, pa, pb) {
+                return Err(Overlap);
+            }
+            return Ok(pb.iter().map(|t| carry(t, both.a)).collect());
+        }
+        if name(pb) == name(po) {
+            if drops_changed(po, pb, pa) {
+                return Err(Overlap);
+            }
+            return Ok(pa.iter().map(|t| carry(t, both.b)).collect());
+        }
+        if pa == pb && !sites_clash(pa, pb) {
+            let twice = if both.mode.twice { pb } else { &[] };
+            return Ok(pa.iter().chain(twice).cloned().collect());
+        }
+        self.compose(both, shown, true)
+    }
+
+    /// Both branches changed the gap: their regions, composed where they are apart.
+    /// `strict`: an insertion at the end of the other branch's cut tail overlaps it.
+    fn compose(
+        &self,
+        both: &Both,
+        shown: Option<&[CallTree]>,
+        strict: bool,
+    ) -> Result<Vec<CallTree>, Overlap> {
+        if kept_changed_dropped(self.o, self.a, &self.ma, self.b)
+            || kept_changed_dropped(self.o, self.b, &self.mb, self.a)
+        {
+            return Err(Overlap);
+        }
+        let ra = regions(self.o.len(), self.a.len(), &self.ma);
+        let rb = regions(self.o.len(), self.b.len(), &self.mb);
+        let mut b_taken = vec![true; rb.len()];
+        let n = self.o.len();
+        let cut = |r: &Region| !r.base.is_empty() && r.base.end == n;
+        let at_end = |r: &Region| r.base.is_empty() && r.base.start == n;
+        for x in &ra {
+            for (j, y) in rb.iter().enumerate() {
+                if strict && self.tail && ((cut(x) && at_end(y)) || (at_end(x) && cut(y))) {
+                    return Err(Overlap);
+                }
+                match meet(x, &self.a[x.calls.clone()], y, &self.b[y.calls.clone()]) {
+                    Meet::Apart => {}
+                    Meet::Same => b_taken[j] = both.mode.twice,
+                    Meet::Overlap => return Err(Overlap),
+                }
+            }
+        }
+        let placed = |regions: &[Region], calls: &[CallTree], changes: &Changes| {
+            regions
+                .iter()
+                .flat_map(|r| {
+                    calls[r.calls.clone()].iter().map(|t| Placed {
+                        tree: carry(t, changes),
+                        start: r.place().0,
+                        end: r.place().1,
+                    })
+                })
+                .collect::<Vec<_>>()
+        };
+        let xs = placed(&ra, self.a, both.b);
+        let kept: Vec<Region> = rb
+            .iter()
+            .zip(&b_taken)
+            .filter(|(_, taken)| **taken)
+            .map(|(r, _)| r.clone())
+            .collect();
+        let ys = placed(&kept, self.b, both.a);
+        let n = xs.len() + ys.len();
+        Ok(match shown.and_then(|m| m.get(..n)) {
+            Some(m) if interleaves_in_place(m, &xs, &ys) => m.to_vec(),
+            _ => in_place_order(xs, ys),
+        })
+    }
+
+    /// The gap as the merge `shown` resolved an overlap: ours' calls, theirs', or both
+    /// interleaved, whichever the merge makes before `after` (the next stable call's
+    /// function, or the end).
+    fn resolved(
+        &self,
+        both: &Both,
+        shown: Option<&[CallTree]>,
+        after: Option<&str>,
+    ) -> Result<Vec<CallTree>, Overlap> {
+        let m = shown.ok_or(Overlap)?;
+        let fits = |n: usize| m.len() >= n && m.get(n).map(|t| t.name.as_str()) == after;
+        for part in [self.a, self.b] {
+            if fits(part.len()) && m[..part.len()] == *part {
+                return Ok(part.to_vec());
+            }
+        }
+        let n = self.a.len() + self.b.len();
+        if fits(n) && interleaves(&m[..n], self.a, self.b, |p, q| p == q) {
+            return Ok(m[..n].to_vec());
+        }
+        // Both changes, the cut tail's and the call added at its end, composed as if apart.
+        if let Ok(part) = self.compose(both, Some(m), false)
+            && fits(part.len())
+            && m[..part.len()] == *part
+        {
+            return Ok(part);
+        }
+        // One branch's change made inside the other's: ours moved the base's calls into a
+        // new call, theirs replaced them, and the merge makes theirs' inside ours'.
+        for nested in [nest(self.a, self.o, self.b), nest(self.b, self.o, self.a)] {
+            if nested
+                .as_ref()
+                .is_some_and(|t| fits(t.len()) && m[..t.len()] == **t)
+            {
+                return nested.ok_or(Overlap);
+            }
+        }
+        Err(Overlap)
+    }
+}
+
+/// `outer` with the calls `from` (the base's), where some call of `outer` makes them
+/// inside, replaced by `to`: the other branch's change made where this branch moved the
+/// base's calls. `None` when no call of `outer` makes them.
+fn nest(outer: &[CallTree], from: &[CallTree], to: &[CallTree]) -> Option<Vec<CallTree>> {
+    fn within(
+        ts: &[CallTree],
+        from: &[CallTree],
+        to: &[CallTree],
+        done: &mut bool,
+    ) -> Vec<CallTree> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < ts.len() {
+            if !*done && !from.is_empty() && ts[i..].starts_with(from) {
+                out.extend(to.iter().cloned());
+                *done = true;
+                i += from.len();
+                continue;
+            }
+            let t = &ts[i];
+            out.push(CallTree {
+                name: t.name.clone(),
+                site: t.site,
+                children: within(&t.children, from, to, done),
+            });
+            i += 1;
+        }
+        out
+    }
+    let mut done = false;
+    let inner: Vec<CallTree> = outer
+        .iter()
+        .map(|t| CallTree {
+            name: t.name.clone(),
+            site: t.site,
+            children: within(&t.children, from, to, &mut done),
+        })
+        .collect();
+    done.then_some(inner)
+}
+
+/// A branch's regions of a gap of `n` base calls and `len` calls of its own, from the
+/// alignment `m` (each base call's index in the branch's calls, if kept): the runs of
+/// base calls it did not keep with its calls between the kept ones around them, and its
+/// insertions between two kept calls.
+fn regions(n: usize, len: usize, m: &[Option<usize>]) -> Vec<Region> {
+    let mut out = Vec::new();
+    let (mut base, mut calls) = (0, 0);
+    let kept = m.iter().enumerate().filter_map(|(k, j)| Some((k, (*j)?)));
+    for (k, j) in kept.chain([(n, len)]) {
+        if base < k || calls < j {
+            out.push(Region {
+                base: base..k,
+                calls: calls..j,
+            });
+        }
+        (base, calls) = (k + 1, j + 1);
+    }
+    out
+}
+
+/// How region `x` (calls `xc`) of one branch meets region `y` (calls `yc`) of the other.
+fn meet(x: &Region, xc: &[CallTree], y: &Region, yc: &[CallTree]) -> Meet {
+    let same = xc == yc && !sites_clash(xc, yc);
+    let inside = |s: usize, r: &Range<usize>| {
+        if r.start < s && s < r.end {
+            Meet::Overlap
+        } else {
+            Meet::Apart
+        }
+    };
+    match (x.base.is_empty(), y.base.is_empty()) {
+        (false, false) if x.base.start < y.base.end && y.base.start < x.base.end => {
+            if x.base == y.base && same {
+                Meet::Same
+            } else {
+                Meet::Overlap
+            }
+        }
+        (false, false) => Meet::Apart,
+        (false, true) => inside(y.base.start, &x.base),
+        (true, false) => inside(x.base.start, &y.base),
+        (true, true) if x.base.start != y.base.start => Meet::Apart,
+        (true, true) if same => Meet::Same,
+        (true, true) if shares_site(xc, yc) => Meet::Overlap,
+        (true, true) => Meet::Apart,
+    }
+}
+
+/// Whether two insertions make a call of one function from one call site (or from sites
+/// not known apart): the same call site changed by both.
+fn shares_site(xc: &[CallTree], yc: &[CallTree]) -> bool {
+    xc.iter().any(|x| {
+        yc.iter()
+            .any(|y| x.name == y.name && (x.site == y.site || x.site == 0 || y.site == 0))
+    })
+}
+
+/// Whether a base call `x` kept with another inside is one `other` dropped (delete against
+/// modify, as [`drops_changed`] says for a whole gap).
+fn kept_changed_dropped(
+    o: &[CallTree],
+    x: &[CallTree],
+    m: &[Option<usize>],
+    other: &[CallTree],
+) -> bool {
+    let (kept_o, kept_x): (Vec<CallTree>, Vec<CallTree>) = m
+        .iter()
+        .enumerate()
+        .filter_map(|(k, j)| Some((o[k].clone(), x[(*j)?].clone())))
+        .unzip();
+    drops_changed(&kept_o, &kept_x, other)
+}
+
+/// Whether `x` may come next when `ys[j..]` are the other branch's calls still to place:
+/// none of them lies wholly before it.
+fn may_precede(x: &Placed, ys: &[Placed], j: usize) -> bool {
+    ys.get(j).is_none_or(|y| y.end >= x.start)
+}
+
+/// Whether `m` interleaves the placed calls `xs` and `ys`, each in its order, and a call
+/// of one branch before a call of the other only where the base allows it (sites compared).
+fn interleaves_in_place(m: &[CallTree], xs: &[Placed], ys: &[Placed]) -> bool {
+    let same =
+        |p: &CallTree, q: &CallTree| same_sites(std::slice::from_ref(p), std::slice::from_ref(q));
+    // can[i][j]: the first i + j calls of `m` place xs[..i] and ys[..j].
+    let mut can = vec![vec![false; ys.len() + 1]; xs.len() + 1];
+    can[0][0] = true;
+    for i in 0..=xs.len() {
+        for j in 0..=ys.len() {
+            if i + j == 0 {
+                continue;
+            }
+            let k = i + j - 1;
+            can[i][j] = (i > 0
+                && can[i - 1][j]
+                && same(&m[k], &xs[i - 1].tree)
+                && may_precede(&xs[i - 1], ys, j))
+                || (j > 0
+                    && can[i][j - 1]
+                    && same(&m[k], &ys[j - 1].tree)
+                    && may_precede(&ys[j - 1], xs, i));
+        }
+    }
+    can[xs.len()][ys.len()]
+}
+
+/// The placed calls of both branches in base order, ours' first where either may be.
+fn in_place_order(xs: Vec<Placed>, ys: Vec<Placed>) -> Vec<CallTree> {
+    let mut out = Vec::with_capacity(xs.len() + ys.len());
+    let (mut xs, mut ys) = (xs.into_iter().peekable(), ys.into_iter().peekable());
+    loop {
+        let take_y = match (xs.peek(), ys.peek()) {
+            (Some(x), Some(y)) => y.end < x.start,
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => break,
+        };
+        let next = if take_y { ys.next() } else { xs.next() };
+        out.extend(next.map(|p| p.tree));
+    }
+    out
 }
 
 /// Whether `other` dropped a call of `o` whose subtree this branch's `x` (the same calls
@@ -394,240 +756,4 @@ fn lcs(o: &[CallTree], x: &[CallTree]) -> Vec<(usize, usize)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `main[a[x] b@3]` notation: a name (and its call site after `@`), then its children
-    /// in brackets.
-    fn tree(s: &str) -> CallTree {
-        fn parse(tokens: &[&str], i: &mut usize) -> Vec<CallTree> {
-            let mut out: Vec<CallTree> = Vec::new();
-            while *i < tokens.len() {
-                match tokens[*i] {
-                    "[" => {
-                        *i += 1;
-                        let children = parse(tokens, i);
-                        out.last_mut().unwrap().children = children;
-                    }
-                    "]" => {
-                        *i += 1;
-                        return out;
-                    }
-                    token => {
-                        *i += 1;
-                        let (name, site) = token.split_once('@').unwrap_or((token, "0"));
-                        out.push(CallTree {
-                            name: name.to_string(),
-                            site: site.parse().unwrap(),
-                            children: vec![],
-                        });
-                    }
-                }
-            }
-            out
-        }
-        let spaced = s.replace('[', " [ ").replace(']', " ] ");
-        let tokens: Vec<&str> = spaced.split_whitespace().collect();
-        parse(&tokens, &mut 0).remove(0)
-    }
-
-    fn m(o: &str, a: &str, b: &str) -> Result<CallTree, Overlap> {
-        merge3(&tree(o), &tree(a), &tree(b), None)
-    }
-
-    /// The merge of `o`, `a`, `b` guided by `merged`, and whether it is `merged`, sites
-    /// compared.
-    fn explains(o: &str, a: &str, b: &str, merged: &str) -> bool {
-        let merged = tree(merged);
-        merge3(&tree(o), &tree(a), &tree(b), Some(&merged))
-            .is_ok_and(|e| same_sites(&[e], std::slice::from_ref(&merged)))
-    }
-
-    #[test]
-    fn the_same_call_added_at_two_sites_is_two_changes() {
-        let (o, a, b) = ("main[a b]", "main[a log@1 b]", "main[a log@2 b]");
-        assert!(explains(o, a, b, "main[a log@1 log@2 b]"));
-        // In the order the merge makes them: its code decides, not ours-first.
-        assert!(explains(o, a, b, "main[a log@2 log@1 b]"));
-        // A merge that makes only one lost the other branch's call.
-        assert!(!explains(o, a, b, "main[a log@1 b]"));
-        assert!(!explains(o, a, b, "main[a log@2 b]"));
-        // With no base call around them, and inside a call.
-        assert!(explains(
-            "main",
-            "main[log@1]",
-            "main[log@2]",
-            "main[log@1 log@2]"
-        ));
-        assert!(explains(
-            "main[f]",
-            "main[f[log@1]]",
-            "main[f[log@2]]",
-            "main[f[log@2 log@1]]"
-        ));
-        // Interleaved with each branch's order kept.
-        assert!(explains(
-            "main",
-            "main[x@1 y@2]",
-            "main[x@3 y@4]",
-            "main[x@1 x@3 y@4 y@2]"
-        ));
-        assert!(!explains(
-            "main",
-            "main[x@1 y@2]",
-            "main[x@3 y@4]",
-            "main[y@2 x@1 x@3 y@4]"
-        ));
-    }
-
-    #[test]
-    fn a_call_moved_to_another_line_composes_with_a_body_change() {
-        // Ours edits the line of the call of `f`, theirs what `f` does.
-        assert_eq!(
-            m("main[f@1[g]]", "main[f@5[g]]", "main[f@1[h]]"),
-            Ok(tree("main[f[h]]"))
-        );
-    }
-
-    #[test]
-    fn the_same_call_at_the_same_site_or_an_unknown_one_is_one_change() {
-        let (o, a) = ("main[a b]", "main[a log@1 b]");
-        assert!(explains(o, a, "main[a log@1 b]", "main[a log@1 b]"));
-        assert!(!explains(o, a, "main[a log@1 b]", "main[a log@1 log@1 b]"));
-        // A call through a pointer names no site: diff3's reading, and the twice one is
-        // left to `merge3_twice`.
-        assert!(explains(o, a, "main[a log b]", "main[a log@1 b]"));
-        assert_eq!(
-            merge3_twice(&tree(o), &tree(a), &tree("main[a log b]")),
-            Some(tree("main[a log log b]"))
-        );
-    }
-
-    #[test]
-    fn deleting_a_call_whose_inside_the_other_branch_changed_overlaps() {
-        // Ours drops `cleanup`, theirs syncs inside it: no merge does both.
-        assert_eq!(
-            m(
-                "main[cleanup[close] end]",
-                "main[end]",
-                "main[cleanup[close sync] end]"
-            ),
-            Err(Overlap)
-        );
-        assert_eq!(
-            m(
-                "main[cleanup[close] end]",
-                "main[cleanup[close sync] end]",
-                "main[end]"
-            ),
-            Err(Overlap)
-        );
-        // Dropping a call the other branch left alone is that branch's change alone.
-        assert_eq!(
-            m(
-                "main[cleanup[close] log end]",
-                "main[log end]",
-                "main[cleanup[close] log trace end]"
-            ),
-            Ok(tree("main[log trace end]"))
-        );
-    }
-
-    #[test]
-    fn independent_changes_in_two_functions_compose() {
-        assert_eq!(
-            m("main[a b]", "main[a[trace] b]", "main[a b[verify]]"),
-            Ok(tree("main[a[trace] b[verify]]"))
-        );
-    }
-
-    #[test]
-    fn a_new_call_gets_the_other_branchs_body() {
-        assert_eq!(
-            m("main[f[g]]", "main[f[h]]", "main[f[g] f[g]]"),
-            Ok(tree("main[f[h] f[h]]"))
-        );
-    }
-
-    #[test]
-    fn both_replacing_one_call_differently_overlap() {
-        assert_eq!(m("main[a b]", "main[a z[b]]", "main[a c]"), Err(Overlap));
-        // Fig. 12 when the guard holds: theirs is the base, ours' move is expected.
-        assert_eq!(
-            m("main[a b]", "main[a z[b]]", "main[a b]"),
-            Ok(tree("main[a z[b]]"))
-        );
-    }
-
-    #[test]
-    fn a_move_and_a_body_change_compose() {
-        assert_eq!(
-            m("main[a b]", "main[a z[b]]", "main[a b[c]]"),
-            Ok(tree("main[a z[b[c]]]"))
-        );
-    }
-
-    #[test]
-    fn identical_changes_taken_twice_are_the_ambiguous_reading() {
-        assert_eq!(
-            merge3_twice(
-                &tree("main[a b]"),
-                &tree("main[a log b]"),
-                &tree("main[a log b]")
-            ),
-            Some(tree("main[a log log b]"))
-        );
-        assert_eq!(
-            merge3_twice(&tree("main[a]"), &tree("main[a x]"), &tree("main[a y]")),
-            None
-        );
-    }
-
-    #[test]
-    fn identical_changes_are_taken_once() {
-        assert_eq!(
-            m("main[a]", "main[a x]", "main[a x]"),
-            Ok(tree("main[a x]"))
-        );
-    }
-
-    #[test]
-    fn logs_become_trees_with_spliced_calls() {
-        use LogItem::*;
-        let log = [
-            Enter("a", 1),
-            Enter("hidden", 2),
-            Enter("b", 3),
-            Return,
-            Return,
-            Return,
-            Enter("c", 4),
-            Return,
-            End,
-        ];
-        let t = CallTree::from_log("main", &log, |n| n != "hidden", |_| true);
-        assert_eq!(t, tree("main[a[b] c]"));
-        assert_eq!(t.word("end", |_| true), vec!["a", "b", "c", "end"]);
-        assert_eq!(t.word("end", |n| n != "a"), vec!["b", "c", "end"]);
-        assert!(same_sites(&[t], &[tree("main[a@1[b@3] c@4]")]));
-        // Branch events are leaves: a return closes the function around them.
-        let branches = [
-            Enter("f", 0),
-            Enter("f:3:then", 0),
-            Enter("g", 0),
-            Return,
-            Return,
-            Enter("main:9:else", 0),
-            End,
-        ];
-        let t = CallTree::from_log("main", &branches, |_| true, |n| !n.contains(':'));
-        assert_eq!(t, tree("main[f[f:3:then g] main:9:else]"));
-        let flat = CallTree::from_log(
-            "main",
-            &[Enter("a", 0), Enter("b", 0), End],
-            |_| true,
-            |_| true,
-        );
-        assert_eq!(flat, tree("main[a b]"));
-    }
-}
+mod tests;

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 use super::context::LearnContext;
-use super::diff3::{CallTree, LogItem, merge3, merge3_twice};
+use super::diff3::{CallTree, LogItem, merge3, merge3_resolved, merge3_twice};
 use super::engine::{EntryAutomata, VersionInput, front_end_config};
 use super::error::ReviewError;
 use super::execution_cache::{
@@ -372,7 +372,12 @@ fn judge(
             }
         }
         let (kind, expected) = match merge3(o, a, b, Some(m)) {
-            Err(_) => (ExecutionKind::Overlapping, None),
+            // Both branches changed one part: the merge may keep one side's change or
+            // both; anything else there is behaviour it invented.
+            Err(_) if merge3_resolved(o, a, b, m).as_ref() == Some(m) => {
+                (ExecutionKind::Overlapping, None)
+            }
+            Err(_) => (ExecutionKind::Unexpected, None),
             Ok(e) if &e == m => {
                 check.explained += 1;
                 continue;
