@@ -53,7 +53,10 @@ fn early_return() -> Repo {
     let base = format!(
         "{FUNCTIONS}int main(void)\n{{\n    int x = nondet_int();\n    a();\n    /* checked */\n    b();\n    /* done */\n    return 0;\n}}\n"
     );
-    let ours = base.replace("    a();\n", "    a();\n    if (x < 0)\n        return 1;\n");
+    let ours = base.replace(
+        "    a();\n",
+        "    a();\n    if (x < 0)\n        return 1;\n",
+    );
     let theirs = base.replace("    /* done */\n", "    /* done */\n    audit();\n");
     merge(&base, &ours, &theirs)
 }
@@ -89,11 +92,14 @@ fn an_early_return_that_skips_the_other_branchs_new_call_fails_the_default_gate(
 
 #[test]
 fn a_conflict_resolved_into_calls_neither_branch_made_is_unexpected() {
-    let program = |calls: &str| {
-        format!("{FUNCTIONS}int main(void)\n{{\n    {calls}\n    return 0;\n}}\n")
-    };
+    let program =
+        |calls: &str| format!("{FUNCTIONS}int main(void)\n{{\n    {calls}\n    return 0;\n}}\n");
     // Ours meant `a x1`, theirs `a b`; the hand resolution makes `a b b`.
-    let repo = merge(&program("a();"), &program("a(); x1();"), &program("a(); b();"));
+    let repo = merge(
+        &program("a();"),
+        &program("a(); x1();"),
+        &program("a(); b();"),
+    );
     repo.git(&["tag", "v1"]);
     let out = repo.run_git(&["merge", "--no-ff", "feature"], &[]);
     assert!(!out.status.success(), "a conflict: {}", text(&out));

@@ -355,3 +355,57 @@ fn an_early_return_that_skips_the_others_new_last_call_overlaps() {
         Ok(tree("main[a x c]"))
     );
 }
+
+/// Random call trees of at most three levels over four functions and three sites.
+fn arbitrary_tree() -> impl proptest::strategy::Strategy<Value = CallTree> {
+    use proptest::prelude::*;
+    let leaf = (0..4u8, 0..3u32).prop_map(|(n, site)| CallTree {
+        name: ["a", "b", "c", "d"][n as usize].to_string(),
+        site,
+        children: Vec::new(),
+    });
+    let node = leaf.prop_recursive(2, 12, 4, |inner| {
+        (0..4u8, 0..3u32, proptest::collection::vec(inner, 0..4)).prop_map(|(n, site, children)| {
+            CallTree {
+                name: ["a", "b", "c", "d"][n as usize].to_string(),
+                site,
+                children,
+            }
+        })
+    });
+    proptest::collection::vec(node, 0..5).prop_map(|children| CallTree {
+        name: "main".into(),
+        site: 0,
+        children,
+    })
+}
+
+proptest::proptest! {
+    /// A branch that changed nothing leaves the other's tree; the merge is symmetric up to
+    /// the order of two branches' calls; a merge that resolves the overlaps one side's way
+    /// is never taken for invented behaviour.
+    #[test]
+    fn the_merge_is_diff3s(o in arbitrary_tree(), a in arbitrary_tree(), b in arbitrary_tree()) {
+        proptest::prop_assert_eq!(merge3(&o, &o, &b, None), Ok(b.clone()));
+        proptest::prop_assert_eq!(merge3(&o, &a, &o, None), Ok(a.clone()));
+        let ab = merge3(&o, &a, &b, None);
+        let ba = merge3(&o, &b, &a, None);
+        proptest::prop_assert_eq!(ab.is_ok(), ba.is_ok());
+        if let (Ok(x), Ok(y)) = (&ab, &ba) {
+            proptest::prop_assert_eq!(x.word("end", |_| true).len(), y.word("end", |_| true).len());
+            // Guided by one of them, the other merge takes its order.
+            proptest::prop_assert_eq!(merge3(&o, &b, &a, Some(x)).map(|t| t.word("end", |_| true).len()), Ok(x.word("end", |_| true).len()));
+        }
+        if ab.is_err() {
+            // A merge that resolves every overlap as one side does is resolved to itself.
+            for side in [&a, &b] {
+                if let Some(resolved) = merge3_resolved(&o, &a, &b, side) {
+                    proptest::prop_assert_eq!(
+                        merge3_resolved(&o, &a, &b, &resolved),
+                        Some(resolved.clone())
+                    );
+                }
+            }
+        }
+    }
+}
