@@ -18,6 +18,12 @@
 //!   `ret_<function>` (CBMC's body-less functions change nothing through their pointer
 //!   arguments, so the result is all they give).
 //!
+//! * a call of `sscanf` with k pointers after the format: a call of a reader of its own
+//!   ([`scan_reader`]) whose result is the next value of key `lib_sscanf`, and which fills
+//!   the objects of the first (result) pointers with the next bytes of `lib_sscanf_bytes`
+//!   (CBMC's model makes both up afresh in each version, so that one version beside a copy
+//!   of itself already goes different ways).
+//!
 //! What the C library gives (`getchar`, `fgets`, `read`, `malloc`, ...) is wrapped by the
 //! product rewriting ([`crate::cprog::product`]), which knows the version's tag.
 
@@ -45,6 +51,9 @@ pub(super) struct InputEdits {
     pub keys: Vec<BTreeSet<String>>,
     /// The body-less functions given a body.
     pub functions: Vec<String>,
+    /// Per unit, the numbers of result pointers its calls of `sscanf` pass, whose readers
+    /// it defines.
+    pub scans: Vec<BTreeSet<usize>>,
 }
 
 impl InputEdits {
@@ -53,6 +62,13 @@ impl InputEdits {
         let mut out = String::new();
         for key in &self.keys[u] {
             let _ = writeln!(out, "void {INPUT_HOOK}{key}(void *, unsigned long);");
+        }
+        for pointers in &self.scans[u] {
+            let _ = writeln!(
+                out,
+                "static int {SCAN_READER}{pointers}(const char *, const char *{});",
+                ", void *".repeat(*pointers)
+            );
         }
         out
     }
@@ -65,6 +81,7 @@ pub(super) fn input_edits(units: &[Unit], index: &Index) -> InputEdits {
         tails: vec![String::new(); units.len()],
         keys: vec![BTreeSet::new(); units.len()],
         functions: Vec::new(),
+        scans: vec![BTreeSet::new(); units.len()],
     };
     for def in index.defs.iter().filter(|d| d.origin != FileOrigin::System) {
         let src = units[def.unit].src();
@@ -77,7 +94,27 @@ pub(super) fn input_edits(units: &[Unit], index: &Index) -> InputEdits {
             {
                 fill_locals(node, src, &def.name, def.unit, &mut out);
             }
+            if let Some(pointers) = scan_call(node, src) {
+                let callee = node
+                    .child_by_field_name("function")
+                    .expect("a call's function");
+                out.edits[def.unit].push(Edit::replace(
+                    callee.start_byte(),
+                    callee.end_byte(),
+                    format!("{SCAN_READER}{pointers}"),
+                    0,
+                ));
+                out.scans[def.unit].insert(pointers);
+            }
             stack.extend(named_children(node));
+        }
+    }
+    for u in 0..units.len() {
+        for &pointers in &out.scans[u] {
+            out.tails[u].push_str(&scan_reader(pointers));
+        }
+        if !out.scans[u].is_empty() {
+            out.keys[u].extend(["lib_sscanf".to_string(), "lib_sscanf_bytes".to_string()]);
         }
     }
     let mut given: HashSet<String> = HashSet::new();
@@ -97,6 +134,45 @@ pub(super) fn input_edits(units: &[Unit], index: &Index) -> InputEdits {
         }
     }
     out
+}
+
+/// The prefix of the readers that stand for `sscanf`, one per number of result pointers.
+const SCAN_READER: &str = "__mergelens_sscanf_";
+
+/// How many result pointers `node` passes when it is a call of `sscanf` (a string, a
+/// format, then the pointers).
+fn scan_call(node: Node, src: &str) -> Option<usize> {
+    if node.kind() != "call_expression" {
+        return None;
+    }
+    let callee = node.child_by_field_name("function")?;
+    if callee.kind() != "identifier" || text(callee, src) != "sscanf" {
+        return None;
+    }
+    let arguments = named_children(node.child_by_field_name("arguments")?)
+        .into_iter()
+        .filter(|c| c.kind() != "comment")
+        .count();
+    arguments.checked_sub(2)
+}
+
+/// The reader that stands for `sscanf` with `pointers` result pointers: it returns the
+/// next value of `lib_sscanf` (from -1, end of input, to `pointers`), and fills the object
+/// each of the first that many pointers points into, from the pointer on, with the next
+/// bytes of `lib_sscanf_bytes`, as CBMC's model fills them with values it chooses.
+fn scan_reader(pointers: usize) -> String {
+    let mut params = String::new();
+    let mut fills = String::new();
+    for i in 0..pointers {
+        let _ = write!(params, ", void *__ml_p{i}");
+        let _ = write!(
+            fills,
+            " if (__ml_r > {i}) {INPUT_HOOK}lib_sscanf_bytes(__ml_p{i}, __CPROVER_OBJECT_SIZE(__ml_p{i}) - __CPROVER_POINTER_OFFSET(__ml_p{i}));"
+        );
+    }
+    format!(
+        "\nstatic int {SCAN_READER}{pointers}(const char *__ml_s, const char *__ml_f{params}) {{ int __ml_r; {INPUT_HOOK}lib_sscanf(&__ml_r, sizeof(__ml_r)); __CPROVER_assume(__ml_r >= -1 && __ml_r <= {pointers});{fills} return __ml_r; }}\n"
+    )
 }
 
 /// The key of local `variable` of `function`: `local_<length of function>_<function>_<variable>`,
