@@ -1,7 +1,7 @@
 //! One world for the four versions (issue 18), on real repositories with the real CBMC:
 //! whatever a version reads that CBMC would choose (a function without a body, the C
 //! library's input, an uninitialised local or harness buffer, `malloc`'s bytes, `main`'s
-//! arguments, a pointer parameter's buffer, what `sscanf` scans) is read from streams the product program
+//! arguments, a pointer parameter's buffer, what `sscanf`, `sprintf` and `snprintf` give) is read from streams the product program
 //! shares, so independent changes on the two arms of a branch on such an input compose;
 //! interference through such an input is still found, with the input shown; and an input
 //! the product does not share makes the self-check fail and the entry inconclusive.
@@ -123,15 +123,29 @@ fn a_branch_on_what_strtod_and_strtoul_read_composes() {
 }
 
 #[test]
-fn a_branch_on_what_sscanf_read_composes() {
-    // CBMC's `sscanf` chooses its result and what it writes afresh in each version (a
-    // version beside a copy of itself went different ways: the self-check failed, as on
-    // cJSON's `print_number`); mergelens reads both from the shared input.
+fn a_branch_on_what_sscanf_sprintf_and_snprintf_give_composes() {
+    // CBMC's models choose these results and bytes afresh in each version (a version beside
+    // a copy of itself went different ways: the self-check failed, as on cJSON's
+    // `print_number`); mergelens reads them from the shared input.
     assert_arms_compose(
         "#include <stdio.h>",
         "int main(void)",
         "char text[4];\n    text[3] = 0;\n    double d = 0;\n    int got = sscanf(text, \"%lg\", &d);",
         "got == 1 && d < 0",
+        &[],
+    );
+    assert_arms_compose(
+        "#include <stdio.h>",
+        "int main(void)",
+        "char out[8];\n    int n = sprintf(out, \"%d\", 42);",
+        "n > 2",
+        &[],
+    );
+    assert_arms_compose(
+        "#include <stdio.h>",
+        "int main(void)",
+        "char out[4];\n    int n = snprintf(out, sizeof out, \"%d\", 7);",
+        "n == 1 && out[0] == '7'",
         &[],
     );
 }

@@ -18,11 +18,13 @@
 //!   `ret_<function>` (CBMC's body-less functions change nothing through their pointer
 //!   arguments, so the result is all they give).
 //!
-//! * a call of `sscanf` with k pointers after the format: a call of a reader of its own
-//!   ([`scan_reader`]) whose result is the next value of key `lib_sscanf`, and which fills
-//!   the objects of the first (result) pointers with the next bytes of `lib_sscanf_bytes`
-//!   (CBMC's model makes both up afresh in each version, so that one version beside a copy
-//!   of itself already goes different ways).
+//! * a call of `sscanf`, `sprintf` or `snprintf` (when the program defines none of its
+//!   own): a call of a reader of its own ([`LibraryCall`]) that gives what CBMC's model
+//!   makes up afresh in each version (so that one version beside a copy of itself already
+//!   went different ways) from shared streams instead: `sscanf`'s result (`lib_sscanf`)
+//!   and the objects its first result pointers point into (`lib_sscanf_bytes`),
+//!   `sprintf`'s result (`lib_sprintf`; CBMC's model writes nothing), `snprintf`'s result
+//!   and the bytes it writes (`lib_snprintf`, `lib_snprintf_bytes`).
 //!
 //! What the C library gives (`getchar`, `fgets`, `read`, `malloc`, ...) is wrapped by the
 //! product rewriting ([`crate::cprog::product`]), which knows the version's tag.
@@ -51,9 +53,8 @@ pub(super) struct InputEdits {
     pub keys: Vec<BTreeSet<String>>,
     /// The body-less functions given a body.
     pub functions: Vec<String>,
-    /// Per unit, the numbers of result pointers its calls of `sscanf` pass, whose readers
-    /// it defines.
-    pub scans: Vec<BTreeSet<usize>>,
+    /// Per unit, the readers of its calls of the C library, which it defines.
+    pub library: Vec<BTreeSet<LibraryCall>>,
 }
 
 impl InputEdits {
@@ -63,12 +64,8 @@ impl InputEdits {
         for key in &self.keys[u] {
             let _ = writeln!(out, "void {INPUT_HOOK}{key}(void *, unsigned long);");
         }
-        for pointers in &self.scans[u] {
-            let _ = writeln!(
-                out,
-                "static int {SCAN_READER}{pointers}(const char *, const char *{});",
-                ", void *".repeat(*pointers)
-            );
+        for call in &self.library[u] {
+            let _ = writeln!(out, "{};", call.prototype());
         }
         out
     }
@@ -81,7 +78,7 @@ pub(super) fn input_edits(units: &[Unit], index: &Index) -> InputEdits {
         tails: vec![String::new(); units.len()],
         keys: vec![BTreeSet::new(); units.len()],
         functions: Vec::new(),
-        scans: vec![BTreeSet::new(); units.len()],
+        library: vec![BTreeSet::new(); units.len()],
     };
     for def in index.defs.iter().filter(|d| d.origin != FileOrigin::System) {
         let src = units[def.unit].src();
@@ -94,27 +91,25 @@ pub(super) fn input_edits(units: &[Unit], index: &Index) -> InputEdits {
             {
                 fill_locals(node, src, &def.name, def.unit, &mut out);
             }
-            if let Some(pointers) = scan_call(node, src) {
+            if let Some(call) = LibraryCall::of(node, src, index) {
                 let callee = node
                     .child_by_field_name("function")
                     .expect("a call's function");
                 out.edits[def.unit].push(Edit::replace(
                     callee.start_byte(),
                     callee.end_byte(),
-                    format!("{SCAN_READER}{pointers}"),
+                    call.reader(),
                     0,
                 ));
-                out.scans[def.unit].insert(pointers);
+                out.library[def.unit].insert(call);
             }
             stack.extend(named_children(node));
         }
     }
     for u in 0..units.len() {
-        for &pointers in &out.scans[u] {
-            out.tails[u].push_str(&scan_reader(pointers));
-        }
-        if !out.scans[u].is_empty() {
-            out.keys[u].extend(["lib_sscanf".to_string(), "lib_sscanf_bytes".to_string()]);
+        for call in &out.library[u] {
+            out.tails[u].push_str(&call.definition());
+            out.keys[u].extend(call.keys().map(str::to_string));
         }
     }
     let mut given: HashSet<String> = HashSet::new();
@@ -136,43 +131,105 @@ pub(super) fn input_edits(units: &[Unit], index: &Index) -> InputEdits {
     out
 }
 
-/// The prefix of the readers that stand for `sscanf`, one per number of result pointers.
-const SCAN_READER: &str = "__mergelens_sscanf_";
-
-/// How many result pointers `node` passes when it is a call of `sscanf` (a string, a
-/// format, then the pointers).
-fn scan_call(node: Node, src: &str) -> Option<usize> {
-    if node.kind() != "call_expression" {
-        return None;
-    }
-    let callee = node.child_by_field_name("function")?;
-    if callee.kind() != "identifier" || text(callee, src) != "sscanf" {
-        return None;
-    }
-    let arguments = named_children(node.child_by_field_name("arguments")?)
-        .into_iter()
-        .filter(|c| c.kind() != "comment")
-        .count();
-    arguments.checked_sub(2)
+/// A call of the C library whose model makes up its results afresh in each version, and
+/// the reader that stands for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum LibraryCall {
+    /// `sscanf` with this many result pointers after the format.
+    Scan(usize),
+    Print,
+    PrintN,
 }
 
-/// The reader that stands for `sscanf` with `pointers` result pointers: it returns the
-/// next value of `lib_sscanf` (from -1, end of input, to `pointers`), and fills the object
-/// each of the first that many pointers points into, from the pointer on, with the next
-/// bytes of `lib_sscanf_bytes`, as CBMC's model fills them with values it chooses.
-fn scan_reader(pointers: usize) -> String {
-    let mut params = String::new();
-    let mut fills = String::new();
-    for i in 0..pointers {
-        let _ = write!(params, ", void *__ml_p{i}");
-        let _ = write!(
-            fills,
-            " if (__ml_r > {i}) {INPUT_HOOK}lib_sscanf_bytes(__ml_p{i}, __CPROVER_OBJECT_SIZE(__ml_p{i}) - __CPROVER_POINTER_OFFSET(__ml_p{i}));"
-        );
+impl LibraryCall {
+    /// The call `node` is, when it calls one of these functions and the program defines
+    /// none of that name.
+    fn of(node: Node, src: &str, index: &Index) -> Option<LibraryCall> {
+        if node.kind() != "call_expression" {
+            return None;
+        }
+        let callee = node.child_by_field_name("function")?;
+        let name = text(callee, src);
+        if callee.kind() != "identifier" || index.is_defined(name) {
+            return None;
+        }
+        let arguments = named_children(node.child_by_field_name("arguments")?)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .count();
+        match name {
+            "sscanf" => arguments.checked_sub(2).map(LibraryCall::Scan),
+            "sprintf" => Some(LibraryCall::Print),
+            "snprintf" => Some(LibraryCall::PrintN),
+            _ => None,
+        }
     }
-    format!(
-        "\nstatic int {SCAN_READER}{pointers}(const char *__ml_s, const char *__ml_f{params}) {{ int __ml_r; {INPUT_HOOK}lib_sscanf(&__ml_r, sizeof(__ml_r)); __CPROVER_assume(__ml_r >= -1 && __ml_r <= {pointers});{fills} return __ml_r; }}\n"
-    )
+
+    /// The reader's name.
+    fn reader(self) -> String {
+        match self {
+            LibraryCall::Scan(pointers) => format!("__mergelens_sscanf_{pointers}"),
+            LibraryCall::Print => "__mergelens_sprintf".to_string(),
+            LibraryCall::PrintN => "__mergelens_snprintf".to_string(),
+        }
+    }
+
+    /// The reader's prototype, without the semicolon.
+    fn prototype(self) -> String {
+        let name = self.reader();
+        match self {
+            LibraryCall::Scan(pointers) => {
+                let params: String = (0..pointers)
+                    .map(|i| format!(", void *__ml_p{i}"))
+                    .collect();
+                format!("static int {name}(const char *__ml_s, const char *__ml_f{params})")
+            }
+            LibraryCall::Print => {
+                format!("static int {name}(char *__ml_s, const char *__ml_f, ...)")
+            }
+            LibraryCall::PrintN => format!(
+                "static int {name}(char *__ml_s, unsigned long __ml_n, const char *__ml_f, ...)"
+            ),
+        }
+    }
+
+    /// The input streams it reads: its result's, then its bytes'.
+    fn keys(self) -> impl Iterator<Item = &'static str> {
+        let keys: &[&'static str] = match self {
+            LibraryCall::Scan(_) => &["lib_sscanf", "lib_sscanf_bytes"],
+            LibraryCall::Print => &["lib_sprintf"],
+            LibraryCall::PrintN => &["lib_snprintf", "lib_snprintf_bytes"],
+        };
+        keys.iter().copied()
+    }
+
+    /// The reader's definition: the result from the first stream; `sscanf`'s fills the
+    /// object each of its first (result) pointers points into, from the pointer on, and
+    /// `snprintf`'s the `n` bytes it may write, from the second, as CBMC's models fill
+    /// them with values they choose.
+    fn definition(self) -> String {
+        let body = match self {
+            LibraryCall::Scan(pointers) => {
+                let mut body = format!(" __CPROVER_assume(__ml_r >= -1 && __ml_r <= {pointers});");
+                for i in 0..pointers {
+                    let _ = write!(
+                        body,
+                        " if (__ml_r > {i}) {INPUT_HOOK}lib_sscanf_bytes(__ml_p{i}, __CPROVER_OBJECT_SIZE(__ml_p{i}) - __CPROVER_POINTER_OFFSET(__ml_p{i}));"
+                    );
+                }
+                body
+            }
+            LibraryCall::Print => String::new(),
+            LibraryCall::PrintN => {
+                format!(" if (__ml_n > 0ul) {INPUT_HOOK}lib_snprintf_bytes(__ml_s, __ml_n);")
+            }
+        };
+        let result = self.keys().next().expect("a result stream");
+        format!(
+            "\n{} {{ int __ml_r; {INPUT_HOOK}{result}(&__ml_r, sizeof(__ml_r));{body} return __ml_r; }}\n",
+            self.prototype()
+        )
+    }
 }
 
 /// The key of local `variable` of `function`: `local_<length of function>_<function>_<variable>`,
