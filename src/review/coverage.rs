@@ -232,6 +232,7 @@ fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk 
         start_line: h.start,
         end_line: h.end,
         reached,
+        calls: Vec::new(),
         code,
         reached_at_unwind: None,
         reached_at_word_length: None,
@@ -360,6 +361,9 @@ impl SideJob<'_> {
             .zip(code)
             .map(|(h, &c)| self.hunk(h, c != HunkCode::None, c == HunkCode::Initialiser))
             .collect();
+        for (h, calls) in out.iter_mut().zip(&program.hunk_calls) {
+            h.calls.clone_from(calls);
+        }
         if !code.contains(&HunkCode::Statement) {
             return Ok(out);
         }
@@ -552,7 +556,7 @@ impl SideJob<'_> {
 
 /// The kind of entry the coverage cache's MACs name.
 const KIND: &str = "coverage";
-const CACHE_FORMAT: &str = "mergelens-coverage/2";
+const CACHE_FORMAT: &str = "mergelens-coverage/3";
 
 /// The word bounds the search tries beyond `base`: half as long again, twice, three and
 /// four times, at most [`MAX_SEARCHED_WORD_LENGTH`].

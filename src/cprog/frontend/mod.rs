@@ -109,8 +109,16 @@ pub(crate) fn run(
     let mut shared = config
         .share_inputs
         .then(|| inputs::input_edits(&units, &index));
-    let (mut hit_edits, hunk_code) = if config.mark_hunks.is_empty() {
-        (vec![Vec::new(); units.len()], Vec::new())
+    let hunks::HunkMarks {
+        edits: mut hit_edits,
+        code: hunk_code,
+        calls: hunk_calls,
+    } = if config.mark_hunks.is_empty() {
+        hunks::HunkMarks {
+            edits: vec![Vec::new(); units.len()],
+            code: Vec::new(),
+            calls: Vec::new(),
+        }
     } else {
         hunks::hunk_edits(&units, &index, &config.mark_hunks)
     };
@@ -160,6 +168,7 @@ pub(crate) fn run(
         globals,
         input_functions: shared.map(|s| s.functions).unwrap_or_default(),
         hunk_code,
+        hunk_calls,
         call_sites: findings.call_sites,
         fingerprint,
         slice_fingerprint,
