@@ -44,6 +44,17 @@ pub(super) struct HunkMarks {
     pub(super) calls: Vec<Vec<String>>,
 }
 
+impl HunkMarks {
+    /// No hunk marked: no edit in any of `units` units.
+    pub(super) fn none(units: usize) -> HunkMarks {
+        HunkMarks {
+            edits: vec![Vec::new(); units],
+            code: Vec::new(),
+            calls: Vec::new(),
+        }
+    }
+}
+
 /// The rank of a call's mark: innermost of every edit that starts where the call starts (a
 /// statement's braces, a `return`'s rewrite, an event hook around the same call), so that
 /// the hit stays right around the call.

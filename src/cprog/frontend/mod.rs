@@ -109,16 +109,8 @@ pub(crate) fn run(
     let mut shared = config
         .share_inputs
         .then(|| inputs::input_edits(&units, &index));
-    let hunks::HunkMarks {
-        edits: mut hit_edits,
-        code: hunk_code,
-        calls: hunk_calls,
-    } = if config.mark_hunks.is_empty() {
-        hunks::HunkMarks {
-            edits: vec![Vec::new(); units.len()],
-            code: Vec::new(),
-            calls: Vec::new(),
-        }
+    let mut marks = if config.mark_hunks.is_empty() {
+        hunks::HunkMarks::none(units.len())
     } else {
         hunks::hunk_edits(&units, &index, &config.mark_hunks)
     };
@@ -127,7 +119,7 @@ pub(crate) fn run(
     for (u, unit) in units.iter().enumerate() {
         let mut edits = std::mem::take(&mut findings.edits[u]);
         site_edits(&findings.sites, u, &letters, &mut edits);
-        let hits = std::mem::take(&mut hit_edits[u]);
+        let hits = std::mem::take(&mut marks.edits[u]);
         let mut instrumented = instrumented_text(config, (u, unit), edits, shared.as_mut(), hits);
         if let Some(h) = harness.as_ref().filter(|_| u == entry_def.unit) {
             instrumented.push_str(&h.text);
@@ -167,8 +159,8 @@ pub(crate) fn run(
         assertions,
         globals,
         input_functions: shared.map(|s| s.functions).unwrap_or_default(),
-        hunk_code,
-        hunk_calls,
+        hunk_code: marks.code,
+        hunk_calls: marks.calls,
         call_sites: findings.call_sites,
         fingerprint,
         slice_fingerprint,
