@@ -266,6 +266,22 @@ fn a_one_line_call_behind_its_condition_is_reached_only_when_the_call_runs() {
     // Markdown escapes the backticks of the sentence's text.
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(md.contains("its call of \\`c\\` never runs"), "{md}");
+    // SARIF's result at the hunk's line names the call too.
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "sarif"]);
+    let sarif: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let at_hunk = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["locations"][0]["physicalLocation"]["region"]["startLine"] == 13)
+        .unwrap_or_else(|| panic!("{sarif}"));
+    let message = at_hunk["message"]["text"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "This change is never reached within --unwind 2 (its call of `c` never runs): "
+        ),
+        "{message}"
+    );
     // At the bound where `c` runs, the change is checked and the merge composes both.
     let out = repo.mergelens(&[
         "review", "main", "feature", "--format", "json", "--unwind", "3",
