@@ -6,9 +6,12 @@
 //! and [`check`], which turns change sets into a [`Coverage`].
 //!
 //! Method: the version is instrumented again as its automaton was learned, with each hunk's
-//! statements marked ([`crate::cprog::FrontEndConfig::mark_hunks`]), and one CBMC run at the
-//! learned bounds ([`GotoProgram::reach_hunks`]) tells which hunks some *complete*
-//! execution runs: one that returns from the entry within the bounds, exactly the
+//! calls of analysed functions marked, or its statements for a hunk without such calls
+//! ([`crate::cprog::FrontEndConfig::mark_hunks`]; the calls go to [`CoveredHunk::calls`]:
+//! on `if (i == 2) c();` the change is the call, reached only when `c` runs, not when
+//! the condition does), and one CBMC run at the learned bounds
+//! ([`GotoProgram::reach_hunks`]) tells which hunks some *complete* execution runs: one
+//! that returns from the entry within the bounds, exactly the
 //! executions the learned automaton and the per-execution check see (a path the unwinding
 //! or the word bound cuts reaches nothing). A hunk with no statement (a comment, a
 //! declaration, a directive) holds no code and needs no run; a file-scope initialiser always
