@@ -71,8 +71,8 @@ fn a_change_behind_a_loop_the_bounds_cut_makes_the_review_inconclusive() {
     );
     // n > 3 needs a fourth iteration: --unwind 4 (the limit of --auto-bounds) reaches it.
     assert_eq!(entry["coverage"]["hunks"][1]["reached_at_unwind"], 4);
-    let sentence =
-        "theirs' change at prog.c:14 is never reached within --unwind 2 (--unwind 4 reaches it)";
+    // The hunk is a call: the sentence names it.
+    let sentence = "theirs' change at prog.c:14 is never reached within --unwind 2: its call of `b` never runs (--unwind 4 reaches it)";
     assert_eq!(doc["inconclusive"][0], sentence, "{}", doc["inconclusive"]);
     // The summary leads with it, right below the verdict.
     let summary = String::from_utf8_lossy(&out.stderr);
@@ -98,7 +98,8 @@ fn a_change_behind_a_loop_the_bounds_cut_makes_the_review_inconclusive() {
     assert!(html.contains("prog.c:14"), "the HTML names the hunk");
     let out = repo.mergelens(&["review", "main", "feature", "--format", "md"]);
     let md = String::from_utf8_lossy(&out.stdout);
-    assert!(md.contains(sentence), "{md}");
+    // Markdown escapes the backticks around the call's name.
+    assert!(md.contains(&sentence.replace('`', "\\`")), "{md}");
     // At the bound that reaches it, the change is checked: the merge's `a c c c c b end`
     // is a word neither branch has, but on every execution it is the composition of both
     // changes (issue 12's per-execution verdict), so the merge is clean.
@@ -171,7 +172,7 @@ fn a_diff_with_an_unreached_change_is_inconclusive() {
     assert_eq!(coverage["counts"]["unreached"], 1, "{coverage}");
     assert_eq!(
         doc["inconclusive"][0],
-        "v2's change at prog.c:14 is never reached within --unwind 2 (--unwind 4 reaches it)"
+        "v2's change at prog.c:14 is never reached within --unwind 2: its call of `b` never runs (--unwind 4 reaches it)"
     );
     assert!(
         text(&out).contains("inconclusive: behaviour unchanged within the bounds"),
@@ -220,4 +221,101 @@ fn a_change_past_the_word_bound_names_the_word_length() {
         ),
         "{said}"
     );
+}
+
+/// `b()` once per iteration of a loop of nondeterministic length; `before` runs before the
+/// loop (line 9), `inside` in the loop after `b()` (line 12).
+fn loop_program(before: &str, inside: &str) -> String {
+    format!(
+        "int nondet_int(void);\nvoid a(void) {{}}\nvoid b(void) {{}}\nvoid c(void) {{}}\n\n\
+         int main(void)\n{{\n    int n = nondet_int();\n    int k = 0;\n    {before}\n    \
+         for (int i = 0; i < n; i++) {{\n        b();\n        {inside}\n    }}\n    \
+         return k;\n}}\n"
+    )
+}
+
+/// Issue 38: theirs adds `if (i == 2) c();` on one line of a loop that `--unwind 2` runs
+/// at most twice. The condition runs, `c()` never does: the hunk is unreached, and the
+/// sentence names `c` and the bound at which it runs.
+#[test]
+fn a_one_line_call_behind_its_condition_is_reached_only_when_the_call_runs() {
+    let repo = common::three_way(
+        &loop_program("", ""),
+        &loop_program("a();", ""),
+        &loop_program("", "if (i == 2) c();"),
+    );
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "inconclusive", "{}", text(&out));
+    let entry = &doc["entries"][0];
+    assert_eq!(
+        hunks(entry),
+        [
+            ("ours".into(), "prog.c".into(), 10, 10, true),
+            ("theirs".into(), "prog.c".into(), 13, 13, false),
+        ]
+    );
+    let theirs = &entry["coverage"]["hunks"][1];
+    assert_eq!(theirs["calls"], serde_json::json!(["c"]), "{theirs}");
+    assert_eq!(theirs["reached_at_unwind"], 3, "{theirs}");
+    let sentence = "theirs' change at prog.c:13 is never reached within --unwind 2: its call of `c` never runs (--unwind 3 reaches it)";
+    assert_eq!(doc["inconclusive"][0], sentence, "{}", doc["inconclusive"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains(sentence));
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "md"]);
+    // Markdown escapes the backticks of the sentence's text.
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains("its call of \\`c\\` never runs"), "{md}");
+    // SARIF's result at the hunk's line names the call too.
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "sarif"]);
+    let sarif: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let at_hunk = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["locations"][0]["physicalLocation"]["region"]["startLine"] == 13)
+        .unwrap_or_else(|| panic!("{sarif}"));
+    let message = at_hunk["message"]["text"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "This change is never reached within --unwind 2 (its call of `c` never runs): "
+        ),
+        "{message}"
+    );
+    // At the bound where `c` runs, the change is checked and the merge composes both.
+    let out = repo.mergelens(&[
+        "review", "main", "feature", "--format", "json", "--unwind", "3",
+    ]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["verdict"], "clean", "{}", text(&out));
+    assert!(hunks(&doc["entries"][0]).iter().all(|h| h.4), "{doc}");
+    assert!(!text(&out).contains("never reached"), "{}", text(&out));
+}
+
+/// A changed line without a call is reached when its statement runs, as before: theirs'
+/// `if (i == 2) k++;` beside a new call of `c` on a line of its own that runs.
+#[test]
+fn a_changed_line_without_a_call_is_reached_by_its_statement() {
+    let repo = common::three_way(
+        &loop_program("", ""),
+        &loop_program("a();", ""),
+        &loop_program("c();", "if (i == 2) k++;"),
+    );
+    let out = repo.mergelens(&["review", "main", "feature", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let entry = &doc["entries"][0];
+    assert_eq!(
+        hunks(entry),
+        [
+            ("ours".into(), "prog.c".into(), 10, 10, true),
+            ("theirs".into(), "prog.c".into(), 10, 10, true),
+            ("theirs".into(), "prog.c".into(), 13, 13, true),
+        ],
+        "{}",
+        text(&out)
+    );
+    let theirs = &entry["coverage"]["hunks"];
+    assert_eq!(theirs[1]["calls"], serde_json::json!(["c"]), "{theirs}");
+    assert!(theirs[2].get("calls").is_none(), "{theirs}");
+    assert!(!text(&out).contains("never reached"), "{}", text(&out));
 }

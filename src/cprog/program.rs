@@ -144,8 +144,9 @@ pub struct FrontEndConfig {
     /// per-execution check's product program shares among the versions (see
     /// `frontend::inputs`). Off for learning, whose inputs stay CBMC's.
     pub share_inputs: bool,
-    /// Mark where each statement running a line of these hunks starts
-    /// (`__mergelens_hit(k)` for hunk `k`, see `frontend::hunks`): the coverage of a change.
+    /// Mark where each statement running a line of these hunks starts, or, for a hunk with
+    /// calls of analysed functions, each of those calls (`__mergelens_hit(k)` for hunk `k`,
+    /// see `frontend::hunks`): the coverage of a change.
     pub mark_hunks: Vec<LineRange>,
 }
 
@@ -164,7 +165,7 @@ pub enum HunkCode {
     None,
     /// A file-scope variable's initialiser: run before the entry, always.
     Initialiser,
-    /// Statements, each marked with the hunk's hit.
+    /// Statements (or, for a hunk with calls, its calls), each marked with the hunk's hit.
     Statement,
 }
 
@@ -271,6 +272,10 @@ pub struct InstrumentedProgram {
     pub input_functions: Vec<String>,
     /// With [`FrontEndConfig::mark_hunks`], what each hunk holds.
     pub hunk_code: Vec<HunkCode>,
+    /// With [`FrontEndConfig::mark_hunks`], the functions each hunk's own calls call (calls
+    /// of analysed functions on its lines, each once, in source order): a hunk with calls is
+    /// marked on them alone, so it runs when one of them does. Empty for a hunk without.
+    pub hunk_calls: Vec<Vec<String>>,
     /// With [`FrontEndConfig::record_returns`], the marked call sites.
     pub call_sites: Vec<CallSite>,
     pub(crate) fingerprint: String,

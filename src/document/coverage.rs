@@ -52,8 +52,14 @@ pub struct CoveredHunk {
     pub merged_start_line: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged_end_line: Option<u32>,
-    /// Some execution of the entry within the bounds runs a statement on one of its lines.
+    /// Some execution of the entry within the bounds runs one of its calls (`calls`), or,
+    /// for a hunk without calls, a statement on one of its lines.
     pub reached: bool,
+    /// The analysed functions its own calls call (the calls on its lines), when it has
+    /// any: such a hunk is reached only when one of these calls runs, not when a condition
+    /// beside them does (`if (i == 2) c();`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<String>,
     /// Whether one of its lines holds a statement at all; a hunk without code (comments,
     /// declarations, blank lines) is neither reached nor unreached.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
@@ -229,18 +235,33 @@ pub fn unchecked<'a>(coverages: impl IntoIterator<Item = &'a Coverage>) -> Vec<&
     out
 }
 
-/// "theirs' change at parser.c:41-47 is never reached within --unwind 2", with the bound
-/// that would reach it when one is known.
+/// "theirs' change at parser.c:41-47 is never reached within --unwind 2", with the call
+/// that never runs when the hunk has calls, and the bound that would reach it when one is
+/// known.
 pub fn unreached_sentence(hunk: &CoveredHunk, unwind: u32) -> String {
     let mut s = format!(
         "{} change at {} is never reached within --unwind {unwind}",
         hunk.owner(),
         hunk.place()
     );
+    if let Some(calls) = calls_not_run(hunk) {
+        s.push_str(&format!(": {calls}"));
+    }
     if let Some(reason) = unreached_reason(hunk) {
         s.push_str(&format!(" ({reason})"));
     }
     s
+}
+
+/// Which calls of an unreached hunk never run: "its call of `c` never runs", "none of its
+/// calls of `c`, `d` runs"; nothing for a hunk without calls.
+pub fn calls_not_run(hunk: &CoveredHunk) -> Option<String> {
+    let named: Vec<String> = hunk.calls.iter().map(|f| format!("`{f}`")).collect();
+    match named.as_slice() {
+        [] => None,
+        [one] => Some(format!("its call of {one} never runs")),
+        many => Some(format!("none of its calls of {} runs", many.join(", "))),
+    }
 }
 
 /// What is known of why an unreached hunk is unreached, or which bound reaches it:
@@ -337,6 +358,7 @@ mod tests {
             start_line: start,
             end_line: start + 2,
             reached,
+            calls: Vec::new(),
             code: true,
             reached_at_unwind: None,
             reached_at_word_length: None,
@@ -375,6 +397,30 @@ mod tests {
                 .unwrap()
                 .starts_with("--max-word-length 15 reaches it")
         );
+    }
+
+    #[test]
+    fn an_unreached_hunk_with_calls_names_the_call_that_never_runs() {
+        let mut h = hunk(HunkSide::Theirs, 12, false);
+        h.end_line = 12;
+        h.calls = vec!["c".into()];
+        h.reached_at_unwind = Some(3);
+        assert_eq!(
+            unreached_sentence(&h, 2),
+            "theirs' change at p.c:12 is never reached within --unwind 2: its call of `c` never runs (--unwind 3 reaches it)"
+        );
+        h.calls.push("d".into());
+        assert_eq!(
+            calls_not_run(&h).unwrap(),
+            "none of its calls of `c`, `d` runs"
+        );
+        // The field is written only when there are calls, and read back.
+        let json = serde_json::to_value(&h).unwrap();
+        assert_eq!(json["calls"], serde_json::json!(["c", "d"]));
+        assert_eq!(serde_json::from_value::<CoveredHunk>(json).unwrap(), h);
+        h.calls.clear();
+        assert!(calls_not_run(&h).is_none());
+        assert!(serde_json::to_value(&h).unwrap().get("calls").is_none());
     }
 
     #[test]

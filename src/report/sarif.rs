@@ -98,10 +98,14 @@ pub(crate) fn review(doc: &Review, options: &Options) -> Value {
         ));
     }
     for hunk in unreached {
+        // A hunk with calls is reached only when one runs: say which never does.
+        let calls = crate::document::coverage::calls_not_run(hunk)
+            .map(|c| format!(" ({c})"))
+            .unwrap_or_default();
         results.push(result(
             "mergelens/inconclusive",
             format!(
-                "This change is never reached within --unwind {}: no difference found says nothing about it.",
+                "This change is never reached within --unwind {}{calls}: no difference found says nothing about it.",
                 doc.bounds.unwind
             ),
             options,

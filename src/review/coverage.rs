@@ -6,9 +6,12 @@
 //! and [`check`], which turns change sets into a [`Coverage`].
 //!
 //! Method: the version is instrumented again as its automaton was learned, with each hunk's
-//! statements marked ([`crate::cprog::FrontEndConfig::mark_hunks`]), and one CBMC run at the
-//! learned bounds ([`GotoProgram::reach_hunks`]) tells which hunks some *complete*
-//! execution runs: one that returns from the entry within the bounds, exactly the
+//! calls of analysed functions marked, or its statements for a hunk without such calls
+//! ([`crate::cprog::FrontEndConfig::mark_hunks`]; the calls go to [`CoveredHunk::calls`]:
+//! on `if (i == 2) c();` the change is the call, reached only when `c` runs, not when
+//! the condition does), and one CBMC run at the learned bounds
+//! ([`GotoProgram::reach_hunks`]) tells which hunks some *complete* execution runs: one
+//! that returns from the entry within the bounds, exactly the
 //! executions the learned automaton and the per-execution check see (a path the unwinding
 //! or the word bound cuts reaches nothing). A hunk with no statement (a comment, a
 //! declaration, a directive) holds no code and needs no run; a file-scope initialiser always
@@ -232,6 +235,7 @@ fn hunk(change: &ChangeSet, h: &Hunk, code: bool, reached: bool) -> CoveredHunk 
         start_line: h.start,
         end_line: h.end,
         reached,
+        calls: Vec::new(),
         code,
         reached_at_unwind: None,
         reached_at_word_length: None,
@@ -360,6 +364,9 @@ impl SideJob<'_> {
             .zip(code)
             .map(|(h, &c)| self.hunk(h, c != HunkCode::None, c == HunkCode::Initialiser))
             .collect();
+        for (h, calls) in out.iter_mut().zip(&program.hunk_calls) {
+            h.calls.clone_from(calls);
+        }
         if !code.contains(&HunkCode::Statement) {
             return Ok(out);
         }
@@ -552,7 +559,7 @@ impl SideJob<'_> {
 
 /// The kind of entry the coverage cache's MACs name.
 const KIND: &str = "coverage";
-const CACHE_FORMAT: &str = "mergelens-coverage/2";
+const CACHE_FORMAT: &str = "mergelens-coverage/3";
 
 /// The word bounds the search tries beyond `base`: half as long again, twice, three and
 /// four times, at most [`MAX_SEARCHED_WORD_LENGTH`].

@@ -109,8 +109,8 @@ pub(crate) fn run(
     let mut shared = config
         .share_inputs
         .then(|| inputs::input_edits(&units, &index));
-    let (mut hit_edits, hunk_code) = if config.mark_hunks.is_empty() {
-        (vec![Vec::new(); units.len()], Vec::new())
+    let mut marks = if config.mark_hunks.is_empty() {
+        hunks::HunkMarks::none(units.len())
     } else {
         hunks::hunk_edits(&units, &index, &config.mark_hunks)
     };
@@ -119,7 +119,7 @@ pub(crate) fn run(
     for (u, unit) in units.iter().enumerate() {
         let mut edits = std::mem::take(&mut findings.edits[u]);
         site_edits(&findings.sites, u, &letters, &mut edits);
-        let hits = std::mem::take(&mut hit_edits[u]);
+        let hits = std::mem::take(&mut marks.edits[u]);
         let mut instrumented = instrumented_text(config, (u, unit), edits, shared.as_mut(), hits);
         if let Some(h) = harness.as_ref().filter(|_| u == entry_def.unit) {
             instrumented.push_str(&h.text);
@@ -159,7 +159,8 @@ pub(crate) fn run(
         assertions,
         globals,
         input_functions: shared.map(|s| s.functions).unwrap_or_default(),
-        hunk_code,
+        hunk_code: marks.code,
+        hunk_calls: marks.calls,
         call_sites: findings.call_sites,
         fingerprint,
         slice_fingerprint,

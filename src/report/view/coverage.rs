@@ -7,7 +7,7 @@
 use super::{Banner, Count, CoverageRow, CoverageTable};
 use crate::document::Coverage;
 use crate::document::coverage::{
-    CoveredHunk, unchecked, unreached, unreached_reason, unreached_sentence,
+    CoveredHunk, calls_not_run, unchecked, unreached, unreached_reason, unreached_sentence,
 };
 
 /// "2 of 3 changed hunks reached" (hunks without code left out), or nothing when the
@@ -75,10 +75,7 @@ pub(crate) fn coverage_table<'a>(
         let shown = unreached.iter().find(|u| u.same_hunk(h)).copied();
         let not_told = unchecked.iter().find(|u| u.same_hunk(h)).copied();
         let (status, note) = match (shown, not_told) {
-            (Some(u), _) => (
-                "unreached",
-                unreached_reason(u).unwrap_or_else(|| "–".to_string()),
-            ),
+            (Some(u), _) => ("unreached", unreached_note(u)),
             (None, Some(u)) => ("unchecked", u.unchecked.clone().unwrap_or_default()),
             (None, None) if reached => ("reached", String::new()),
             (None, None) => ("no-code", "no statement on these lines".to_string()),
@@ -104,6 +101,20 @@ pub(crate) fn coverage_table<'a>(
     }
 }
 
+/// An unreached hunk's note in the table: the call that never runs, then what is known of
+/// the bound that reaches it; "–" when nothing is.
+fn unreached_note(hunk: &CoveredHunk) -> String {
+    let parts: Vec<String> = calls_not_run(hunk)
+        .into_iter()
+        .chain(unreached_reason(hunk))
+        .collect();
+    if parts.is_empty() {
+        "–".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +128,7 @@ mod tests {
             start_line: start,
             end_line: start + 6,
             reached,
+            calls: Vec::new(),
             code,
             reached_at_unwind: None,
             reached_at_word_length: None,
@@ -148,6 +160,16 @@ mod tests {
             "Theirs' change at parser.c:41-47 is never reached within --unwind 2. The merge makes call sequences."
         );
         assert_eq!(banner.counts[0].value, "1 of 2");
+        let table = coverage_table([&coverage]);
+        assert_eq!(table.rows[0].note, "–");
+        let mut with_call = hunk(41, false, true);
+        with_call.calls = vec!["c".into()];
+        with_call.reached_at_unwind = Some(3);
+        let table = coverage_table([&Coverage::new(vec![with_call])]);
+        assert_eq!(
+            table.rows[0].note,
+            "its call of `c` never runs; --unwind 3 reaches it"
+        );
         // Already listed (an inconclusive verdict's reasons): not repeated.
         let before = banner.detail.clone();
         lead_banner(&mut banner, [&coverage], 2);
