@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::input_value;
 use super::version::Version;
 
 /// Why an execution is a story.
@@ -61,6 +62,15 @@ pub struct InputReads {
     /// then the number's IEEE 754 bits, shown as the number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub real: Option<RealType>,
+    /// The C type of what each read filled, as CBMC names it (`signed int`, `char [4]`),
+    /// in the same order as `values`; `null` where the check did not see it (absent in
+    /// documents written before types were recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<Option<String>>,
+    /// The bytes each read gave, in memory order, in the same order as `values`; `null`
+    /// where the check did not see them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bytes: Vec<Option<Vec<u8>>>,
 }
 
 /// A floating-point type of an input's values.
@@ -72,15 +82,17 @@ pub enum RealType {
 }
 
 impl InputReads {
-    /// Value `v` as people read it: the number it holds (a floating-point one with its point
-    /// or exponent: `8.0`, `1e300`), or `(bytes)` for a buffer's bytes.
-    fn shown(&self, v: Option<i64>) -> String {
-        match (v, self.real) {
-            (None, _) => "(bytes)".to_string(),
-            (Some(v), None) => v.to_string(),
-            (Some(v), Some(RealType::Double)) => format!("{:?}", f64::from_bits(v as u64)),
-            (Some(v), Some(RealType::Float)) => format!("{:?}", f32::from_bits(v as u32)),
-        }
+    /// Read `k` as the program read it ([`input_value::shown`]): a buffer as a string
+    /// literal, a `char` as a character, an integer at its type's width and signedness, a
+    /// floating-point number with its point or exponent (`8.0`, `1e300`); `(bytes)` for a
+    /// buffer in a document without bytes.
+    pub fn shown(&self, k: usize) -> String {
+        input_value::shown(
+            self.values.get(k).copied().flatten(),
+            self.types.get(k).and_then(Option::as_deref),
+            self.bytes.get(k).and_then(Option::as_deref),
+            self.real,
+        )
     }
 }
 
@@ -272,14 +284,14 @@ impl Execution {
             ));
         }
         for r in &self.input.reads {
-            for (k, v) in r.values.iter().enumerate() {
+            for k in 0..r.values.len() {
                 let site = r.sites.get(k).and_then(Option::as_ref);
                 let source = if r.values.len() > 1 {
                     format!("{} (read {})", r.source, k + 1)
                 } else {
                     r.source.clone()
                 };
-                let mut value = labelled(source.clone(), site, r.shown(*v));
+                let mut value = labelled(source.clone(), site, r.shown(k));
                 // The source names a stream better than its call alone (`fgets (bytes)`,
                 // `buf in main`): the call is shown only with the variable it fills.
                 if site.is_none_or(|s| s.variable.is_none() || s.call.is_none()) {
@@ -319,7 +331,7 @@ impl Execution {
             parts.push(format!("nondet values [{}]", list(&self.input.tape)));
         }
         for r in &self.input.reads {
-            let values: Vec<String> = r.values.iter().map(|&v| r.shown(v)).collect();
+            let values: Vec<String> = (0..r.values.len()).map(|k| r.shown(k)).collect();
             parts.push(format!("{} [{}]", r.source, values.join(", ")));
         }
         if parts.is_empty() {
@@ -431,12 +443,14 @@ mod tests {
                         values: vec![Some(-2147483648), None],
                         sites: vec![],
                         real: None,
+                        ..InputReads::default()
                     },
                     InputReads {
                         source: "strtod".to_string(),
                         values: vec![Some(2.5f64.to_bits() as i64)],
                         sites: vec![],
                         real: Some(RealType::Double),
+                        ..InputReads::default()
                     },
                 ],
                 tape_sites: vec![],
@@ -485,6 +499,7 @@ mod tests {
                     values: vec![None],
                     sites: vec![Some(site(4, None, None, Version::Merged))],
                     real: None,
+                    ..InputReads::default()
                 }],
                 tape_sites: vec![
                     Some(site(118, Some("nondet_uint"), Some("len"), Version::Merged)),

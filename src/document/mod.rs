@@ -32,6 +32,7 @@ use crate::automaton::{Dfa, json};
 pub mod audit;
 pub mod coverage;
 pub(crate) mod execution;
+mod input_value;
 pub mod languages;
 pub mod series;
 mod version;
