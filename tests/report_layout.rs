@@ -179,16 +179,32 @@ fn document() -> Document {
 }
 
 /// Measures the page in Chromium at `width` pixels with every `<details>` open: the page's
-/// scroll and client width, the summary's height and its text's line height.
-fn measured(html: &str, width: u32) -> (f64, f64, f64, f64) {
+/// scroll and client width, the summary's height, its text's line height, and how many
+/// cells of the stories' hunks do not start where the cells of their column in the other
+/// rows start (with how many cells there are, which must be some).
+fn measured(html: &str, width: u32) -> (f64, f64, f64, f64, f64, f64) {
     let measure = r#"<script>
 (function () {
   document.querySelectorAll("details").forEach(function (d) { d.open = true; });
   var root = document.documentElement;
   var box = document.querySelector(".banner.summary");
   var line = parseFloat(getComputedStyle(box.querySelector(".detail")).lineHeight);
+  var hunks = document.querySelectorAll(".story .hunk"), misaligned = 0, cells = 0;
+  hunks.forEach(function (h) {
+    var rows = Array.prototype.map.call(h.querySelectorAll("tr"), function (r) {
+      return Array.prototype.map.call(r.querySelectorAll("td"), function (c) {
+        return Math.round(c.getBoundingClientRect().left);
+      });
+    });
+    rows.forEach(function (r) {
+      cells += r.length;
+      r.forEach(function (left, k) { if (left !== rows[0][k]) misaligned++; });
+      if (r.length !== rows[0].length) misaligned++;
+    });
+  });
   document.body.setAttribute("data-measured",
-    [root.scrollWidth, root.clientWidth, box.getBoundingClientRect().height, line].join(" "));
+    [root.scrollWidth, root.clientWidth, box.getBoundingClientRect().height, line,
+     misaligned, cells].join(" "));
 })();
 </script>"#;
     let dir = tempfile::tempdir().unwrap();
@@ -212,7 +228,9 @@ fn measured(html: &str, width: u32) -> (f64, f64, f64, f64) {
         .split(' ')
         .map(|v| v.parse().unwrap())
         .collect();
-    (values[0], values[1], values[2], values[3])
+    (
+        values[0], values[1], values[2], values[3], values[4], values[5],
+    )
 }
 
 #[test]
@@ -223,7 +241,12 @@ fn a_real_sized_review_fits_the_page_and_opens_with_a_short_summary() {
     std::fs::create_dir_all(&target).unwrap();
     std::fs::write(target.join("report-real-sized.html"), &html).unwrap();
     for width in [1280, 1024, 800] {
-        let (scroll, client, height, line) = measured(&html, width);
+        let (scroll, client, height, line, misaligned, cells) = measured(&html, width);
+        assert!(cells > 0.0, "no cell of a story's hunk at {width} px");
+        assert_eq!(
+            misaligned, 0.0,
+            "at {width} px {misaligned} cells of the hunks are out of their column"
+        );
         assert!(
             scroll <= client,
             "at {width} px the page is {scroll} px wide in a {client} px window"

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::columns::{self, Mark};
 use super::input_value;
 use super::version::Version;
 
@@ -341,42 +342,18 @@ impl Execution {
         }
     }
 
-    /// The story as aligned text: one row per version, letters in columns, and a `^` under
-    /// the letters that differ from the reference row.
+    /// The story as aligned text: one row per version, the same call of every row in one
+    /// column, and a `^` under each column where the merged row differs from the reference
+    /// row (under a blank: a call the merge lacks).
     pub fn aligned_text(&self) -> String {
         let rows = self.rows();
-        let columns = rows.iter().map(|(_, w)| w.len()).max().unwrap_or(0);
-        let width: Vec<usize> = (0..columns)
-            .map(|i| {
-                rows.iter()
-                    .filter_map(|(_, w)| w.get(i))
-                    .map(|l| l.chars().count())
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let mut out = String::new();
-        for (label, word) in &rows {
-            let mut line = format!("{label:<9}");
-            let mut marks = " ".repeat(9);
-            for (i, w) in width.iter().enumerate() {
-                let letter = word.get(i).map_or("", String::as_str);
-                line.push_str(&format!("{letter:<w$} "));
-                let mark = if *label != "expected" && !letter.is_empty() && self.differs(word, i) {
-                    "^"
-                } else {
-                    " "
-                };
-                marks.push_str(&format!("{mark:<w$} "));
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
-            if marks.contains('^') && *label == "merged" {
-                out.push_str(marks.trim_end());
-                out.push('\n');
-            }
-        }
-        out
+        let columns = columns::columns(&rows);
+        let width: Vec<usize> = columns.iter().map(|c| c.letter.chars().count()).collect();
+        let marks: Vec<Mark> = columns.iter().map(|c| c.mark).collect();
+        let labels: Vec<&str> = rows.iter().map(|(l, _)| *l).collect();
+        columns::aligned(&labels, &width, &marks, |r, c| {
+            columns[c].cells[r].map(|_| columns[c].letter.clone())
+        })
     }
 }
 
@@ -462,10 +439,13 @@ mod tests {
             expected: None,
             kind: ExecutionKind::Overlapping,
         };
-        assert_eq!(
-            e.aligned_text(),
-            "base     funcA funcB end\nours     funcA funcZ funcB end\ntheirs   funcA funcC end\nmerged   funcA funcZ funcC end\n               ^     ^\n"
-        );
+        insta::assert_snapshot!(e.aligned_text(), @r"
+        base     funcA       funcB       end
+        ours     funcA funcZ funcB       end
+        theirs   funcA             funcC end
+        merged   funcA funcZ       funcC end
+                       ^     ^     ^
+        ");
         assert_eq!(
             e.input_text(),
             "nondet values [0], sensor() [-2147483648, (bytes)], strtod [2.5]"
@@ -478,6 +458,36 @@ mod tests {
         };
         // Ours added funcZ; the merge lacks it.
         assert!(dropped.loses());
+    }
+
+    #[test]
+    fn a_call_the_merge_lost_has_a_caret_under_its_blank_and_long_names_keep_columns() {
+        let w = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        // Ours returns early on this input (no b); theirs adds audit_every_request after b:
+        // the expected merge audits, the merge does not.
+        let e = Execution {
+            input: ExecutionInput::default(),
+            base: w("cJSON_ParseWithLengthOpts_000 b end"),
+            ours: w("cJSON_ParseWithLengthOpts_000 end"),
+            theirs: w("cJSON_ParseWithLengthOpts_000 b audit_every_request end"),
+            merged: w("cJSON_ParseWithLengthOpts_000 end"),
+            expected: Some(w("cJSON_ParseWithLengthOpts_000 audit_every_request end")),
+            kind: ExecutionKind::Unexpected,
+        };
+        insta::assert_snapshot!(e.aligned_text(), @r"
+        base     cJSON_ParseWithLengthOpts_000 b                     end
+        ours     cJSON_ParseWithLengthOpts_000                       end
+        theirs   cJSON_ParseWithLengthOpts_000 b audit_every_request end
+        merged   cJSON_ParseWithLengthOpts_000                       end
+                                                 ^
+        expected cJSON_ParseWithLengthOpts_000   audit_every_request end
+        ");
+        // Every line's columns start at the same character: the caret is under the call.
+        let text = e.aligned_text();
+        let caret = text.lines().nth(4).unwrap().find('^').unwrap();
+        assert_eq!(text.lines().nth(2).unwrap().find("audit").unwrap(), caret);
+        assert_eq!(text.lines().nth(5).unwrap().find("audit").unwrap(), caret);
+        assert!(e.loses());
     }
 
     #[test]
