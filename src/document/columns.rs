@@ -6,8 +6,6 @@
 //! to the columns so far by a longest common subsequence, the way a multiple alignment is
 //! built progressively.
 
-use super::execution::longest_common_subsequence;
-
 /// How the merged row stands in one column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
@@ -111,6 +109,42 @@ pub fn aligned(
         }
     }
     out
+}
+
+/// The index pairs of a longest common subsequence of `a` and `b` (elements matched by
+/// `same`), in order: what the stories mark and what the call-tree diff3 aligns children
+/// with (the classic dynamic programme, quadratic in the lengths, which are bounded by the
+/// word length).
+pub(crate) fn longest_common_subsequence<A, B>(
+    a: &[A],
+    b: &[B],
+    same: impl Fn(&A, &B) -> bool,
+) -> Vec<(usize, usize)> {
+    let (n, m) = (a.len(), b.len());
+    let mut t = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            t[i][j] = if same(&a[i], &b[j]) {
+                t[i + 1][j + 1] + 1
+            } else {
+                t[i + 1][j].max(t[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut pairs = Vec::new();
+    while i < n && j < m {
+        if same(&a[i], &b[j]) {
+            pairs.push((i, j));
+            i += 1;
+            j += 1;
+        } else if t[i + 1][j] >= t[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    pairs
 }
 
 #[cfg(test)]

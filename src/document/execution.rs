@@ -4,8 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use super::columns::longest_common_subsequence;
 use super::columns::{self, Mark};
 use super::input_value;
+pub use super::input_value::RealType;
 use super::version::Version;
 
 /// Why an execution is a story.
@@ -72,14 +74,6 @@ pub struct InputReads {
     /// where the check did not see them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bytes: Vec<Option<Vec<u8>>>,
-}
-
-/// A floating-point type of an input's values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RealType {
-    Float,
-    Double,
 }
 
 impl InputReads {
@@ -365,42 +359,6 @@ fn common_letters(word: &[String], reference: &[String]) -> Vec<bool> {
         kept[i] = true;
     }
     kept
-}
-
-/// The index pairs of a longest common subsequence of `a` and `b` (elements matched by
-/// `same`), in order: what the stories mark and what the call-tree diff3 aligns children
-/// with (the classic dynamic programme, quadratic in the lengths, which are bounded by the
-/// word length).
-pub(crate) fn longest_common_subsequence<A, B>(
-    a: &[A],
-    b: &[B],
-    same: impl Fn(&A, &B) -> bool,
-) -> Vec<(usize, usize)> {
-    let (n, m) = (a.len(), b.len());
-    let mut t = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            t[i][j] = if same(&a[i], &b[j]) {
-                t[i + 1][j + 1] + 1
-            } else {
-                t[i + 1][j].max(t[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    let mut pairs = Vec::new();
-    while i < n && j < m {
-        if same(&a[i], &b[j]) {
-            pairs.push((i, j));
-            i += 1;
-            j += 1;
-        } else if t[i + 1][j] >= t[i][j + 1] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    pairs
 }
 
 #[cfg(test)]

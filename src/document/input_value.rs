@@ -5,7 +5,15 @@
 //! number. Every byte that is no printable ASCII character is a C escape, so the text is
 //! exact and safe to print anywhere.
 
-use super::execution::RealType;
+use serde::{Deserialize, Serialize};
+
+/// A floating-point type of an input's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RealType {
+    Float,
+    Double,
+}
 
 /// Value `value` of one read as people read it, from the most precise of what the document
 /// holds: the bytes and the type of the read, else the number (`(bytes)` for a read that
