@@ -275,7 +275,7 @@ impl Execution {
             out.push(labelled(
                 format!("nondet value {}", k + 1),
                 site,
-                v.to_string(),
+                tape_value(*v, site),
             ));
         }
         for r in &self.input.reads {
@@ -348,6 +348,16 @@ impl Execution {
         columns::aligned(&labels, &width, &marks, |r, c| {
             columns[c].cells[r].map(|_| columns[c].letter.clone())
         })
+    }
+}
+
+/// Tape value `v` as the program read it: a character where `nondet_char()` (or its
+/// unsigned or signed kin) read it, else the number.
+fn tape_value(v: i64, site: Option<&InputSite>) -> String {
+    let call = site.and_then(|s| s.call.as_deref());
+    match call.map(|c| c.strip_prefix("__VERIFIER_").unwrap_or(c)) {
+        Some("nondet_char" | "nondet_uchar" | "nondet_schar") => input_value::char_literal(v as u8),
+        _ => v.to_string(),
     }
 }
 
@@ -460,7 +470,7 @@ mod tests {
         };
         let e = Execution {
             input: ExecutionInput {
-                tape: vec![2147483648, 0],
+                tape: vec![2147483648, 0, 10],
                 arguments: vec![],
                 reads: vec![InputReads {
                     source: "buf in main".into(),
@@ -472,6 +482,7 @@ mod tests {
                 tape_sites: vec![
                     Some(site(118, Some("nondet_uint"), Some("len"), Version::Merged)),
                     Some(site(120, Some("nondet_int"), None, Version::Base)),
+                    Some(site(121, Some("nondet_char"), Some("c"), Version::Merged)),
                 ],
             },
             base: vec!["end".into()],
@@ -485,6 +496,7 @@ mod tests {
             e.input_text(),
             "len = nondet_uint() at cJSON.c:118 (parse_number): 2147483648; \
              nondet_int() at cJSON.c:120 (parse_number) in base: 0; \
+             c = nondet_char() at cJSON.c:121 (parse_number): '\\n'; \
              buf in main at cJSON.c:4 (parse_number): (bytes)"
         );
         // A document without sites reads as before.
@@ -493,7 +505,7 @@ mod tests {
         old.input.reads[0].sites.clear();
         assert_eq!(
             old.input_text(),
-            "nondet values [2147483648, 0], buf in main [(bytes)]"
+            "nondet values [2147483648, 0, 10], buf in main [(bytes)]"
         );
         let json = serde_json::to_value(&old.input).unwrap();
         assert!(json.get("tape_sites").is_none(), "{json}");
