@@ -141,7 +141,8 @@ pub struct LabelledValue {
     pub read: String,
     /// Where: `cJSON.c:118 (parse_number)`; empty when not known.
     pub place: String,
-    /// The value, or `(bytes)` for a read that is no scalar.
+    /// The value as the program read it (`"a0\f"`, `'a'`, `7`), or `(bytes)` for a buffer in
+    /// a document without bytes.
     pub value: String,
 }
 
