@@ -273,4 +273,60 @@ mod tests {
         // A struct's bytes: no scalar, shown as bytes.
         assert_eq!(show("struct point", &[1, 0]), r#""\001\0""#);
     }
+
+    /// The bytes a C string literal of printable ASCII stands for (the escapes
+    /// [`string_literal`] writes).
+    fn decoded(literal: &str) -> Vec<u8> {
+        let inner = literal
+            .strip_prefix('"')
+            .unwrap()
+            .strip_suffix('"')
+            .unwrap();
+        let b = inner.as_bytes();
+        let (mut out, mut i) = (Vec::new(), 0);
+        while i < b.len() {
+            if b[i] != b'\\' {
+                out.push(b[i]);
+                i += 1;
+                continue;
+            }
+            let simple = match b[i + 1] {
+                b'a' => Some(7),
+                b'b' => Some(8),
+                b'f' => Some(12),
+                b'n' => Some(10),
+                b'r' => Some(13),
+                b't' => Some(9),
+                b'v' => Some(11),
+                b'\\' | b'"' | b'\'' => Some(b[i + 1]),
+                _ => None,
+            };
+            if let Some(c) = simple {
+                out.push(c);
+                i += 2;
+                continue;
+            }
+            // Up to three octal digits, as C reads them.
+            let digits = b[i + 1..]
+                .iter()
+                .take(3)
+                .take_while(|d| (b'0'..=b'7').contains(d))
+                .count();
+            let text = std::str::from_utf8(&b[i + 1..i + 1 + digits]).unwrap();
+            out.push(u8::from_str_radix(text, 8).unwrap());
+            i += 1 + digits;
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_string_literal_is_printable_and_stands_for_exactly_its_bytes(
+            bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..80)
+        ) {
+            let literal = string_literal(&bytes);
+            proptest::prop_assert!(literal.bytes().all(|c| (0x20..0x7f).contains(&c)), "{}", literal);
+            proptest::prop_assert_eq!(decoded(&literal), bytes);
+        }
+    }
 }
