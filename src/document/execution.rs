@@ -352,8 +352,8 @@ impl Execution {
     }
 }
 
-/// Tape value `v` as the program read it: a character where `nondet_char()` (or its
-/// unsigned or signed kin) read it, else the number.
+/// Tape value `v` as the program read it: a character where `nondet_char()` read it (its
+/// `signed` and `unsigned` kin give small integers), else the number.
 fn tape_value(v: i64, site: Option<&InputSite>) -> String {
     let call = site.and_then(|s| s.call.as_deref());
     match call.map(|c| c.strip_prefix("__VERIFIER_").unwrap_or(c)) {

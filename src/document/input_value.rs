@@ -1,6 +1,6 @@
 //! An input value as the program read it: [`shown`] turns the bytes one read gave and the
 //! C type of what it filled into C's own notation: a character buffer as a string literal
-//! (`"a0\f"`), a `char` as a character (`'a'`), an integer signed or unsigned at its width
+//! (`"a0\f"`), a plain `char` as a character (`'a'`), an integer signed or unsigned at its width
 //! (`4294967295` for an `unsigned int`, `-1` for an `int`), a floating-point number as the
 //! number. Every byte that is no printable ASCII character is a C escape, so the text is
 //! exact and safe to print anywhere.
@@ -61,7 +61,8 @@ fn fallback(value: Option<i64>, real: Option<RealType>) -> String {
 /// A C type as CBMC names it, as far as showing a value needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum CType {
-    /// `char`, `signed char`, `unsigned char`.
+    /// Plain `char` (`signed char` and `unsigned char` are small integers, `uint8_t`'s
+    /// type among them).
     Char,
     Bool,
     Integer {
@@ -90,7 +91,11 @@ impl CType {
         let has = |w: &str| words.contains(&w);
         let longs = words.iter().filter(|w| **w == "long").count();
         match words.as_slice() {
-            ["char"] | ["signed", "char"] | ["unsigned", "char"] => CType::Char,
+            ["char"] => CType::Char,
+            ["signed", "char"] | ["unsigned", "char"] => CType::Integer {
+                signed: words[0] == "signed",
+                width: 1,
+            },
             ["_Bool"] | ["bool"] => CType::Bool,
             ["float"] => CType::Float,
             ["double"] => CType::Double,
@@ -119,8 +124,9 @@ impl CType {
         }
     }
 
+    /// A character type: an array of them is a string.
     fn is_char(&self) -> bool {
-        *self == CType::Char
+        matches!(self, CType::Char | CType::Integer { width: 1, .. })
     }
 
     /// The size of one value in bytes, where the type fixes it.
@@ -254,8 +260,11 @@ mod tests {
     fn a_char_is_a_character() {
         assert_eq!(show("char", b"a"), "'a'");
         assert_eq!(show("char", b"'"), r"'\''");
-        assert_eq!(show("signed char", &[0xff]), r"'\377'");
-        assert_eq!(show("unsigned char", &[0]), r"'\0'");
+        assert_eq!(show("char", &[0xff]), r"'\377'");
+        assert_eq!(show("char", &[0]), r"'\0'");
+        // `signed char` and `unsigned char` (`int8_t`, `uint8_t`) are small integers.
+        assert_eq!(show("signed char", &[0xff]), "-1");
+        assert_eq!(show("unsigned char", &[0xff]), "255");
         assert_eq!(show("char", b"\""), "'\"'");
     }
 
