@@ -357,7 +357,7 @@ impl Execution {
 fn tape_value(v: i64, site: Option<&InputSite>) -> String {
     let call = site.and_then(|s| s.call.as_deref());
     match call.map(|c| c.strip_prefix("__VERIFIER_").unwrap_or(c)) {
-        Some("nondet_char" | "nondet_uchar" | "nondet_schar") => input_value::char_literal(v as u8),
+        Some("nondet_char") => input_value::char_literal(v as u8),
         _ => v.to_string(),
     }
 }
