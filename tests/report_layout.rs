@@ -74,7 +74,8 @@ fn execution(alphabet: &[String], variant: usize, replacement: usize, unexpected
         "tape": [2147483648u64, 0, variant, 7, 1, 255, 65, 3, 12],
         "tape_sites": (0..9).map(|k| site(118 + 7 * k, "nondet_uint", (k % 3 != 2).then_some(["length", "item->valueint", "buffer->offset"][k as usize % 3]))).collect::<Vec<_>>(),
         "reads": [{"source": "buf in main", "values": [null],
-                   "sites": [{"version": "merged", "file": "tests/harness.c", "line": 12, "function": "main"}]}],
+                   "sites": [{"version": "merged", "file": "tests/harness.c", "line": 12, "function": "main"}],
+                   "types": ["char [8]"], "bytes": [[123, 34, 97, 34, 58, 12, 0]]}],
     });
     e["base"] = json!(base);
     e["ours"] = json!(ours);
@@ -301,6 +302,11 @@ fn a_real_sized_review_groups_its_stories_and_labels_its_inputs() {
     // Inputs by the line that read them.
     assert!(html.contains("<code>length = nondet_uint()</code> <span class=\"place\">cJSON.c:118 (parse_number)</span> = <span class=\"value\">2147483648</span>"), "{html}");
     assert!(!html.contains("nondet values ["), "raw tape values shown");
+    // A buffer as the characters it holds.
+    assert!(
+        html.contains("<code>buf in main</code> <span class=\"place\">tests/harness.c:12 (main)</span> = <span class=\"value\">&#34;{\\&#34;a\\&#34;:\\f\\0&#34;</span>"),
+        "{html}"
+    );
     // The front end's 25 notes are behind one line.
     assert!(
         html.contains("<details class=\"notes\">\n<summary>25 notes on what was checked</summary>"),
