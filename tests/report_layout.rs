@@ -74,7 +74,8 @@ fn execution(alphabet: &[String], variant: usize, replacement: usize, unexpected
         "tape": [2147483648u64, 0, variant, 7, 1, 255, 65, 3, 12],
         "tape_sites": (0..9).map(|k| site(118 + 7 * k, "nondet_uint", (k % 3 != 2).then_some(["length", "item->valueint", "buffer->offset"][k as usize % 3]))).collect::<Vec<_>>(),
         "reads": [{"source": "buf in main", "values": [null],
-                   "sites": [{"version": "merged", "file": "tests/harness.c", "line": 12, "function": "main"}]}],
+                   "sites": [{"version": "merged", "file": "tests/harness.c", "line": 12, "function": "main"}],
+                   "types": ["char [8]"], "bytes": [[123, 34, 97, 34, 58, 12, 0]]}],
     });
     e["base"] = json!(base);
     e["ours"] = json!(ours);
@@ -179,16 +180,32 @@ fn document() -> Document {
 }
 
 /// Measures the page in Chromium at `width` pixels with every `<details>` open: the page's
-/// scroll and client width, the summary's height and its text's line height.
-fn measured(html: &str, width: u32) -> (f64, f64, f64, f64) {
+/// scroll and client width, the summary's height, its text's line height, and how many
+/// cells of the stories' hunks do not start where the cells of their column in the other
+/// rows start (with how many cells there are, which must be some).
+fn measured(html: &str, width: u32) -> (f64, f64, f64, f64, f64, f64) {
     let measure = r#"<script>
 (function () {
   document.querySelectorAll("details").forEach(function (d) { d.open = true; });
   var root = document.documentElement;
   var box = document.querySelector(".banner.summary");
   var line = parseFloat(getComputedStyle(box.querySelector(".detail")).lineHeight);
+  var hunks = document.querySelectorAll(".story .hunk"), misaligned = 0, cells = 0;
+  hunks.forEach(function (h) {
+    var rows = Array.prototype.map.call(h.querySelectorAll("tr"), function (r) {
+      return Array.prototype.map.call(r.querySelectorAll("td"), function (c) {
+        return Math.round(c.getBoundingClientRect().left);
+      });
+    });
+    rows.forEach(function (r) {
+      cells += r.length;
+      r.forEach(function (left, k) { if (left !== rows[0][k]) misaligned++; });
+      if (r.length !== rows[0].length) misaligned++;
+    });
+  });
   document.body.setAttribute("data-measured",
-    [root.scrollWidth, root.clientWidth, box.getBoundingClientRect().height, line].join(" "));
+    [root.scrollWidth, root.clientWidth, box.getBoundingClientRect().height, line,
+     misaligned, cells].join(" "));
 })();
 </script>"#;
     let dir = tempfile::tempdir().unwrap();
@@ -212,7 +229,9 @@ fn measured(html: &str, width: u32) -> (f64, f64, f64, f64) {
         .split(' ')
         .map(|v| v.parse().unwrap())
         .collect();
-    (values[0], values[1], values[2], values[3])
+    (
+        values[0], values[1], values[2], values[3], values[4], values[5],
+    )
 }
 
 #[test]
@@ -223,7 +242,12 @@ fn a_real_sized_review_fits_the_page_and_opens_with_a_short_summary() {
     std::fs::create_dir_all(&target).unwrap();
     std::fs::write(target.join("report-real-sized.html"), &html).unwrap();
     for width in [1280, 1024, 800] {
-        let (scroll, client, height, line) = measured(&html, width);
+        let (scroll, client, height, line, misaligned, cells) = measured(&html, width);
+        assert!(cells > 0.0, "no cell of a story's hunk at {width} px");
+        assert_eq!(
+            misaligned, 0.0,
+            "at {width} px {misaligned} cells of the hunks are out of their column"
+        );
         assert!(
             scroll <= client,
             "at {width} px the page is {scroll} px wide in a {client} px window"
@@ -278,6 +302,11 @@ fn a_real_sized_review_groups_its_stories_and_labels_its_inputs() {
     // Inputs by the line that read them.
     assert!(html.contains("<code>length = nondet_uint()</code> <span class=\"place\">cJSON.c:118 (parse_number)</span> = <span class=\"value\">2147483648</span>"), "{html}");
     assert!(!html.contains("nondet values ["), "raw tape values shown");
+    // A buffer as the characters it holds.
+    assert!(
+        html.contains("<code>buf in main</code> <span class=\"place\">tests/harness.c:12 (main)</span> = <span class=\"value\">&#34;{\\&#34;a\\&#34;:\\f\\0&#34;</span>"),
+        "{html}"
+    );
     // The front end's 25 notes are behind one line.
     assert!(
         html.contains("<details class=\"notes\">\n<summary>25 notes on what was checked</summary>"),

@@ -172,11 +172,20 @@ fn fig12_overlaps_where_the_guard_is_false_and_the_check_is_cached() {
         ),
         "{md}"
     );
-    assert!(md.contains("merged   funcA [funcZ] [funcC] end"), "{md}");
+    // In columns, a caret under each of the merge's differences from the base: funcZ,
+    // the funcB it drops (a blank) and funcC.
+    assert!(
+        md.contains("merged   funcA funcZ       funcC end\n               ^     ^     ^\n"),
+        "{md}"
+    );
     let html =
         std::fs::read_to_string(repo.path().join(".git/mergelens/last-review.html")).unwrap();
-    assert!(html.contains("<div class=\"hunk\">"), "{html}");
-    assert!(html.contains("<span class=\"differs\">funcC</span>"));
+    assert!(html.contains("<table class=\"hunk\">"), "{html}");
+    assert!(html.contains("<td class=\"differs\">funcC</td>"), "{html}");
+    assert!(
+        html.contains("<td class=\"lacks\" title=\"the merge lacks funcB here\"></td>"),
+        "{html}"
+    );
 }
 
 #[test]

@@ -334,3 +334,42 @@ fn the_same_call_added_at_two_call_sites_is_two_changes_and_clean() {
         "{said}"
     );
 }
+
+#[test]
+fn a_pointer_entrys_story_shows_the_characters_it_read_and_no_overwritten_value() {
+    // Ours keeps the second character of `s` in the global `g` when the first is 'a';
+    // theirs alerts when `g` holds '0': only the merge alerts, on "a0...". The local `v`
+    // and the global `g` are assigned before anything reads them: no input.
+    let program = |set: &str, check: &str| {
+        format!(
+            "int g;\nvoid alert(void) {{}}\nvoid note(void) {{}}\n\nint f(const char *s)\n{{\n    int v;\n    v = s[0] == 'a' ? s[1] : 0;\n    g = {set};\n    note();\n{check}    return 0;\n}}\n"
+        )
+    };
+    let repo = merge(
+        &program("0", ""),
+        &program("v", ""),
+        &program("0", "    if (g == '0')\n        alert();\n"),
+    );
+    let (code, doc, said) = review(&repo, &["--entry", "f"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(doc["verdict"], "unexpected", "{said}");
+    let s = &doc["entries"][0]["executions"][0];
+    assert_eq!(word(&s["merged"]), "note alert end", "{s}");
+    let reads = s["input"]["reads"].as_array().expect("the reads");
+    assert_eq!(reads.len(), 1, "only the string is an input: {s}");
+    let read = &reads[0];
+    assert_eq!(read["source"], "the buffer of argument 1 of f", "{s}");
+    assert_eq!(read["types"], json!(["char [4]"]), "{s}");
+    // The three characters before the string's NUL, which is no input.
+    let bytes = read["bytes"][0].as_array().expect("the bytes read");
+    assert_eq!(bytes.len(), 3, "{s}");
+    assert_eq!((&bytes[0], &bytes[1]), (&json!(97), &json!(48)), "{s}");
+    // The terminal tells the story with the characters.
+    let out = repo.mergelens(&["review", "main", "feature", "--entry", "f"]);
+    let told = text(&out);
+    assert!(
+        told.contains("the buffer of argument 1 of f [\"a0"),
+        "{told}"
+    );
+    assert!(!told.contains("g_value"), "{told}");
+}

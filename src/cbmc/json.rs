@@ -1,6 +1,8 @@
 //! Reading CBMC's `--json-ui` output: the status of each property and, for a failed one,
 //! the assignments of its trace. The human-readable output is never parsed.
 
+use std::collections::HashMap;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -38,6 +40,19 @@ pub(crate) struct PropertyResult {
     /// For a failed property: its calls, returns and assignments in order, with where they
     /// happen: enough to follow a value back to the line that read it.
     pub flow: Vec<FlowStep>,
+    /// For a failed property: the C type (and an array's elements) of the value of each
+    /// assignment of `flow` that holds an integer, a floating-point number or an array of
+    /// them, by its index in `flow`: what an input looked like to the program.
+    pub shapes: HashMap<usize, Shape>,
+}
+
+/// The C type of an assignment's value, as CBMC names it, and for an array its elements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// A scalar's type (`signed int`, `char`, `double`), or an array's elements' type.
+    pub ty: String,
+    /// An array's elements' bits, in index order; `None` for a scalar.
+    pub elements: Option<Vec<u64>>,
 }
 
 /// One call, return or assignment of a trace.
@@ -187,9 +202,46 @@ struct RawFunction {
 struct RawValue {
     binary: Option<Value>,
     data: Option<Value>,
+    #[serde(rename = "type")]
+    ty: Option<String>,
+    elements: Option<Vec<RawElement>>,
+}
+
+#[derive(Deserialize)]
+struct RawElement {
+    index: Option<u64>,
+    value: Option<RawValue>,
 }
 
 impl RawValue {
+    /// The value's C type and, for an array of scalars indexed from 0 without gaps, its
+    /// elements; `None` for a value without bits (a pointer, a struct).
+    fn shape(&self) -> Option<Shape> {
+        match &self.elements {
+            None => Some(Shape {
+                ty: self.ty.clone()?,
+                elements: None,
+            })
+            .filter(|_| self.binary.is_some()),
+            Some(elements) => {
+                let mut ty = None;
+                let mut bits = Vec::with_capacity(elements.len());
+                for (k, e) in elements.iter().enumerate() {
+                    let value = e.value.as_ref()?;
+                    if e.index.is_some_and(|i| i != k as u64) || value.elements.is_some() {
+                        return None;
+                    }
+                    ty = ty.or(value.ty.clone());
+                    bits.push(value.as_u64()?);
+                }
+                Some(Shape {
+                    ty: ty?,
+                    elements: Some(bits),
+                })
+            }
+        }
+    }
+
     /// The value as an unsigned number: from its bits when CBMC gives them, else from its
     /// C literal (`5u`). Values that are not integers (structs, pointers) give `None`.
     fn as_u64(&self) -> Option<u64> {
@@ -276,6 +328,7 @@ fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
     let mut assignments = Vec::new();
     let mut steps = Vec::new();
     let mut flow = Vec::new();
+    let mut shapes = HashMap::new();
     for s in p.trace {
         let at = s.source_location.map(location);
         if let Some(l) = &at {
@@ -284,9 +337,12 @@ fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
         match s.step_type.as_str() {
             "assignment" => {
                 let Some(lhs) = s.lhs else { continue };
-                let value = s.value.and_then(|v| v.as_u64());
+                let value = s.value.as_ref().and_then(RawValue::as_u64);
                 if let Some(value) = value {
                     assignments.push((lhs.clone(), value));
+                }
+                if let Some(shape) = s.value.as_ref().and_then(RawValue::shape) {
+                    shapes.insert(flow.len(), shape);
                 }
                 flow.push(FlowStep::Assign { lhs, value, at });
             }
@@ -307,6 +363,7 @@ fn convert(p: RawProperty) -> Result<PropertyResult, CbmcRunError> {
         assignments,
         steps,
         flow,
+        shapes,
     })
 }
 

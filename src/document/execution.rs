@@ -4,6 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use super::columns::longest_common_subsequence;
+use super::columns::{self, Mark};
+use super::input_value;
+pub use super::input_value::RealType;
 use super::version::Version;
 
 /// Why an execution is a story.
@@ -61,26 +65,29 @@ pub struct InputReads {
     /// then the number's IEEE 754 bits, shown as the number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub real: Option<RealType>,
-}
-
-/// A floating-point type of an input's values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RealType {
-    Float,
-    Double,
+    /// The C type of what each read filled, as CBMC names it (`signed int`, `char [4]`),
+    /// in the same order as `values`; `null` where the check did not see it (absent in
+    /// documents written before types were recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<Option<String>>,
+    /// The bytes each read gave, in memory order, in the same order as `values`; `null`
+    /// where the check did not see them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bytes: Vec<Option<Vec<u8>>>,
 }
 
 impl InputReads {
-    /// Value `v` as people read it: the number it holds (a floating-point one with its point
-    /// or exponent: `8.0`, `1e300`), or `(bytes)` for a buffer's bytes.
-    fn shown(&self, v: Option<i64>) -> String {
-        match (v, self.real) {
-            (None, _) => "(bytes)".to_string(),
-            (Some(v), None) => v.to_string(),
-            (Some(v), Some(RealType::Double)) => format!("{:?}", f64::from_bits(v as u64)),
-            (Some(v), Some(RealType::Float)) => format!("{:?}", f32::from_bits(v as u32)),
-        }
+    /// Read `k` as the program read it ([`input_value::shown`]): a buffer as a string
+    /// literal, a `char` as a character, an integer at its type's width and signedness, a
+    /// floating-point number with its point or exponent (`8.0`, `1e300`); `(bytes)` for a
+    /// buffer in a document without bytes.
+    pub fn shown(&self, k: usize) -> String {
+        input_value::shown(
+            self.values.get(k).copied().flatten(),
+            self.types.get(k).and_then(Option::as_deref),
+            self.bytes.get(k).and_then(Option::as_deref),
+            self.real,
+        )
     }
 }
 
@@ -134,7 +141,8 @@ pub struct LabelledValue {
     pub read: String,
     /// Where: `cJSON.c:118 (parse_number)`; empty when not known.
     pub place: String,
-    /// The value, or `(bytes)` for a read that is no scalar.
+    /// The value as the program read it (`"a0\f"`, `'a'`, `7`), or `(bytes)` for a buffer in
+    /// a document without bytes.
     pub value: String,
 }
 
@@ -268,18 +276,18 @@ impl Execution {
             out.push(labelled(
                 format!("nondet value {}", k + 1),
                 site,
-                v.to_string(),
+                tape_value(*v, site),
             ));
         }
         for r in &self.input.reads {
-            for (k, v) in r.values.iter().enumerate() {
+            for k in 0..r.values.len() {
                 let site = r.sites.get(k).and_then(Option::as_ref);
                 let source = if r.values.len() > 1 {
                     format!("{} (read {})", r.source, k + 1)
                 } else {
                     r.source.clone()
                 };
-                let mut value = labelled(source.clone(), site, r.shown(*v));
+                let mut value = labelled(source.clone(), site, r.shown(k));
                 // The source names a stream better than its call alone (`fgets (bytes)`,
                 // `buf in main`): the call is shown only with the variable it fills.
                 if site.is_none_or(|s| s.variable.is_none() || s.call.is_none()) {
@@ -319,7 +327,7 @@ impl Execution {
             parts.push(format!("nondet values [{}]", list(&self.input.tape)));
         }
         for r in &self.input.reads {
-            let values: Vec<String> = r.values.iter().map(|&v| r.shown(v)).collect();
+            let values: Vec<String> = (0..r.values.len()).map(|k| r.shown(k)).collect();
             parts.push(format!("{} [{}]", r.source, values.join(", ")));
         }
         if parts.is_empty() {
@@ -329,42 +337,28 @@ impl Execution {
         }
     }
 
-    /// The story as aligned text: one row per version, letters in columns, and a `^` under
-    /// the letters that differ from the reference row.
+    /// The story as aligned text: one row per version, the same call of every row in one
+    /// column, and a `^` under each column where the merged row differs from the reference
+    /// row (under a blank: a call the merge lacks).
     pub fn aligned_text(&self) -> String {
         let rows = self.rows();
-        let columns = rows.iter().map(|(_, w)| w.len()).max().unwrap_or(0);
-        let width: Vec<usize> = (0..columns)
-            .map(|i| {
-                rows.iter()
-                    .filter_map(|(_, w)| w.get(i))
-                    .map(|l| l.chars().count())
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let mut out = String::new();
-        for (label, word) in &rows {
-            let mut line = format!("{label:<9}");
-            let mut marks = " ".repeat(9);
-            for (i, w) in width.iter().enumerate() {
-                let letter = word.get(i).map_or("", String::as_str);
-                line.push_str(&format!("{letter:<w$} "));
-                let mark = if *label != "expected" && !letter.is_empty() && self.differs(word, i) {
-                    "^"
-                } else {
-                    " "
-                };
-                marks.push_str(&format!("{mark:<w$} "));
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
-            if marks.contains('^') && *label == "merged" {
-                out.push_str(marks.trim_end());
-                out.push('\n');
-            }
-        }
-        out
+        let columns = columns::columns(&rows);
+        let width: Vec<usize> = columns.iter().map(|c| c.letter.chars().count()).collect();
+        let marks: Vec<Mark> = columns.iter().map(|c| c.mark).collect();
+        let labels: Vec<&str> = rows.iter().map(|(l, _)| *l).collect();
+        columns::aligned(&labels, &width, &marks, |r, c| {
+            columns[c].cells[r].map(|_| columns[c].letter.clone())
+        })
+    }
+}
+
+/// Tape value `v` as the program read it: a character where `nondet_char()` read it (its
+/// `signed` and `unsigned` kin give small integers), else the number.
+fn tape_value(v: i64, site: Option<&InputSite>) -> String {
+    let call = site.and_then(|s| s.call.as_deref());
+    match call.map(|c| c.strip_prefix("__VERIFIER_").unwrap_or(c)) {
+        Some("nondet_char") => input_value::char_literal(v as u8),
+        _ => v.to_string(),
     }
 }
 
@@ -376,42 +370,6 @@ fn common_letters(word: &[String], reference: &[String]) -> Vec<bool> {
         kept[i] = true;
     }
     kept
-}
-
-/// The index pairs of a longest common subsequence of `a` and `b` (elements matched by
-/// `same`), in order: what the stories mark and what the call-tree diff3 aligns children
-/// with (the classic dynamic programme, quadratic in the lengths, which are bounded by the
-/// word length).
-pub(crate) fn longest_common_subsequence<A, B>(
-    a: &[A],
-    b: &[B],
-    same: impl Fn(&A, &B) -> bool,
-) -> Vec<(usize, usize)> {
-    let (n, m) = (a.len(), b.len());
-    let mut t = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            t[i][j] = if same(&a[i], &b[j]) {
-                t[i + 1][j + 1] + 1
-            } else {
-                t[i + 1][j].max(t[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    let mut pairs = Vec::new();
-    while i < n && j < m {
-        if same(&a[i], &b[j]) {
-            pairs.push((i, j));
-            i += 1;
-            j += 1;
-        } else if t[i + 1][j] >= t[i][j + 1] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    pairs
 }
 
 #[cfg(test)]
@@ -431,12 +389,14 @@ mod tests {
                         values: vec![Some(-2147483648), None],
                         sites: vec![],
                         real: None,
+                        ..InputReads::default()
                     },
                     InputReads {
                         source: "strtod".to_string(),
                         values: vec![Some(2.5f64.to_bits() as i64)],
                         sites: vec![],
                         real: Some(RealType::Double),
+                        ..InputReads::default()
                     },
                 ],
                 tape_sites: vec![],
@@ -448,10 +408,13 @@ mod tests {
             expected: None,
             kind: ExecutionKind::Overlapping,
         };
-        assert_eq!(
-            e.aligned_text(),
-            "base     funcA funcB end\nours     funcA funcZ funcB end\ntheirs   funcA funcC end\nmerged   funcA funcZ funcC end\n               ^     ^\n"
-        );
+        insta::assert_snapshot!(e.aligned_text(), @r"
+        base     funcA       funcB       end
+        ours     funcA funcZ funcB       end
+        theirs   funcA             funcC end
+        merged   funcA funcZ       funcC end
+                       ^     ^     ^
+        ");
         assert_eq!(
             e.input_text(),
             "nondet values [0], sensor() [-2147483648, (bytes)], strtod [2.5]"
@@ -467,6 +430,36 @@ mod tests {
     }
 
     #[test]
+    fn a_call_the_merge_lost_has_a_caret_under_its_blank_and_long_names_keep_columns() {
+        let w = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        // Ours returns early on this input (no b); theirs adds audit_every_request after b:
+        // the expected merge audits, the merge does not.
+        let e = Execution {
+            input: ExecutionInput::default(),
+            base: w("cJSON_ParseWithLengthOpts_000 b end"),
+            ours: w("cJSON_ParseWithLengthOpts_000 end"),
+            theirs: w("cJSON_ParseWithLengthOpts_000 b audit_every_request end"),
+            merged: w("cJSON_ParseWithLengthOpts_000 end"),
+            expected: Some(w("cJSON_ParseWithLengthOpts_000 audit_every_request end")),
+            kind: ExecutionKind::Unexpected,
+        };
+        insta::assert_snapshot!(e.aligned_text(), @r"
+        base     cJSON_ParseWithLengthOpts_000 b                     end
+        ours     cJSON_ParseWithLengthOpts_000                       end
+        theirs   cJSON_ParseWithLengthOpts_000 b audit_every_request end
+        merged   cJSON_ParseWithLengthOpts_000                       end
+                                                 ^
+        expected cJSON_ParseWithLengthOpts_000   audit_every_request end
+        ");
+        // Every line's columns start at the same character: the caret is under the call.
+        let text = e.aligned_text();
+        let caret = text.lines().nth(4).unwrap().find('^').unwrap();
+        assert_eq!(text.lines().nth(2).unwrap().find("audit").unwrap(), caret);
+        assert_eq!(text.lines().nth(5).unwrap().find("audit").unwrap(), caret);
+        assert!(e.loses());
+    }
+
+    #[test]
     fn each_input_value_is_labelled_with_the_line_that_read_it() {
         let site = |line, call: Option<&str>, variable: Option<&str>, version| InputSite {
             version,
@@ -478,17 +471,19 @@ mod tests {
         };
         let e = Execution {
             input: ExecutionInput {
-                tape: vec![2147483648, 0],
+                tape: vec![2147483648, 0, 10],
                 arguments: vec![],
                 reads: vec![InputReads {
                     source: "buf in main".into(),
                     values: vec![None],
                     sites: vec![Some(site(4, None, None, Version::Merged))],
                     real: None,
+                    ..InputReads::default()
                 }],
                 tape_sites: vec![
                     Some(site(118, Some("nondet_uint"), Some("len"), Version::Merged)),
                     Some(site(120, Some("nondet_int"), None, Version::Base)),
+                    Some(site(121, Some("nondet_char"), Some("c"), Version::Merged)),
                 ],
             },
             base: vec!["end".into()],
@@ -502,6 +497,7 @@ mod tests {
             e.input_text(),
             "len = nondet_uint() at cJSON.c:118 (parse_number): 2147483648; \
              nondet_int() at cJSON.c:120 (parse_number) in base: 0; \
+             c = nondet_char() at cJSON.c:121 (parse_number): '\\n'; \
              buf in main at cJSON.c:4 (parse_number): (bytes)"
         );
         // A document without sites reads as before.
@@ -510,7 +506,7 @@ mod tests {
         old.input.reads[0].sites.clear();
         assert_eq!(
             old.input_text(),
-            "nondet values [2147483648, 0], buf in main [(bytes)]"
+            "nondet values [2147483648, 0, 10], buf in main [(bytes)]"
         );
         let json = serde_json::to_value(&old.input).unwrap();
         assert!(json.get("tape_sites").is_none(), "{json}");

@@ -30,8 +30,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::automaton::{Dfa, json};
 
 pub mod audit;
+pub(crate) mod columns;
 pub mod coverage;
 pub(crate) mod execution;
+mod input_value;
 pub mod languages;
 pub mod series;
 mod version;

@@ -527,8 +527,9 @@ fn entry(e: &EntryView, detail: Detail) -> String {
     if !e.stories.is_empty() {
         out.push_str(
             "Each execution is shown where the versions' words differ, with two calls of \
-             context (… stands for calls every version makes); `[f]` is a call the change \
-             brought in (not in the expected word, or the base's for an overlap).\n\n",
+             context (… stands for calls every version makes), the same call of every \
+             version in one column; `^` marks where the merge differs from the expected \
+             word (or the base's for an overlap), under a blank where it lacks a call.\n\n",
         );
     }
     for (k, s) in e.stories.iter().enumerate() {

@@ -36,7 +36,8 @@ use reach::{COPIES, ORDER, number_sites, reachable_only};
 
 use crate::automaton::Alphabet;
 use crate::cbmc::product::{
-    Enumeration, Execution as RawExecution, Item, ProductProgram, ReadSite, TAPE_LENGTH, log_room,
+    Enumeration, Execution as RawExecution, Item, ProductProgram, ReadShape, ReadSite, TAPE_LENGTH,
+    log_room,
 };
 use crate::cbmc::{CbmcCounters, CbmcRunError};
 use crate::config::Settings;
@@ -544,6 +545,7 @@ fn story_input(raw: &RawExecution) -> ExecutionInput {
             shown
         }
     };
+    let shapes = |k: usize| raw.read_shapes.get(k).map_or(&[][..], Vec::as_slice);
     ExecutionInput {
         tape: raw.tape.clone(),
         arguments: raw.arguments.clone(),
@@ -560,9 +562,22 @@ fn story_input(raw: &RawExecution) -> ExecutionInput {
                     _ => None,
                 },
                 sites: sites(raw.read_sites.get(k).map_or(&[], Vec::as_slice)),
+                types: read_shapes(shapes(k), |s| s.ty.clone()),
+                bytes: read_shapes(shapes(k), |s| Some(s.bytes.clone())),
             })
             .collect(),
         tape_sites: sites(&raw.tape_sites),
+    }
+}
+
+/// Per read of one stream, what `part` takes of its shape; empty when no read has one (an
+/// execution recorded before shapes were).
+fn read_shapes<T>(list: &[Option<ReadShape>], part: fn(&ReadShape) -> Option<T>) -> Vec<Option<T>> {
+    let taken: Vec<Option<T>> = list.iter().map(|s| s.as_ref().and_then(part)).collect();
+    if taken.iter().all(Option::is_none) {
+        Vec::new()
+    } else {
+        taken
     }
 }
 

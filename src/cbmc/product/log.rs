@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::shapes::ReadShape;
 use super::sites::ReadSite;
 
 /// One entry of a version's log.
@@ -70,6 +71,10 @@ pub struct Execution {
     /// Where each read of `reads` was made, stream by stream as `reads` lists them.
     #[serde(default)]
     pub read_sites: Vec<Vec<Option<ReadSite>>>,
+    /// The bytes each read of `reads` gave and the type of what it filled, stream by stream
+    /// as `reads` lists them (empty in executions recorded before shapes were).
+    #[serde(default)]
+    pub read_shapes: Vec<Vec<Option<ReadShape>>>,
 }
 
 pub(super) fn log(tag: char) -> String {

@@ -59,6 +59,7 @@ use crate::cprog::product::{ProductVersion, product_names};
 mod formula;
 mod harness;
 mod log;
+mod shapes;
 mod sites;
 mod trace;
 
@@ -68,6 +69,7 @@ pub(crate) use harness::log_room;
 pub(crate) use harness::{Goal, Layout, harness};
 use harness::{MAX_ARGUMENTS, PROPERTY};
 pub use log::{Execution, Item};
+pub use shapes::ReadShape;
 pub use sites::ReadSite;
 use sites::SiteContext;
 use trace::{Pin, divergence, pinned, pinned_inputs, read_execution, read_logs};
@@ -771,6 +773,7 @@ mod tests {
             logs: vec![vec![Item::End]; 4],
             tape_sites: vec![],
             read_sites: vec![],
+            read_shapes: vec![],
         };
         let maps = vec![vec![0, 1]; 4];
         let layout = Layout {

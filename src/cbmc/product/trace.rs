@@ -4,6 +4,7 @@
 
 use super::harness::{MAX_ARGUMENTS, PINS_HERE, TAPE_LENGTH};
 use super::log::{Execution, Item, counter, len, log, read_count, read_values, seen};
+use super::shapes::read_shapes;
 use super::sites::{SiteContext, Source, read_sites};
 use crate::cbmc::error::CbmcRunError;
 use crate::cbmc::json;
@@ -111,7 +112,8 @@ pub(super) fn read_execution(
                 .map_or(signed(v), signed)
         })
         .collect();
-    let reads: Vec<(String, Vec<Option<i64>>)> = inputs
+    // Each stream's values as the version that read it most often read them.
+    let reads: Vec<(char, String, Vec<Option<i64>>)> = inputs
         .iter()
         .filter_map(|key| {
             let (t, n) = tags
@@ -125,7 +127,7 @@ pub(super) fn read_execution(
                         .map(signed)
                 })
                 .collect::<Vec<_>>();
-            (n > 0).then(|| (key.clone(), values))
+            (n > 0).then(|| (t, key.clone(), values))
         })
         .collect();
     let value = |t: char, source: &Source, i: usize| match source {
@@ -148,11 +150,24 @@ pub(super) fn read_execution(
     let tape_sites = (0..tape.len()).map(|i| site_of(Source::Tape, i)).collect();
     let read_sites = reads
         .iter()
-        .map(|(key, values)| {
+        .map(|(_, key, values)| {
             (0..values.len())
                 .map(|i| site_of(Source::Stream(key.clone()), i))
                 .collect()
         })
+        .collect();
+    let mut shapes = read_shapes(property, context);
+    let read_shapes = reads
+        .iter()
+        .map(|(t, key, values)| {
+            let mut list = shapes.remove(&(*t, key.clone())).unwrap_or_default();
+            list.resize(values.len(), None);
+            list
+        })
+        .collect();
+    let reads = reads
+        .into_iter()
+        .map(|(_, key, values)| (key, values))
         .collect();
     let arguments = property
         .last_array_or_zero("__ml_args", arguments)
@@ -166,5 +181,6 @@ pub(super) fn read_execution(
         logs,
         tape_sites,
         read_sites,
+        read_shapes,
     })
 }

@@ -34,6 +34,7 @@ use std::fmt::Write as _;
 
 use tree_sitter::Node;
 
+use super::assigned::{assigned_first, has_goto};
 use super::index::{Index, Unit};
 use crate::cprog::edit::{Edit, Side};
 use crate::cprog::preprocess::FileOrigin;
@@ -82,6 +83,8 @@ pub(super) fn input_edits(units: &[Unit], index: &Index) -> InputEdits {
     };
     for def in index.defs.iter().filter(|d| d.origin != FileOrigin::System) {
         let src = units[def.unit].src();
+        // A `goto` may jump into a local's scope past the assignment that overwrites it.
+        let gotos = has_goto(def.body);
         let mut stack = vec![def.body];
         while let Some(node) = stack.pop() {
             if node.kind() == "declaration"
@@ -89,7 +92,7 @@ pub(super) fn input_edits(units: &[Unit], index: &Index) -> InputEdits {
                     .parent()
                     .is_some_and(|p| p.kind() == "compound_statement")
             {
-                fill_locals(node, src, &def.name, def.unit, &mut out);
+                fill_locals(node, src, (&def.name, gotos), def.unit, &mut out);
             }
             if let Some(call) = LibraryCall::of(node, src, index) {
                 let callee = node
@@ -238,8 +241,16 @@ pub(crate) fn local_key(function: &str, variable: &str) -> String {
     format!("local_{}_{function}_{variable}", function.len())
 }
 
-/// Fills each variable `declaration` declares without an initialiser.
-fn fill_locals(declaration: Node, src: &str, function: &str, unit: usize, out: &mut InputEdits) {
+/// Fills each variable `declaration` declares without an initialiser, but for those the
+/// function overwrites before it could read them ([`overwritten`]): their values are no
+/// input. `function` is the function's name and whether its body holds a `goto`.
+fn fill_locals(
+    declaration: Node,
+    src: &str,
+    (function, gotos): (&str, bool),
+    unit: usize,
+    out: &mut InputEdits,
+) {
     let storage = named_children(declaration)
         .into_iter()
         .filter(|c| c.kind() == "storage_class_specifier")
@@ -253,6 +264,9 @@ fn fill_locals(declaration: Node, src: &str, function: &str, unit: usize, out: &
         let Some(name) = filled_name(declarator, src) else {
             continue;
         };
+        if !gotos && overwritten(declaration, name, src) {
+            continue;
+        }
         let key = local_key(function, name);
         let _ = write!(fills, " {INPUT_HOOK}{key}(&{name}, sizeof({name}));");
         out.keys[unit].insert(key);
@@ -260,6 +274,25 @@ fn fill_locals(declaration: Node, src: &str, function: &str, unit: usize, out: &
     if !fills.is_empty() {
         out.edits[unit].push(Edit::insert(declaration.end_byte(), fills, Side::Close, 0));
     }
+}
+
+/// Whether local `name` of `declaration` is surely assigned before anything could read it
+/// ([`assigned_first`] over the statements after the declaration in its block), the
+/// declaration naming it only once (not `int x, y = x;`) and not in a `switch` body (whose
+/// `case`s jump past it).
+fn overwritten(declaration: Node, name: &str, src: &str) -> bool {
+    let mut mentions = 0;
+    let mut stack = vec![declaration];
+    while let Some(n) = stack.pop() {
+        mentions += usize::from(n.kind() == "identifier" && text(n, src) == name);
+        stack.extend(named_children(n));
+    }
+    let in_switch = declaration
+        .parent()
+        .and_then(|block| block.parent())
+        .is_some_and(|p| p.kind() == "switch_statement");
+    let after = std::iter::successors(declaration.next_named_sibling(), |s| s.next_named_sibling());
+    mentions == 1 && !in_switch && assigned_first(after, name, src, false)
 }
 
 /// The variable an uninitialised declarator declares, when a fill makes sense: a scalar,

@@ -9,6 +9,7 @@
 //! mode's part (the assertion calls and the target among them).
 
 mod assertions;
+mod assigned;
 mod entry_harness;
 pub use entry_harness::{
     BUFFER as HARNESS_BUFFER, DEPTH as HARNESS_DEPTH, HarnessError, HarnessSkeleton,

@@ -6,6 +6,7 @@
 //! the screen sideways and say the same thing many times.
 
 use super::{HunkCell, HunkRow, InputView, StoryGroup};
+use crate::document::columns::{self, Column, Mark};
 use crate::document::execution::longest_common_subsequence;
 use crate::document::{Execution, ExecutionKind};
 
@@ -148,42 +149,45 @@ fn same_rows(a: &[HunkRow], b: &[HunkRow]) -> bool {
         })
 }
 
-/// The story's rows cut to where the words differ: the letters every row shares at the
-/// start and at the end are left out but for [`CONTEXT`] of them on each side. The letters
-/// the change brought in are marked as in the whole story ([`Execution::differs`]).
+/// The story's rows in columns ([`columns::columns`]) cut to where the words differ: the
+/// columns every row shares at the start and at the end are left out but for [`CONTEXT`]
+/// of them on each side. A call a row makes that the reference row (the expected word, or
+/// the base's for an overlap) does not is `differs`; a blank of the merged row where it
+/// lacks a call the reference makes (or, in an overlap, one a branch added) is `lacks`;
+/// other blanks are `blank`.
 pub(super) fn hunk(e: &Execution) -> Vec<HunkRow> {
     let rows = e.rows();
-    let shortest = rows.iter().map(|(_, w)| w.len()).min().unwrap_or(0);
-    let first = rows[0].1;
-    let prefix = (0..shortest)
-        .take_while(|&i| rows.iter().all(|(_, w)| w[i] == first[i]))
-        .count();
-    let suffix = (0..shortest - prefix)
-        .take_while(|&k| {
-            let letter = &first[first.len() - 1 - k];
-            rows.iter().all(|(_, w)| &w[w.len() - 1 - k] == letter)
-        })
-        .count();
+    let columns = columns::columns(&rows);
+    let reference = if rows.len() > 4 { 4 } else { 0 };
+    let shared = |c: &&Column| c.cells.iter().all(Option::is_some);
+    let prefix = columns.iter().take_while(shared).count();
+    let suffix = columns[prefix..].iter().rev().take_while(shared).count();
     let left_out_before = prefix.saturating_sub(CONTEXT);
     let left_out_after = suffix.saturating_sub(CONTEXT);
+    let shown = &columns[left_out_before..columns.len() - left_out_after];
     rows.iter()
-        .map(|&(label, word)| {
+        .enumerate()
+        .map(|(r, &(label, _))| {
             let mut cells = Vec::new();
             if left_out_before > 0 {
                 cells.push(gap(left_out_before));
             }
-            for (i, letter) in word
-                .iter()
-                .enumerate()
-                .take(word.len() - left_out_after)
-                .skip(left_out_before)
-            {
-                let differs = label != "expected" && e.differs(word, i);
-                cells.push(HunkCell {
-                    text: letter.clone(),
-                    class: if differs { "differs" } else { "same" },
-                    title: String::new(),
-                });
+            for c in shown {
+                let has = c.cells[r].is_some();
+                let (text, class, title) = match (has, label) {
+                    (true, "expected") => (c.letter.clone(), "same", String::new()),
+                    (true, _) if c.cells[reference].is_none() => {
+                        (c.letter.clone(), "differs", String::new())
+                    }
+                    (true, _) => (c.letter.clone(), "same", String::new()),
+                    (false, "merged") if c.mark == Mark::Lacks => (
+                        String::new(),
+                        "lacks",
+                        format!("the merge lacks {} here", c.letter),
+                    ),
+                    (false, _) => (String::new(), "blank", String::new()),
+                };
+                cells.push(HunkCell { text, class, title });
             }
             if left_out_after > 0 {
                 cells.push(gap(left_out_after));
@@ -205,28 +209,34 @@ fn gap(letters: usize) -> HunkCell {
     }
 }
 
-/// The rows as text, one version a line, the letters the change brought in `[marked]`:
-/// the story for Markdown. Not in columns: rows differ in length where they differ, and
-/// padding letters of twenty characters into columns makes lines no comment can show.
+/// The rows as text in columns, one version a line, with a `^` under each column where the
+/// merged row differs from the reference (under a blank: a call the merge lacks): the story
+/// for Markdown, cut to its hunk so that its lines stay short.
 pub(super) fn marked_rows(rows: &[HunkRow]) -> String {
-    let mut out = String::new();
-    for row in rows {
-        out.push_str(&format!("{:<9}{}\n", row.label, marked_cells(row)));
-    }
-    out
-}
-
-/// One row's letters, those the change brought in `[marked]`.
-fn marked_cells(row: &HunkRow) -> String {
-    let cells: Vec<String> = row
-        .cells
-        .iter()
-        .map(|c| match c.class {
-            "differs" => format!("[{}]", c.text),
-            _ => c.text.clone(),
+    let n = rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
+    let width: Vec<usize> = (0..n)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.cells.get(c))
+                .map(|x| x.text.chars().count())
+                .max()
+                .unwrap_or(0)
         })
         .collect();
-    cells.join(" ")
+    let merged = rows.iter().find(|r| r.label == "merged");
+    let marks: Vec<Mark> = (0..n)
+        .map(
+            |c| match merged.and_then(|r| r.cells.get(c)).map(|x| x.class) {
+                Some("differs") => Mark::Differs,
+                Some("lacks") => Mark::Lacks,
+                _ => Mark::Same,
+            },
+        )
+        .collect();
+    let labels: Vec<&str> = rows.iter().map(|r| r.label).collect();
+    columns::aligned(&labels, &width, &marks, |r, c| {
+        rows[r].cells.get(c).map(|x| x.text.clone())
+    })
 }
 
 #[cfg(test)]
@@ -257,27 +267,55 @@ mod tests {
     fn a_story_is_cut_to_its_differing_region_with_two_letters_of_context() {
         let e = story("p1 p2 p3 p4 p5", "c", 0);
         let rows = hunk(&e);
-        let text: Vec<String> = rows
-            .iter()
-            .map(|r| format!("{}: {}", r.label, marked_cells(r)))
-            .collect();
-        assert_eq!(
-            text,
-            [
-                "base: … p4 p5 b x y …",
-                "ours: … p4 p5 [z] b x y …",
-                "theirs: … p4 p5 [c] x y …",
-                "merged: … p4 p5 [z] [c] x y …",
-            ]
-        );
         assert_eq!(rows[0].cells[0].title, "3 calls every version makes here");
         assert_eq!(
             rows[0].cells.last().unwrap().title,
             "1 call every version makes here"
         );
+        // Every row has a cell per column; the merge drops b (a blank it lacks).
+        assert!(rows.iter().all(|r| r.cells.len() == rows[0].cells.len()));
+        let merged = &rows[3];
+        let classes: Vec<&str> = merged.cells.iter().map(|c| c.class).collect();
         assert_eq!(
-            marked_rows(&rows),
-            "base     … p4 p5 b x y …\nours     … p4 p5 [z] b x y …\ntheirs   … p4 p5 [c] x y …\nmerged   … p4 p5 [z] [c] x y …\n"
+            classes,
+            [
+                "gap", "same", "same", "differs", "lacks", "differs", "same", "same", "gap"
+            ]
+        );
+        assert_eq!(merged.cells[4].title, "the merge lacks b here");
+        insta::assert_snapshot!(marked_rows(&rows), @r"
+        base     … p4 p5   b   x y …
+        ours     … p4 p5 z b   x y …
+        theirs   … p4 p5     c x y …
+        merged   … p4 p5 z   c x y …
+                         ^ ^ ^
+        ");
+    }
+
+    #[test]
+    fn a_call_the_merge_lost_is_marked_in_the_hunk() {
+        // Theirs adds audit; ours returns before b on this input; the merge lost audit.
+        let e = Execution {
+            input: ExecutionInput::default(),
+            base: w("p1 p2 p3 a b end"),
+            ours: w("p1 p2 p3 a end"),
+            theirs: w("p1 p2 p3 a b audit end"),
+            merged: w("p1 p2 p3 a end"),
+            expected: Some(w("p1 p2 p3 a audit end")),
+            kind: ExecutionKind::Unexpected,
+        };
+        let rows = hunk(&e);
+        insta::assert_snapshot!(marked_rows(&rows), @r"
+        base     … p3 a b       end
+        ours     … p3 a         end
+        theirs   … p3 a b audit end
+        merged   … p3 a         end
+                          ^
+        expected … p3 a   audit end
+        ");
+        assert_eq!(
+            change(&e),
+            "the merge leaves out audit, which the expected merge calls"
         );
     }
 

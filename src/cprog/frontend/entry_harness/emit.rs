@@ -102,12 +102,27 @@ impl<'s, 't> Gen<'s, 't> {
 
     /// In share mode, reads `var` from its input stream.
     pub(super) fn fill(&mut self, var: &str) {
+        self.fill_sized(var, &format!("sizeof({var})"));
+    }
+
+    /// In share mode, reads the first `size` bytes of `var` from its input stream.
+    fn fill_sized(&mut self, var: &str, size: &str) {
         if let Some(f) = self.share.clone() {
             self.line(&format!(
-                "{INPUT_HOOK}{}(&{var}, sizeof({var}));",
+                "{INPUT_HOOK}{}(&{var}, {size});",
                 local_key(&f, var)
             ));
         }
+    }
+
+    /// Declares a string `{spelling} {var}[BUFFER]` (nondeterministic) and fills in share
+    /// mode all but its last character, which the harness sets to NUL: a byte read there
+    /// would be overwritten before the program could read it, and is no input.
+    fn declare_string(&mut self, spelling: &str, var: &str) {
+        self.line(&format!(
+            "{spelling} {var}[{BUFFER}]; /* nondeterministic */"
+        ));
+        self.fill_sized(var, &format!("sizeof({var}) - sizeof({var}[0])"));
     }
 
     fn unsupported(&self, reason: String) -> HarnessError {
@@ -186,7 +201,7 @@ impl<'s, 't> Gen<'s, 't> {
         if to.is_char() {
             let var = self.name(&format!("{base}_string"));
             let spelling = to.spelling().unwrap_or_else(|| "char".into());
-            self.declare(&spelling, &var, &format!("[{BUFFER}]"));
+            self.declare_string(&spelling, &var);
             self.line(&format!("{var}[{}] = 0; /* a string */", BUFFER - 1));
             return Ok(var);
         }
@@ -216,7 +231,7 @@ impl<'s, 't> Gen<'s, 't> {
         let kept = self.name(&format!("{base}_string"));
         let fresh = self.name(&format!("{base}_fresh"));
         self.line(&format!("static {spelling} {kept}[{BUFFER}];"));
-        self.declare(&spelling, &fresh, &format!("[{BUFFER}]"));
+        self.declare_string(&spelling, &fresh);
         for k in 0..BUFFER - 1 {
             self.line(&format!("{kept}[{k}] = {fresh}[{k}];"));
         }

@@ -22,6 +22,7 @@ use tree_sitter::Node;
 use super::emit::Gen;
 use super::types::{Scope, Ty, declarator_name};
 use crate::cprog::error::HarnessError;
+use crate::cprog::frontend::assigned::{assigned_first, has_goto, mentions};
 use crate::cprog::frontend::index::{FnDef, Index};
 use crate::cprog::preprocess::FileOrigin;
 use crate::cprog::syntax::{self, flat_text, named_children, text};
@@ -68,7 +69,10 @@ pub(super) fn read_by<'t>(
                 continue;
             }
             let ty = scope.resolve(ty_node, Some(d), def.unit);
-            let kept = kept(scope, &ty, &words);
+            let kept = kept(scope, &ty, &words).or_else(|| {
+                overwritten(def, name, scope)
+                    .then(|| "the entry assigns it before it reads it".into())
+            });
             let own_file = unit.locate_item(top).0 == def.file;
             let global = all.entry(name.to_string()).or_insert(Global {
                 name: name.to_string(),
@@ -84,6 +88,25 @@ pub(super) fn read_by<'t>(
     all.into_values()
         .filter(|g| read.contains(&g.name))
         .collect()
+}
+
+/// Whether the entry surely overwrites global `name` before anything could read it
+/// ([`assigned_first`] over its body's statements, a call or a `return` first counting as a
+/// read): its value at entry is no input, and what the entry leaves in it does not depend
+/// on it. A global some file-scope initialiser names (`int *gp = &g;`) may be read through
+/// a pointer before the entry names it: never overwritten first.
+fn overwritten(def: &FnDef, name: &str, scope: &Scope) -> bool {
+    let src = scope.units[def.unit].src();
+    let aliased = scope.units.iter().any(|unit| {
+        named_children(unit.tree.root_node())
+            .into_iter()
+            .filter(|top| top.kind() == "declaration")
+            .flat_map(|top| named_children(top))
+            .filter(|d| d.kind() == "init_declarator")
+            .filter_map(|d| d.child_by_field_name("value"))
+            .any(|value| mentions(value, name, unit.src()))
+    });
+    !aliased && !has_goto(def.body) && assigned_first(named_children(def.body), name, src, true)
 }
 
 /// Why a global of type `ty` declared with `words` keeps its value, if it does.

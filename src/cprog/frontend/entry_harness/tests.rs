@@ -32,6 +32,10 @@ int none(void) { return 0; }
 int tick(void) { return mode > 2; }
 int shadow(const node *list, int node) { return node + (list != 0); }
 int pick(union value *v) { return v && v->number > 1.0; }
+int level;
+int seen;
+int *seen_at = &seen;
+int reset(int x) { level = x; seen = 0; return level + *seen_at; }
 ";
 
 fn program() -> (tempfile::TempDir, FrontEndConfig) {
@@ -109,7 +113,8 @@ fn in_the_product_every_value_and_choice_is_a_shared_input() {
             .next()
             .unwrap();
         assert!(
-            text.contains(&format!("(&{var}, sizeof({var}));")),
+            // A string is filled but for its last character, the NUL.
+            text.contains(&format!("(&{var}, sizeof({var})")),
             "{var} not filled:\n{text}"
         );
     }
@@ -133,6 +138,19 @@ fn globals_it_reads_are_nondeterministic_unless_pointers_arrays_or_const() {
     assert!(s.contains("line: an array"), "{s}");
     // `mode` is static: a file of its own cannot name it, and says so.
     assert!(skeleton("sum").contains("mode: static in lib.c"));
+}
+
+#[test]
+fn a_global_the_entry_overwrites_before_reading_is_no_input_unless_an_initialiser_names_it() {
+    let reset = generated("reset", true).unwrap();
+    assert!(!reset.contains("level ="), "{reset}");
+    // `seen_at` points to `seen`: the entry may read `seen` through it first.
+    assert!(reset.contains("seen = __ml_v_seen_value;"), "{reset}");
+    let s = skeleton("reset");
+    assert!(
+        s.contains("level: the entry assigns it before it reads it"),
+        "{s}"
+    );
 }
 
 #[test]
@@ -257,7 +275,7 @@ proptest::proptest! {
             let var = line.split(';').next().unwrap().split_whitespace().last().unwrap();
             let var = var.split('[').next().unwrap();
             proptest::prop_assert!(
-                text.contains(&format!("(&{var}, sizeof({var}));")),
+                text.contains(&format!("(&{var}, sizeof({var})")),
                 "{} not filled:\n{}", var, text
             );
         }
