@@ -179,7 +179,6 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         ));
     }
     if args.hook && outcome != Outcome::Success {
-        summary.push_str(&blocked_because(&report, settings.fail_on));
         summary.push_str(&format!(
             "mergelens: the merge is not committed (fail-on = {}); to commit it anyway: MERGELENS=0 git commit\n",
             settings.fail_on.name()
@@ -191,17 +190,6 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         out!("{summary}");
     }
     Ok(outcome)
-}
-
-/// Why the hook blocks a merge whose verdict alone does not say it: a call a branch added
-/// that the merge loses on some input (an overlapping or lost verdict).
-fn blocked_because(report: &ReviewReport, fail_on: mergelens::config::FailOn) -> String {
-    let lost = mergelens::config::FailOnName::Lost;
-    if report.lost && !report.unexpected && fail_on.contains(lost) {
-        "mergelens: on some input the merge loses a call a branch added (fail-on names \"lost\"; the stories show the input)\n".to_string()
-    } else {
-        String::new()
-    }
 }
 
 /// The warning of a review a stop cut short: which stop (the budget, in seconds), that the
@@ -504,6 +492,12 @@ pub(crate) fn summary(
         term(&short(&v.base.rev))
     );
     let _ = writeln!(out, "verdict: {verdict}");
+    if report.lost && !report.unexpected {
+        let _ = writeln!(
+            out,
+            "  lost: on some input the merge loses a call a branch added (`fail-on` names \"lost\" by default, which blocks it)"
+        );
+    }
     if doc.entries.is_empty() && doc.bounds.notes.iter().any(|n| n == review::NO_CODE_CHANGE) {
         let _ = writeln!(out, "  {}", review::NO_CODE_CHANGE);
     }
