@@ -452,16 +452,9 @@ const SUMMARY_WORDS: usize = 3;
 /// counted.
 const LISTED_UNREACHED: usize = 3;
 
-/// One screen: the verdict, the unexpected and lost words, conflicts, where the report is.
-pub(crate) fn summary(
-    report: &ReviewReport,
-    saved: Option<&Path>,
-    output: Option<&Path>,
-) -> String {
-    use std::fmt::Write;
-    let doc: &Review = &report.document;
-    let mut out = String::new();
-    let verdict = match doc.verdict {
+/// The verdict's line of the summary: its name and what it means.
+fn verdict_line(verdict: Verdict) -> &'static str {
+    match verdict {
         Verdict::Clean => "clean: the merge does what the branches' changes do, and nothing else",
         Verdict::Unexpected | Verdict::Lost => {
             "unexpected: on some input the merge does what neither branch's change, nor both together, do"
@@ -476,7 +469,18 @@ pub(crate) fn summary(
         Verdict::Inconclusive => {
             "inconclusive: no unexpected behaviour found, but the check fell short of the bounds"
         }
-    };
+    }
+}
+
+/// One screen: the verdict, the unexpected and lost words, conflicts, where the report is.
+pub(crate) fn summary(
+    report: &ReviewReport,
+    saved: Option<&Path>,
+    output: Option<&Path>,
+) -> String {
+    use std::fmt::Write;
+    let doc: &Review = &report.document;
+    let mut out = String::new();
     let short = |r: &str| r.chars().take(10).collect::<String>();
     let v = &doc.versions;
     let _ = writeln!(
@@ -491,7 +495,7 @@ pub(crate) fn summary(
         term(&v.ours.label.clone().unwrap_or_else(|| short(&v.ours.rev))),
         term(&short(&v.base.rev))
     );
-    let _ = writeln!(out, "verdict: {verdict}");
+    let _ = writeln!(out, "verdict: {}", verdict_line(doc.verdict));
     if report.lost && !report.unexpected {
         let _ = writeln!(
             out,
