@@ -400,7 +400,12 @@ pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry
         };
         let _ = writeln!(
             out,
-            "  per execution: {} execution(s) one branch alone does not explain: {} composed, {} unexpected, {} overlapping{}{}{self_check}",
+            "  per execution{}: {} execution(s) one branch alone does not explain: {} composed, {} unexpected, {} overlapping{}{}{self_check}",
+            if check.results {
+                " (calls and what the entry returns)"
+            } else {
+                ""
+            },
             check.quadruples,
             check.explained,
             check.unexpected,
@@ -521,6 +526,12 @@ pub(crate) fn summary(
     for line in unchecked_lines(doc.coverages()) {
         let _ = writeln!(out, "  {}", term(&line));
     }
+    // A change no call and no result shows: a clean verdict does not speak for it.
+    for note in doc.bounds.notes.iter() {
+        if note.contains(review::UNSEEN_CHANGE) {
+            let _ = writeln!(out, "  {}", term(note));
+        }
+    }
     // Under a finding too: what was not done is part of what the review says.
     for reason in &doc.unfinished {
         let _ = writeln!(out, "  unfinished: {}", term(reason));
@@ -626,7 +637,7 @@ fn entry_summary(out: &mut String, entry: &mergelens::document::ReviewEntry, ver
     {
         let _ = writeln!(
             out,
-            "  no unexpected word: each of the merge's words is some version's, but on the input below the merge makes one where the expected tree makes another"
+            "  no unexpected word: each of the merge's words is some version's, but on the input below the merge's calls or what it returns are not the expected merge's"
         );
     }
     if verdict == Verdict::Conflict {

@@ -31,6 +31,7 @@ use super::preprocess;
 use super::program::{CallSite, FunctionOrigin, InstrumentedProgram};
 use crate::fingerprint::Fingerprint;
 
+mod result;
 mod tokens;
 use tokens::scan;
 
@@ -46,6 +47,8 @@ pub struct ProductNames {
     pub tape: String,
     /// Hears each tape value as the version's nondet function converted it.
     pub seen: String,
+    /// Hears what the entry returned (see [`ProductVersion::returns`]).
+    pub result: String,
     pub call: String,
 }
 
@@ -59,6 +62,7 @@ pub fn product_names(tag: char) -> ProductNames {
         site: format!("__mlsite_{tag}"),
         tape: format!("__mltape_{tag}"),
         seen: format!("__mlseen_{tag}"),
+        result: format!("__mlresult_{tag}"),
         call: format!("__mlcall_{tag}"),
     }
 }
@@ -258,6 +262,9 @@ pub struct ProductVersion {
     /// The functions no execution of the entry can run, by their names in the product:
     /// their bodies are left out.
     pub unreached: Vec<String>,
+    /// Whether the entry returns an integer, which the call wrapper (or the generated
+    /// harness) hands to the result hook ([`ProductNames::result`]).
+    pub returns: bool,
 }
 
 /// Why a version cannot take part in a product program.
@@ -346,8 +353,12 @@ pub fn product_version(
     let mut inputs = BTreeSet::new();
     let mut wrapped: Vec<&str> = Vec::new();
     let cut = unreached(program, &defined);
+    let mut returns = false;
     for (i, path) in program.paths.iter().enumerate() {
-        let text = read_unit(path, cut.as_ref())?;
+        let mut text = read_unit(path, cut.as_ref())?;
+        if *path == program.path {
+            (text, returns) = result::observe_result(text, program, called, &names.result);
+        }
         exits |= text.contains("__mergelens_exit()");
         let mut tail = String::new();
         let mut library = String::new();
@@ -381,11 +392,16 @@ pub fn product_version(
                     " {p}; {name} = (__typeof__({name})){ARGUMENT_READER}({k});"
                 );
             }
-            let _ = writeln!(tail, " {called}({}); }}", argument_names.join(", "));
+            let call = format!("{called}({})", argument_names.join(", "));
+            if returns && called == program.entry {
+                let _ = writeln!(tail, " {}((long long){call}); }}", names.result);
+            } else {
+                let _ = writeln!(tail, " {call}; }}");
+            }
         }
         let header = format!(
-            "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void);\n",
-            names.tape, names.seen, names.call
+            "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void); void {}(long long);\n",
+            names.tape, names.seen, names.call, names.result
         );
         for n in &nondet {
             renamed.insert(n.clone());
@@ -422,6 +438,7 @@ pub fn product_version(
         call_sites: program.call_sites.clone(),
         entries: entry_letters(program),
         unreached: in_product(cut.iter().flatten(), tag),
+        returns,
     })
 }
 
@@ -783,6 +800,7 @@ mod tests {
             call_sites: Vec::new(),
             entries: Vec::new(),
             unreached: Vec::new(),
+            returns: false,
         };
         drop_unnumbered_sites(&version, &[0, 7]).unwrap();
         assert_eq!(
@@ -808,6 +826,7 @@ mod tests {
             }],
             entries: Vec::new(),
             unreached: vec!["__ml_o_h".to_string(), "__ml_a_h".to_string()],
+            returns: false,
         }
     }
 

@@ -162,6 +162,59 @@ pub struct Execution {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<Vec<String>>,
     pub kind: ExecutionKind,
+    /// What each version's entry returned on `input`, where the check observes results
+    /// (an entry returning an integer); absent otherwise, and in documents that predate it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<Returns>,
+}
+
+/// What each version's entry returned on one execution's input (`null`: a version whose
+/// entry returns no integer), and the result the branches' changes give together.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Returns {
+    pub base: Option<i64>,
+    pub ours: Option<i64>,
+    pub theirs: Option<i64>,
+    pub merged: Option<i64>,
+    /// Absent where both branches changed the result differently (no result is expected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<i64>,
+}
+
+impl Returns {
+    /// `base 3, ours 4, theirs 3, merged 4, expected 4`.
+    pub fn text(&self) -> String {
+        let shown = |v: Option<i64>| v.map_or_else(|| "nothing".to_string(), |v| v.to_string());
+        let mut parts = vec![
+            format!("base {}", shown(self.base)),
+            format!("ours {}", shown(self.ours)),
+            format!("theirs {}", shown(self.theirs)),
+            format!("merged {}", shown(self.merged)),
+        ];
+        if let Some(e) = self.expected {
+            parts.push(format!("expected {e}"));
+        }
+        parts.join(", ")
+    }
+
+    /// What the story about these results is: `the merge returns 5 where the expected
+    /// merge returns 4`, or for an overlap what each branch and the merge return.
+    pub fn change(&self) -> String {
+        let shown = |v: Option<i64>| v.map_or_else(|| "nothing".to_string(), |v| v.to_string());
+        match self.expected {
+            Some(e) => format!(
+                "the merge returns {} where the expected merge returns {e}",
+                shown(self.merged)
+            ),
+            None => format!(
+                "the base returns {}, ours {}, theirs {}, the merge {}",
+                shown(self.base),
+                shown(self.ours),
+                shown(self.theirs),
+                shown(self.merged)
+            ),
+        }
+    }
 }
 
 /// What the per-execution check of one entry covered and cost.
@@ -187,6 +240,10 @@ pub struct ExecutionCheck {
     /// Answered from `.git/mergelens/executions/`.
     #[serde(default)]
     pub from_cache: bool,
+    /// The check compared what the entry returns beside its calls (an entry returning an
+    /// integer); absent in documents that predate results.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub results: bool,
     /// The self-check that ran before: whether the product shares every input the versions
     /// read (absent when no CBMC run was needed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -364,6 +421,9 @@ impl Execution {
                 out.push('\n');
             }
         }
+        if let Some(r) = &self.returns {
+            out.push_str(&format!("{:<9}{}\n", "returns", r.text()));
+        }
         out
     }
 }
@@ -447,6 +507,7 @@ mod tests {
             merged: w("funcA funcZ funcC end"),
             expected: None,
             kind: ExecutionKind::Overlapping,
+            returns: None,
         };
         assert_eq!(
             e.aligned_text(),
@@ -497,6 +558,7 @@ mod tests {
             merged: vec!["end".into()],
             expected: None,
             kind: ExecutionKind::Overlapping,
+            returns: None,
         };
         assert_eq!(
             e.input_text(),

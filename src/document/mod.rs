@@ -39,7 +39,7 @@ mod version;
 pub use coverage::Coverage;
 pub use execution::{
     Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, LabelledValue,
-    RealType, SelfCheck,
+    RealType, Returns, SelfCheck,
 };
 pub use version::Version;
 

@@ -31,6 +31,7 @@ use super::execution_cache::{
     CACHE_FORMAT, CachedEnumeration, LIMIT, LimitHit, PartialEnumeration, Resume, cache_key, load,
     save, unfinished,
 };
+use super::results::{merge_results, unseen_note, worse};
 mod reach;
 use reach::{COPIES, ORDER, number_sites, reachable_only};
 
@@ -46,7 +47,7 @@ use crate::cprog::product::{
 use crate::cprog::{self, EventKind, FrontEndError};
 use crate::document::{
     Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, RealType,
-    SelfCheck, Version,
+    Returns, SelfCheck, Version,
 };
 
 /// The check of one entry.
@@ -119,6 +120,7 @@ pub(crate) fn check_entry(
                 complete: true,
                 ..Enumeration::default()
             },
+            unseen: Vec::new(),
         },
         Some(c) => {
             ctx.progress(&format!("{entry}: per-execution check from the cache"));
@@ -136,6 +138,7 @@ pub(crate) fn check_entry(
                 numbers: &numbers,
                 counters: &counters,
                 cache_path: cache_path.as_deref(),
+                changed: changed_branches(&fingerprints),
             };
             match fresh.run(&mut notes)? {
                 Ok(run) => run,
@@ -148,6 +151,7 @@ pub(crate) fn check_entry(
         complete: run.enumeration.complete,
         cbmc_runs: counters.runs(),
         from_cache,
+        results: run.enumeration.results,
         self_check: run.self_check,
         ..ExecutionCheck::default()
     };
@@ -171,6 +175,9 @@ pub(crate) fn check_entry(
         };
         judge(&trees, &run.enumeration, learned, &mut check, &mut notes)?
     };
+    if !diverged {
+        notes.extend(unseen_notes(entry, inputs, &run.unseen));
+    }
     check.wall_seconds = started.elapsed().as_secs_f64();
     Ok(CheckOutcome::Ran(EntryCheck {
         executions,
@@ -234,6 +241,8 @@ struct FreshRun<'a> {
     numbers: &'a [Vec<u32>],
     counters: &'a Arc<CbmcCounters>,
     cache_path: Option<&'a Path>,
+    /// The branches' tags whose program for the entry differs from the base's.
+    changed: Vec<char>,
 }
 
 impl FreshRun<'_> {
@@ -297,6 +306,7 @@ impl FreshRun<'_> {
         }
         let (settings, ctx, learned) = (self.settings, self.ctx, self.learned);
         let mut run = match run_product(&product, entry, self.pairs, settings, ctx, learned, resume)
+            .and_then(|run| unseen_changes(&product, run, &self.changed, settings, learned))
         {
             Ok(run) => run,
             Err(e) => {
@@ -371,12 +381,18 @@ fn judge(
                 ));
             }
         }
+        // What the entries returned, judged beside the calls (see `results`).
+        let returns = returns(&raw.results);
+        let returned = returns.as_ref().and_then(|(_, kind)| *kind);
         let (kind, expected) = match merge3(o, a, b, Some(m)) {
             Err(_) => (ExecutionKind::Overlapping, None),
-            Ok(e) if &e == m => {
-                check.explained += 1;
-                continue;
-            }
+            Ok(e) if &e == m => match returned {
+                None => {
+                    check.explained += 1;
+                    continue;
+                }
+                Some(kind) => (kind, Some(trees_of.word(&e))),
+            },
             // Both branches added the same calls in one place and the merge makes them
             // twice: one change, or two at different call sites? Not unexpected.
             Ok(_) if merge3_twice(o, a, b).as_ref() == Some(m) => {
@@ -387,6 +403,7 @@ fn judge(
             }
             Ok(e) => (ExecutionKind::Unexpected, Some(trees_of.word(&e))),
         };
+        let kind = worse(Some(kind), returned).unwrap_or(kind);
         match kind {
             ExecutionKind::Unexpected => check.unexpected += 1,
             ExecutionKind::Overlapping => check.overlapping += 1,
@@ -399,6 +416,7 @@ fn judge(
             merged: trees_of.word(m),
             expected,
             kind,
+            returns: returns.map(|(r, _)| r),
         };
         if story.loses() {
             check.lost += 1;
@@ -420,6 +438,87 @@ fn judge(
         }
     }
     Ok((executions, disagreements))
+}
+
+/// The four versions' results on one execution as the story shows them, and how the
+/// merge's compares (`None`: as expected); `None` where results are not observed.
+fn returns(results: &[Option<i64>]) -> Option<(Returns, Option<ExecutionKind>)> {
+    let [base, ours, theirs, merged] = *results else {
+        return None;
+    };
+    let judged = merge_results(base, ours, theirs, merged);
+    let returns = Returns {
+        base,
+        ours,
+        theirs,
+        merged,
+        expected: judged.expected.flatten(),
+    };
+    Some((returns, judged.kind))
+}
+
+/// The tags of the branches (`a`, `b`) whose program for the entry is not the base's, from
+/// the versions' fingerprints in [`ORDER`].
+fn changed_branches(fingerprints: &[String]) -> Vec<char> {
+    [(1, 'a'), (2, 'b')]
+        .into_iter()
+        .filter(|&(i, _)| fingerprints.get(i) != fingerprints.first())
+        .map(|(_, t)| t)
+        .collect()
+}
+
+/// `run` with the branches of `changed` that call and return as the base does on every
+/// input within the bounds: those no enumerated execution shows differing are asked of
+/// CBMC (one run each), since the enumeration skips what one branch alone explains.
+fn unseen_changes(
+    product: &ProductProgram,
+    mut run: CachedEnumeration,
+    changed: &[char],
+    settings: &Settings,
+    learned: &EntryAutomata,
+) -> Result<CachedEnumeration, CbmcRunError> {
+    if run.self_check.as_ref().is_some_and(|s| !s.identical) {
+        return Ok(run);
+    }
+    for &tag in changed {
+        let k = ORDER.iter().position(|(_, t)| *t == tag).unwrap_or(0);
+        let seen = run
+            .enumeration
+            .executions
+            .iter()
+            .any(|e| e.logs.get(k) != e.logs.first());
+        let counts = |l: &str| learned.alphabet.letter(l).is_some();
+        if !seen
+            && !product.differs_from_base(tag, counts, learned.bounds, settings.query_timeout)?
+        {
+            run.unseen.push(ORDER[k].0.to_string());
+        }
+    }
+    Ok(run)
+}
+
+/// The notes for the branches `unseen` names: where each changed the code, first.
+fn unseen_notes(entry: &str, inputs: &[VersionInput], unseen: &[String]) -> Vec<String> {
+    let base = inputs.iter().find(|i| i.version == Version::Base);
+    unseen
+        .iter()
+        .filter_map(|branch| {
+            let side = inputs.iter().find(|i| i.version.to_string() == *branch)?;
+            let base = base?;
+            let hunks =
+                super::coverage::changed_hunks(&base.root, &base.files, &side.root, &side.files);
+            let first = hunks.first()?;
+            let more = match hunks.len() {
+                1 => String::new(),
+                n => format!(" (and {} more places)", n - 1),
+            };
+            Some(unseen_note(
+                entry,
+                branch,
+                &format!("{}:{}{more}", first.file, first.start),
+            ))
+        })
+        .collect()
 }
 
 /// What a reader must know about what the check of these versions covers.
@@ -506,6 +605,7 @@ fn run_product(
         format: CACHE_FORMAT.to_string(),
         self_check: Some(self_check),
         enumeration,
+        unseen: Vec::new(),
     })
 }
 
@@ -717,7 +817,7 @@ impl Trees<'_> {
                 ),
                 Item::Return => Some(Ok(LogItem::Return)),
                 Item::End => Some(Ok(LogItem::End)),
-                Item::Exit => None,
+                Item::Exit | Item::Result(_) => None,
             })
             .collect::<Result<Vec<_>, _>>()?;
         let opens = |n: &str| self.opens.contains(n);

@@ -169,6 +169,9 @@ pub struct Enumeration {
     /// Whether CBMC proved no other quadruple exists (false: stopped at the limit, or
     /// because the self-check failed).
     pub complete: bool,
+    /// Whether the logs carry the entry's results ([`Item::Result`]).
+    #[serde(default)]
+    pub results: bool,
 }
 
 /// The four versions linked into one program.
@@ -194,6 +197,8 @@ pub struct ProductProgram {
     readers: HashSet<String>,
     /// The copies the self-check compares: each version's tag and its copy's.
     pairs: Vec<(char, char)>,
+    /// Whether some version's entry returns a scalar: the logs then carry the results.
+    results: bool,
     counters: Arc<CbmcCounters>,
     /// `--object-bits` once CBMC found its default too small (0: the default).
     object_bits: AtomicU32,
@@ -299,6 +304,7 @@ impl ProductProgram {
                 .flat_map(|v| v.readers.iter().cloned())
                 .collect(),
             pairs,
+            results: versions.iter().any(|v| v.returns),
             counters,
             object_bits: AtomicU32::new(0),
         })
@@ -329,6 +335,7 @@ impl ProductProgram {
         let mut result = Enumeration {
             letters: self.letters.clone(),
             executions: start,
+            results: self.results,
             ..Enumeration::default()
         };
         if let FormulaOutcome::Done = self.by_formula(
@@ -523,6 +530,31 @@ impl ProductProgram {
         })
     }
 
+    /// Whether the version `tag` (of O, A, B, M) calls or returns other than O does on
+    /// some input within `bounds` (the word length counting the letters `counts` accepts,
+    /// as [`ProductProgram::enumerate`]'s): one CBMC run, asking for an input on which
+    /// the two logs differ.
+    pub fn differs_from_base(
+        &self,
+        tag: char,
+        counts: impl Fn(&str) -> bool,
+        bounds: LearnBounds,
+        timeout: Option<Duration>,
+    ) -> Result<bool, CbmcRunError> {
+        let counted: Vec<bool> = self.letters.iter().map(|l| counts(l)).collect();
+        let layout = self.layout(bounds.max_word_length, &counted);
+        let pair = [('o', tag)];
+        let source = harness(&layout, &Goal::Divergence(&pair));
+        let query = Query {
+            binary: &self.binary,
+            source: &source,
+            slice: true,
+        };
+        let bounds = (bounds.cbmc().unwind, bounds.max_word_length, timeout);
+        let report = self.check(&query, bounds, 0)?;
+        Ok(report.property(PROPERTY)?.status != json::Status::Holds)
+    }
+
     fn layout<'a>(&'a self, max_word_length: usize, counted: &'a [bool]) -> Layout<'a> {
         Layout {
             tags: &self.tags,
@@ -532,6 +564,7 @@ impl ProductProgram {
             arguments: self.arguments,
             max_word_length,
             inputs: &self.inputs,
+            results: self.results,
         }
     }
 
@@ -757,6 +790,9 @@ mod tests {
             Item::Letter(0, 0),
             Item::Letter(7, 0),
             Item::Letter(7, 12),
+            Item::Letter(7, log::MAX_SITE),
+            Item::Result(0),
+            Item::Result(3),
         ] {
             assert_eq!(Item::decode(u64::from(item.code())), Some(item));
         }
@@ -771,6 +807,7 @@ mod tests {
             logs: vec![vec![Item::End]; 4],
             tape_sites: vec![],
             read_sites: vec![],
+            results: vec![],
         };
         let maps = vec![vec![0, 1]; 4];
         let layout = Layout {
@@ -781,6 +818,7 @@ mod tests {
             arguments: 0,
             max_word_length: 3,
             inputs: &["local_main_x".to_string()],
+            results: false,
         };
         let h = harness(&layout, &Goal::NewQuadruple { blocked: &[e.logs] });
         assert!(!h.contains("__mlcall_p();"));

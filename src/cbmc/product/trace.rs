@@ -3,7 +3,7 @@
 //! version and its copy part ways.
 
 use super::harness::{MAX_ARGUMENTS, PINS_HERE, TAPE_LENGTH};
-use super::log::{Execution, Item, counter, len, log, read_count, read_values, seen};
+use super::log::{Execution, Item, counter, len, log, read_count, read_values, result, seen};
 use super::sites::{SiteContext, Source, read_sites};
 use crate::cbmc::error::CbmcRunError;
 use crate::cbmc::json;
@@ -30,14 +30,16 @@ pub(super) fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
 }
 
 /// The logs of the versions `tags` in a trace, if it has them all: every log of a run
-/// that reached the harness's assertion ends with `end` or an exit.
+/// that reached the harness's assertion ends with `end` or an exit (then its result's item,
+/// when results are observed).
 pub(super) fn read_logs(property: &json::PropertyResult, tags: &[char]) -> Option<Vec<Vec<Item>>> {
     tags.iter()
         .map(|&t| {
             let n = property.last_value(&len(t))? as usize;
             let codes = property.last_array(&log(t), n)?;
             let items: Vec<Item> = codes.into_iter().map(Item::decode).collect::<Option<_>>()?;
-            matches!(items.last(), Some(Item::End | Item::Exit)).then_some(items)
+            let calls_end = items.iter().rev().find(|i| !matches!(i, Item::Result(_)));
+            matches!(calls_end, Some(Item::End | Item::Exit)).then_some(items)
         })
         .collect()
 }
@@ -159,6 +161,14 @@ pub(super) fn read_execution(
         .into_iter()
         .map(signed)
         .collect();
+    // A log with a result's item has a result to show.
+    let results = if logs.iter().flatten().any(|i| matches!(i, Item::Result(_))) {
+        tags.iter()
+            .map(|&t| property.last_value(&result(t)).map(signed))
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(Execution {
         tape,
         arguments,
@@ -166,5 +176,6 @@ pub(super) fn read_execution(
         logs,
         tape_sites,
         read_sites,
+        results,
     })
 }

@@ -60,6 +60,14 @@ pub(super) fn story_groups(entry_id: &str, executions: &[Execution]) -> Vec<Stor
 /// What the story is about, in words: for an unexpected execution what the merge does
 /// that the expected merge does not, for an overlap what each branch and the merge changed.
 pub(super) fn change(e: &Execution) -> String {
+    // Calls as expected: the story is about what the entry returns.
+    if let Some(r) = e
+        .returns
+        .as_ref()
+        .filter(|_| e.expected.as_ref() == Some(&e.merged))
+    {
+        return r.change();
+    }
     match &e.expected {
         Some(expected) => {
             let extra = outside(&e.merged, expected);
@@ -166,7 +174,8 @@ pub(super) fn hunk(e: &Execution) -> Vec<HunkRow> {
         .count();
     let left_out_before = prefix.saturating_sub(CONTEXT);
     let left_out_after = suffix.saturating_sub(CONTEXT);
-    rows.iter()
+    let mut rows: Vec<HunkRow> = rows
+        .iter()
         .map(|&(label, word)| {
             let mut cells = Vec::new();
             if left_out_before > 0 {
@@ -190,7 +199,19 @@ pub(super) fn hunk(e: &Execution) -> Vec<HunkRow> {
             }
             HunkRow { label, cells }
         })
-        .collect()
+        .collect();
+    // What each version returned, one row after the words.
+    if let Some(r) = &e.returns {
+        rows.push(HunkRow {
+            label: "returns",
+            cells: vec![HunkCell {
+                text: r.text(),
+                class: "same",
+                title: String::new(),
+            }],
+        });
+    }
+    rows
 }
 
 fn gap(letters: usize) -> HunkCell {
@@ -250,6 +271,7 @@ mod tests {
             merged: w(&format!("{prefix} z {merged_tail} x y end")),
             expected: None,
             kind: ExecutionKind::Overlapping,
+            returns: None,
         }
     }
 

@@ -1,0 +1,164 @@
+//! What a version's entry returns, as the product observes it: whether the entry's result is
+//! a scalar the product can compare across versions, and the call wrapper's (or generated
+//! harness's) call rewritten to hand it over.
+//!
+//! Key items: [`observe_result`] (the entry's unit made to hand its result over, and whether
+//! it does), from [`scalar_result`] (the entry's result type, read from its definition) and
+//! [`captured_call`] (a generated harness's call of the entry, its result handed over).
+//!
+//! Only integer results are compared: a pointer's value is an address, which differs
+//! between the versions' objects whatever they hold; a floating-point result would need
+//! its bits, and a structure has no one value.
+
+use tree_sitter::Node;
+
+use crate::cprog::program::InstrumentedProgram;
+use crate::cprog::syntax::{self, children, named_children};
+
+/// The type names that are integers whatever the program defines.
+const INTEGER_NAMES: [&str; 16] = [
+    "bool",
+    "size_t",
+    "ssize_t",
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "intmax_t",
+    "uintmax_t",
+];
+
+/// Whether the definition of `entry` in `text` (one preprocessed unit) returns an integer
+/// (`int`, `unsigned long`, `_Bool`, an enumeration, `size_t`, ...) rather than nothing, a
+/// pointer, a floating-point number or an aggregate.
+fn scalar_result(text: &str, entry: &str) -> bool {
+    let tree = syntax::parse(text);
+    let root = tree.root_node();
+    named_children(root)
+        .into_iter()
+        .filter(|n| n.kind() == "function_definition")
+        .find(|n| defines(*n, entry, text))
+        .is_some_and(|def| returns_integer(def, text))
+}
+
+/// Whether definition `def` defines `name`.
+fn defines(def: Node, name: &str, text: &str) -> bool {
+    def.child_by_field_name("declarator")
+        .and_then(syntax::function_declarator)
+        .is_some_and(|(_, ident)| syntax::text(ident, text) == name)
+}
+
+/// Whether definition `def` returns an integer: its declarator is the function's own (no
+/// pointer around it) and its type an integer one.
+fn returns_integer(def: Node, text: &str) -> bool {
+    let direct = def
+        .child_by_field_name("declarator")
+        .is_some_and(|d| d.kind() == "function_declarator");
+    let Some(ty) = def.child_by_field_name("type") else {
+        return false;
+    };
+    direct
+        && match ty.kind() {
+            "primitive_type" => !matches!(
+                syntax::text(ty, text),
+                "void" | "float" | "double" | "char16_t" | "char32_t"
+            ),
+            "sized_type_specifier" => children(ty)
+                .iter()
+                .all(|c| !matches!(syntax::text(*c, text), "double" | "float")),
+            "enum_specifier" => true,
+            "type_identifier" => INTEGER_NAMES.contains(&syntax::text(ty, text)),
+            _ => false,
+        }
+}
+
+/// `text` with the call of `entry` that ends the generated harness `harness` (the last
+/// statement of its body, `    entry(args);`) handing the entry's result to `hook`; `None`
+/// when the harness is not found as generated.
+fn captured_call(text: &str, harness: &str, entry: &str, hook: &str) -> Option<String> {
+    let start = text.find(&format!("void {harness}(void)\n{{"))?;
+    let body_end = start + text[start..].find("\n}\n")? + 2;
+    let call = format!("\n    {entry}(");
+    let at = start + text[start..body_end].rfind(&call)? + call.len() - entry.len() - 1;
+    let end = at + text[at..].find(");\n}")? + 1;
+    Some(format!(
+        "{}{hook}((long long){}){}",
+        &text[..at],
+        &text[at..end],
+        &text[end..]
+    ))
+}
+
+/// The entry's unit `text` made to hand the entry's result to `hook` where a generated
+/// harness calls the entry (the call wrapper does it where it calls the entry itself), and
+/// whether the entry's result is observed: an integer one, called as generated.
+pub(super) fn observe_result(
+    text: String,
+    program: &InstrumentedProgram,
+    called: &str,
+    hook: &str,
+) -> (String, bool) {
+    if !scalar_result(&text, &program.entry) {
+        return (text, false);
+    }
+    if called == program.entry {
+        return (text, true);
+    }
+    match captured_call(&text, called, &program.entry, hook) {
+        Some(captured) => (captured, true),
+        None => (text, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_results_are_scalar_and_others_not() {
+        let cases = [
+            ("int f(int x) { return x; }", true),
+            ("static unsigned long f(void) { return 1; }", true),
+            ("_Bool f(void) { return 1; }", true),
+            ("enum e { A }; enum e f(void) { return A; }", true),
+            (
+                "typedef unsigned long size_t; size_t f(void) { return 0; }",
+                true,
+            ),
+            ("void f(void) { }", false),
+            ("int *f(void) { return 0; }", false),
+            ("double f(void) { return 0; }", false),
+            ("long double f(void) { return 0; }", false),
+            (
+                "struct s { int a; }; struct s f(void) { struct s v; return v; }",
+                false,
+            ),
+            (
+                "typedef struct { int a; } T; T f(void) { T v; return v; }",
+                false,
+            ),
+        ];
+        for (text, scalar) in cases {
+            assert_eq!(scalar_result(text, "f"), scalar, "{text}");
+        }
+        assert!(!scalar_result("int g(void) { return 0; }", "f"));
+    }
+
+    #[test]
+    fn the_harness_call_hands_over_the_result() {
+        let text = "int f(char *p, int n);\nvoid __mergelens_call_f(void)\n{\n    char b[4];\n    f(b, g(1));\n}\n";
+        let out = captured_call(text, "__mergelens_call_f", "f", "__mlresult_o").unwrap();
+        assert!(
+            out.contains("\n    __mlresult_o((long long)f(b, g(1)));\n}\n"),
+            "{out}"
+        );
+        assert_eq!(captured_call(text, "__mergelens_call_g", "f", "h"), None);
+    }
+}
