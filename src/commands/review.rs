@@ -389,6 +389,13 @@ pub(crate) fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
     }
 }
 
+/// Whether the summary shows a note under the verdict: the configuration the review ran
+/// without, and a change no call and no result shows (a clean verdict does not speak for
+/// it).
+fn shown_under_verdict(note: &str) -> bool {
+    note.starts_with(mergelens::trust::UNCONFIGURED_NOTE) || note.contains(review::UNSEEN_CHANGE)
+}
+
 /// The entry's per-execution stories, a few of them, as aligned rows.
 pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry) {
     use std::fmt::Write;
@@ -497,7 +504,7 @@ pub(crate) fn summary(
         let _ = writeln!(out, "  {}", review::NO_CODE_CHANGE);
     }
     for note in doc.bounds.notes.iter() {
-        if note.starts_with(mergelens::trust::UNCONFIGURED_NOTE) {
+        if shown_under_verdict(note) {
             let _ = writeln!(out, "  {}", term(note));
         }
     }
@@ -525,12 +532,6 @@ pub(crate) fn summary(
     }
     for line in unchecked_lines(doc.coverages()) {
         let _ = writeln!(out, "  {}", term(&line));
-    }
-    // A change no call and no result shows: a clean verdict does not speak for it.
-    for note in doc.bounds.notes.iter() {
-        if note.contains(review::UNSEEN_CHANGE) {
-            let _ = writeln!(out, "  {}", term(note));
-        }
     }
     // Under a finding too: what was not done is part of what the review says.
     for reason in &doc.unfinished {

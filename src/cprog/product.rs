@@ -52,6 +52,16 @@ pub struct ProductNames {
     pub call: String,
 }
 
+impl ProductNames {
+    /// The C declarations of the hooks a version's units call and the harness defines.
+    fn declarations(&self) -> String {
+        format!(
+            "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void); void {}(long long);\n",
+            self.tape, self.seen, self.call, self.result
+        )
+    }
+}
+
 /// The product names of version `tag` (one lowercase letter).
 pub fn product_names(tag: char) -> ProductNames {
     ProductNames {
@@ -385,24 +395,15 @@ pub fn product_version(
             }
         }
         if *path == program.path {
-            let _ = write!(tail, "void {}(void) {{", names.call);
-            for (k, (p, name)) in parameters.iter().zip(&argument_names).enumerate() {
-                let _ = write!(
-                    tail,
-                    " {p}; {name} = (__typeof__({name})){ARGUMENT_READER}({k});"
-                );
-            }
-            let call = format!("{called}({})", argument_names.join(", "));
-            if returns && called == program.entry {
-                let _ = writeln!(tail, " {}((long long){call}); }}", names.result);
-            } else {
-                let _ = writeln!(tail, " {call}; }}");
-            }
+            let result = (returns && called == program.entry).then_some(names.result.as_str());
+            tail.push_str(&result::call_wrapper(
+                (&names.call, ARGUMENT_READER),
+                (&parameters, &argument_names),
+                called,
+                result,
+            ));
         }
-        let header = format!(
-            "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void); void {}(long long);\n",
-            names.tape, names.seen, names.call, names.result
-        );
+        let header = names.declarations();
         for n in &nondet {
             renamed.insert(n.clone());
         }

@@ -173,11 +173,9 @@ pub(crate) fn check_entry(
             opens: &opens,
             functions_are_letters: settings.events == EventKind::Functions,
         };
+        notes.extend(unseen_notes(entry, inputs, &run.unseen));
         judge(&trees, &run.enumeration, learned, &mut check, &mut notes)?
     };
-    if !diverged {
-        notes.extend(unseen_notes(entry, inputs, &run.unseen));
-    }
     check.wall_seconds = started.elapsed().as_secs_f64();
     Ok(CheckOutcome::Ran(EntryCheck {
         executions,

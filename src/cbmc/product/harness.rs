@@ -174,22 +174,35 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
         );
     }
     c.push_str(PINS_HERE);
+    goal_statements(&mut c, goal, quadruple, n, results);
+    // The assertion reads the logs (not `assert(0)` after assumptions): a sliced formula
+    // keeps exactly what it depends on.
+    let _ = writeln!(
+        c,
+        "  __CPROVER_assert(!__ml_new, \"{PROPERTY}\");\n  return 0;\n}}"
+    );
+    c
+}
+
+/// `main`'s statements for `goal`, after the inputs: run the versions it needs (`results`:
+/// then label the quadruple's results) and set `__ml_new` to what it asks for.
+fn goal_statements(c: &mut String, goal: &Goal, quadruple: &[char], n: usize, results: bool) {
     let labels = |c: &mut String| {
         if results {
             result_labels(c, quadruple);
         }
     };
     match goal {
-        Goal::NewQuadruple { blocked } => new_quadruple(&mut c, quadruple, n, blocked, labels),
+        Goal::NewQuadruple { blocked } => new_quadruple(c, quadruple, n, blocked, labels),
         Goal::Formula { blocked } => {
-            new_quadruple(&mut c, quadruple, n, blocked, labels);
-            formula_assumptions(&mut c, quadruple, n);
+            new_quadruple(c, quadruple, n, blocked, labels);
+            formula_assumptions(c, quadruple, n);
         }
         Goal::Replay { logs } => {
             for &t in quadruple {
                 let _ = writeln!(c, "  {}();", product_names(t).call);
             }
-            labels(&mut c);
+            labels(c);
             let _ = writeln!(c, "  int __ml_new = {};", quadruple_is(quadruple, logs));
         }
         Goal::Divergence(pairs) => {
@@ -207,13 +220,6 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
             }
         }
     }
-    // The assertion reads the logs (not `assert(0)` after assumptions): a sliced formula
-    // keeps exactly what it depends on.
-    let _ = writeln!(
-        c,
-        "  __CPROVER_assert(!__ml_new, \"{PROPERTY}\");\n  return 0;\n}}"
-    );
-    c
 }
 
 /// The C type of a [`Goal::Formula`] harness's packed log: 32 bits an item.

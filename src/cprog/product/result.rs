@@ -2,7 +2,8 @@
 //! a scalar the product can compare across versions, and the call wrapper's (or generated
 //! harness's) call rewritten to hand it over.
 //!
-//! Key items: [`observe_result`] (the entry's unit made to hand its result over, and whether
+//! Key items: [`call_wrapper`] (the product's call of the entry, handing its result over
+//! where the entry itself is called), [`observe_result`] (the entry's unit made to hand its result over, and whether
 //! it does), from [`scalar_result`] (the entry's result type, read from its definition) and
 //! [`captured_call`] (a generated harness's call of the entry, its result handed over).
 //!
@@ -10,13 +11,16 @@
 //! between the versions' objects whatever they hold; a floating-point result would need
 //! its bits, and a structure has no one value.
 
+use std::fmt::Write as _;
+
 use tree_sitter::Node;
 
 use crate::cprog::program::InstrumentedProgram;
 use crate::cprog::syntax::{self, children, named_children};
 
 /// The type names that are integers whatever the program defines.
-const INTEGER_NAMES: [&str; 16] = [
+const INTEGER_NAMES: [&str; 17] = [
+    "_Bool",
     "bool",
     "size_t",
     "ssize_t",
@@ -115,6 +119,31 @@ pub(super) fn observe_result(
         Some(captured) => (captured, true),
         None => (text, false),
     }
+}
+
+/// The wrapper `call` (`__mlcall_<tag>`) that calls the entry (or its generated harness)
+/// `called` with the shared arguments (each read by `reader`), handing the entry's result
+/// to `result` if given.
+pub(super) fn call_wrapper(
+    (call, reader): (&str, &str),
+    (parameters, argument_names): (&[String], &[String]),
+    called: &str,
+    result: Option<&str>,
+) -> String {
+    let mut wrapper = format!("void {call}(void) {{");
+    for (k, (p, name)) in parameters.iter().zip(argument_names).enumerate() {
+        let _ = write!(wrapper, " {p}; {name} = (__typeof__({name})){reader}({k});");
+    }
+    let called = format!("{called}({})", argument_names.join(", "));
+    match result {
+        Some(hook) => {
+            let _ = writeln!(wrapper, " {hook}((long long){called}); }}");
+        }
+        None => {
+            let _ = writeln!(wrapper, " {called}; }}");
+        }
+    }
+    wrapper
 }
 
 #[cfg(test)]
