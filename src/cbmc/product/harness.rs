@@ -210,13 +210,12 @@ fn goal_statements(c: &mut String, goal: &Goal, quadruple: &[char], n: usize, re
             for &(x, y) in *pairs {
                 let (x_call, y_call) = (product_names(x).call, product_names(y).call);
                 let _ = writeln!(c, "  {x_call}();\n  {y_call}();");
-                let _ = writeln!(
-                    c,
-                    "  __ml_new = __ml_new || !{} || {} != {};",
-                    same(x, y, n),
-                    result(x),
-                    result(y)
-                );
+                let results = if results {
+                    format!(" || {} != {}", result(x), result(y))
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(c, "  __ml_new = __ml_new || !{}{results};", same(x, y, n));
             }
         }
     }

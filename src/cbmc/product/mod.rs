@@ -197,7 +197,8 @@ pub struct ProductProgram {
     readers: HashSet<String>,
     /// The copies the self-check compares: each version's tag and its copy's.
     pairs: Vec<(char, char)>,
-    /// Whether some version's entry returns a scalar: the logs then carry the results.
+    /// Whether every version's entry returns an integer on every path: the logs then carry
+    /// the results (a version whose result is not observed would seem to change it).
     results: bool,
     counters: Arc<CbmcCounters>,
     /// `--object-bits` once CBMC found its default too small (0: the default).
@@ -304,7 +305,7 @@ impl ProductProgram {
                 .flat_map(|v| v.readers.iter().cloned())
                 .collect(),
             pairs,
-            results: versions.iter().any(|v| v.returns),
+            results: versions.iter().all(|v| v.returns),
             counters,
             object_bits: AtomicU32::new(0),
         })
@@ -831,5 +832,23 @@ mod tests {
         assert!(h.contains("__ml_new = __ml_new && !((__ml_len_o == 1u && __ml_log_o[0] == 0u)"));
         assert!(h.contains("__ml_len_m == __ml_len_a"));
         assert!(h.contains("__mlcall_m();"));
+        assert!(!h.contains("__ml_res_m =="));
+        // With results, each log ends with its result's label: the first version whose
+        // result equals its own, after one more item of room.
+        let with_results = Layout {
+            results: true,
+            ..layout
+        };
+        let h = harness(&with_results, &Goal::NewQuadruple { blocked: &[] });
+        let code = Item::Result(0).code();
+        assert!(h.contains(&format!(
+            "__ml_log_m[__ml_len_m] = ((__ml_res_m == __ml_res_o ? 0u : (__ml_res_m == __ml_res_a ? 1u : (__ml_res_m == __ml_res_b ? 2u : 3u))) | {code}u); __ml_len_m++;"
+        )), "{h}");
+        assert!(h.contains(&format!("__ml_log_o[__ml_len_o] = (0u | {code}u);")));
+        assert!(h.contains("unsigned int __ml_log_o[14];"), "{h}");
+        assert!(h.contains("__CPROVER_assume(__ml_len_o < 13u);"), "{h}");
+        let pair = [('o', 'a')];
+        let h = harness(&with_results, &Goal::Divergence(&pair));
+        assert!(h.contains(" || __ml_res_o != __ml_res_a;"), "{h}");
     }
 }

@@ -41,7 +41,9 @@ const INTEGER_NAMES: [&str; 17] = [
 
 /// Whether the definition of `entry` in `text` (one preprocessed unit) returns an integer
 /// (`int`, `unsigned long`, `_Bool`, an enumeration, `size_t`, ...) rather than nothing, a
-/// pointer, a floating-point number or an aggregate.
+/// pointer, a floating-point number or an aggregate, on every path: its body ends with a
+/// `return` statement. A body that can run off its end returns no defined value there
+/// (CBMC makes it a fresh value in each version, which would look like a change).
 fn scalar_result(text: &str, entry: &str) -> bool {
     let tree = syntax::parse(text);
     let root = tree.root_node();
@@ -49,7 +51,19 @@ fn scalar_result(text: &str, entry: &str) -> bool {
         .into_iter()
         .filter(|n| n.kind() == "function_definition")
         .find(|n| defines(*n, entry, text))
-        .is_some_and(|def| returns_integer(def, text))
+        .is_some_and(|def| returns_integer(def, text) && ends_with_return(def))
+}
+
+/// Whether the body of definition `def` ends with a `return` statement: no path runs off
+/// its end.
+fn ends_with_return(def: Node) -> bool {
+    def.child_by_field_name("body")
+        .and_then(|body| {
+            named_children(body)
+                .into_iter()
+                .rfind(|n| n.kind() != "comment")
+        })
+        .is_some_and(|last| last.kind() == "return_statement")
 }
 
 /// Whether definition `def` defines `name`.
@@ -162,6 +176,11 @@ mod tests {
                 true,
             ),
             ("void f(void) { }", false),
+            ("int f(int x) { if (x) return 1; }", false),
+            (
+                "int f(int x) { if (x) return 1; /* else */ return 2; /* done */ }",
+                true,
+            ),
             ("int *f(void) { return 0; }", false),
             ("double f(void) { return 0; }", false),
             ("long double f(void) { return 0; }", false),
