@@ -135,3 +135,43 @@ fn a_change_no_call_and_no_result_shows_is_said() {
         );
     }
 }
+
+#[test]
+fn a_pointer_entrys_result_is_observed_through_its_generated_harness() {
+    let program = |call: &str, result: &str| {
+        format!(
+            "void audit(void) {{}}\n\nint count(const char *s, int n)\n{{\n    {call}\n    int k = 0;\n    for (int i = 0; i < n && i < 2; i++)\n        if (s[i] == 'a')\n            k++;\n    /* between */\n    return k{result};\n}}\n"
+        )
+    };
+    let repo = three_way(
+        &program("", ""),
+        &program("", " + 1"),
+        &program("audit();", ""),
+    );
+    repo.git(&["merge", "-q", "--no-commit", "--no-ff", "feature"]);
+    repo.commit("prog.c", &program("audit();", " + 2"), "merge, resolved");
+    let out = repo.mergelens(&["review", "--commit", "HEAD", "--entry", "count"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("(calls and what the entry returns)"),
+        "{said}"
+    );
+    // Whatever the buffer holds, ours adds one to the count and the merge two.
+    let row = said
+        .lines()
+        .find(|l| l.trim_start().starts_with("returns  base"))
+        .unwrap_or_else(|| panic!("{said}"));
+    let values: Vec<i64> = row
+        .split(", ")
+        .map(|part| part.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    let [base, ours, theirs, merged, expected] = values[..] else {
+        panic!("{row}");
+    };
+    assert_eq!(
+        (ours, theirs, merged, expected),
+        (base + 1, base, base + 2, base + 1),
+        "{row}"
+    );
+}

@@ -15,6 +15,9 @@ use std::fmt::Write as _;
 
 use tree_sitter::Node;
 
+/// The instrumentation's end hook, called where the entry runs off its end.
+const END_HOOK: &str = "__mergelens_end";
+
 use crate::cprog::program::InstrumentedProgram;
 use crate::cprog::syntax::{self, children, named_children};
 
@@ -51,19 +54,28 @@ fn scalar_result(text: &str, entry: &str) -> bool {
         .into_iter()
         .filter(|n| n.kind() == "function_definition")
         .find(|n| defines(*n, entry, text))
-        .is_some_and(|def| returns_integer(def, text) && ends_with_return(def))
+        .is_some_and(|def| {
+            returns_integer(def, text)
+                && def
+                    .child_by_field_name("body")
+                    .is_some_and(|body| ends_with_return(body, text))
+        })
 }
 
-/// Whether the body of definition `def` ends with a `return` statement: no path runs off
-/// its end.
-fn ends_with_return(def: Node) -> bool {
-    def.child_by_field_name("body")
-        .and_then(|body| {
-            named_children(body)
-                .into_iter()
-                .rfind(|n| n.kind() != "comment")
-        })
-        .is_some_and(|last| last.kind() == "return_statement")
+/// Whether `block` ends with a `return` statement (the instrumentation's own block around
+/// one included): no path runs off its end. The end hook the instrumentation puts after
+/// the last statement is no statement of the program's.
+fn ends_with_return(block: Node, text: &str) -> bool {
+    let end_hook = format!("{END_HOOK}();");
+    let last = named_children(block).into_iter().rfind(|n| {
+        n.kind() != "comment"
+            && !(n.kind() == "expression_statement" && syntax::text(*n, text) == end_hook)
+    });
+    last.is_some_and(|last| match last.kind() {
+        "return_statement" => true,
+        "compound_statement" => ends_with_return(last, text),
+        _ => false,
+    })
 }
 
 /// Whether definition `def` defines `name`.
@@ -177,6 +189,14 @@ mod tests {
             ),
             ("void f(void) { }", false),
             ("int f(int x) { if (x) return 1; }", false),
+            (
+                "int f(int x) { { int r = x; __mergelens_end(); return r; }\n __mergelens_end(); }",
+                true,
+            ),
+            (
+                "int f(int x) { if (x) return 1;\n __mergelens_end(); }",
+                false,
+            ),
             (
                 "int f(int x) { if (x) return 1; /* else */ return 2; /* done */ }",
                 true,
