@@ -175,3 +175,42 @@ fn a_pointer_entrys_result_is_observed_through_its_generated_harness() {
         "{row}"
     );
 }
+
+#[test]
+fn what_the_entry_leaves_in_a_global_is_compared_like_its_result() {
+    let program = |call: &str, value: &str| {
+        format!(
+            "int total;\nvoid audit(void) {{}}\n\nvoid add(int x)\n{{\n    {call}\n    int y = x;\n    /* between */\n    (void)y;\n    /* the state */\n    total = {value};\n}}\n"
+        )
+    };
+    let repo = three_way(
+        &program("", "y + 1"),
+        &program("", "y + 2"),
+        &program("audit();", "y + 1"),
+    );
+    let out = repo.mergelens(&["review", "main", "feature", "--entry", "add"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("verdict: clean"), "{said}");
+    assert!(said.contains("(calls and the global total)"), "{said}");
+    repo.git(&["merge", "-q", "--no-commit", "--no-ff", "feature"]);
+    repo.commit("prog.c", &program("audit();", "y + 3"), "merge, resolved");
+    let out = repo.mergelens(&[
+        "review", "--commit", "HEAD", "--entry", "add", "--format", "json",
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {said}"));
+    let s = &doc["entries"][0]["executions"][0];
+    assert_eq!(s["kind"], "unexpected", "{s}");
+    assert!(
+        s.get("returns").is_none(),
+        "a void entry returns nothing: {s}"
+    );
+    let g = &s["globals"][0];
+    assert_eq!(g["name"], "total", "{s}");
+    let at = |k: &str| g[k].as_i64().unwrap_or_else(|| panic!("{k}: {s}"));
+    assert_eq!(at("merged") - at("base"), 2, "{s}");
+    assert_eq!(at("expected"), at("ours"), "{s}");
+    assert_eq!(at("ours") - at("base"), 1, "{s}");
+}

@@ -408,10 +408,9 @@ pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry
         let _ = writeln!(
             out,
             "  per execution{}: {} execution(s) one branch alone does not explain: {} composed, {} unexpected, {} overlapping{}{}{self_check}",
-            if check.results {
-                " (calls and what the entry returns)"
-            } else {
-                ""
+            match check.observed() {
+                o if o.is_empty() => String::new(),
+                o => format!(" (calls and {})", term(&o)),
             },
             check.quadruples,
             check.explained,
@@ -638,7 +637,7 @@ fn entry_summary(out: &mut String, entry: &mergelens::document::ReviewEntry, ver
     {
         let _ = writeln!(
             out,
-            "  no unexpected word: each of the merge's words is some version's, but on the input below the merge's calls or what it returns are not the expected merge's"
+            "  no unexpected word: each of the merge's words is some version's, but on the input below the merge's calls, result or globals are not the expected merge's"
         );
     }
     if verdict == Verdict::Conflict {

@@ -49,6 +49,8 @@ pub struct ProductNames {
     pub seen: String,
     /// Hears what the entry returned (see [`ProductVersion::returns`]).
     pub result: String,
+    /// Hears what the entry left in each of [`ProductVersion::globals`], by index.
+    pub global: String,
     pub call: String,
 }
 
@@ -56,8 +58,8 @@ impl ProductNames {
     /// The C declarations of the hooks a version's units call and the harness defines.
     fn declarations(&self) -> String {
         format!(
-            "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void); void {}(long long);\n",
-            self.tape, self.seen, self.call, self.result
+            "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void); void {}(long long); void {}(unsigned int, long long);\n",
+            self.tape, self.seen, self.call, self.result, self.global
         )
     }
 }
@@ -73,6 +75,7 @@ pub fn product_names(tag: char) -> ProductNames {
         tape: format!("__mltape_{tag}"),
         seen: format!("__mlseen_{tag}"),
         result: format!("__mlresult_{tag}"),
+        global: format!("__mlglobal_{tag}"),
         call: format!("__mlcall_{tag}"),
     }
 }
@@ -275,6 +278,10 @@ pub struct ProductVersion {
     /// Whether the entry returns an integer, which the call wrapper (or the generated
     /// harness) hands to the result hook ([`ProductNames::result`]).
     pub returns: bool,
+    /// The integer globals of the entry's unit (by their names in the program), whose
+    /// values the call wrapper hands to the global hook ([`ProductNames::global`]) after
+    /// the entry returns.
+    pub globals: Vec<String>,
 }
 
 /// Why a version cannot take part in a product program.
@@ -363,11 +370,11 @@ pub fn product_version(
     let mut inputs = BTreeSet::new();
     let mut wrapped: Vec<&str> = Vec::new();
     let cut = unreached(program, &defined);
-    let mut returns = false;
+    let (mut returns, mut globals) = (false, Vec::new());
     for (i, path) in program.paths.iter().enumerate() {
         let mut text = read_unit(path, cut.as_ref())?;
         if *path == program.path {
-            (text, returns) = result::observe_result(text, program, called, &names.result);
+            (text, returns, globals) = result::observe(text, program, called, &names.result);
         }
         exits |= text.contains("__mergelens_exit()");
         let mut tail = String::new();
@@ -400,7 +407,7 @@ pub fn product_version(
                 (&names.call, ARGUMENT_READER),
                 (&parameters, &argument_names),
                 called,
-                result,
+                (result, &names.global, &globals),
             ));
         }
         let header = names.declarations();
@@ -440,6 +447,7 @@ pub fn product_version(
         entries: entry_letters(program),
         unreached: in_product(cut.iter().flatten(), tag),
         returns,
+        globals,
     })
 }
 
@@ -802,6 +810,7 @@ mod tests {
             entries: Vec::new(),
             unreached: Vec::new(),
             returns: false,
+            globals: Vec::new(),
         };
         drop_unnumbered_sites(&version, &[0, 7]).unwrap();
         assert_eq!(
@@ -828,6 +837,7 @@ mod tests {
             entries: Vec::new(),
             unreached: vec!["__ml_o_h".to_string(), "__ml_a_h".to_string()],
             returns: false,
+            globals: Vec::new(),
         }
     }
 

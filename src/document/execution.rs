@@ -166,6 +166,19 @@ pub struct Execution {
     /// (an entry returning an integer); absent otherwise, and in documents that predate it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returns: Option<Returns>,
+    /// What each version's entry left in the integer globals of its file that every
+    /// version has; absent when none is observed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globals: Vec<GlobalValues>,
+}
+
+/// What each version's entry left in one global on one execution's input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlobalValues {
+    /// The global's name in the program.
+    pub name: String,
+    #[serde(flatten)]
+    pub values: Returns,
 }
 
 /// What each version's entry returned on one execution's input (`null`: a version whose
@@ -244,6 +257,10 @@ pub struct ExecutionCheck {
     /// integer); absent in documents that predate results.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub results: bool,
+    /// The globals whose final values the check compared (the integer globals of the
+    /// entry's file that every version has); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globals: Vec<String>,
     /// The self-check that ran before: whether the product shares every input the versions
     /// read (absent when no CBMC run was needed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -265,6 +282,23 @@ pub struct SelfCheck {
     pub divergence: Option<String>,
     #[serde(default)]
     pub wall_seconds: f64,
+}
+
+impl ExecutionCheck {
+    /// What the check compared beside the calls, for a summary: `what the entry returns and
+    /// the global total`; empty when only calls.
+    pub fn observed(&self) -> String {
+        let mut parts = Vec::new();
+        if self.results {
+            parts.push("what the entry returns".to_string());
+        }
+        match self.globals.as_slice() {
+            [] => {}
+            [one] => parts.push(format!("the global {one}")),
+            many => parts.push(format!("the globals {}", many.join(", "))),
+        }
+        parts.join(" and ")
+    }
 }
 
 impl Execution {
@@ -424,6 +458,9 @@ impl Execution {
         if let Some(r) = &self.returns {
             out.push_str(&format!("{:<9}{}\n", "returns", r.text()));
         }
+        for g in &self.globals {
+            out.push_str(&format!("{:<9}{}: {}\n", "global", g.name, g.values.text()));
+        }
         out
     }
 }
@@ -508,6 +545,7 @@ mod tests {
             expected: None,
             kind: ExecutionKind::Overlapping,
             returns: None,
+            globals: Vec::new(),
         };
         assert_eq!(
             e.aligned_text(),
@@ -559,6 +597,7 @@ mod tests {
             expected: None,
             kind: ExecutionKind::Overlapping,
             returns: None,
+            globals: Vec::new(),
         };
         assert_eq!(
             e.input_text(),

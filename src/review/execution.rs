@@ -31,7 +31,7 @@ use super::execution_cache::{
     CACHE_FORMAT, CachedEnumeration, LIMIT, LimitHit, PartialEnumeration, Resume, cache_key, load,
     save, unfinished,
 };
-use super::results::{merge_results, unseen_note, worse};
+use super::results::{observed, unseen_note, worse};
 mod reach;
 use reach::{COPIES, ORDER, number_sites, reachable_only};
 
@@ -47,7 +47,7 @@ use crate::cprog::product::{
 use crate::cprog::{self, EventKind, FrontEndError};
 use crate::document::{
     Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, RealType,
-    Returns, SelfCheck, Version,
+    SelfCheck, Version,
 };
 
 /// The check of one entry.
@@ -151,9 +151,8 @@ pub(crate) fn check_entry(
         complete: run.enumeration.complete,
         cbmc_runs: counters.runs(),
         from_cache,
-        results: run.enumeration.results,
         self_check: run.self_check,
-        ..ExecutionCheck::default()
+        ..observing(&run.enumeration)
     };
     let diverged = check.self_check.as_ref().is_some_and(|s| !s.identical);
     let (executions, disagreements) = if diverged {
@@ -379,9 +378,9 @@ fn judge(
                 ));
             }
         }
-        // What the entries returned, judged beside the calls (see `results`).
-        let returns = returns(&raw.results);
-        let returned = returns.as_ref().and_then(|(_, kind)| *kind);
+        // What the entries returned and left in globals, judged beside the calls.
+        let observed = observed(raw, &enumeration.globals);
+        let returned = observed.kind;
         let (kind, expected) = match merge3(o, a, b, Some(m)) {
             Err(_) => (ExecutionKind::Overlapping, None),
             Ok(e) if &e == m => match returned {
@@ -414,7 +413,8 @@ fn judge(
             merged: trees_of.word(m),
             expected,
             kind,
-            returns: returns.map(|(r, _)| r),
+            returns: observed.returns,
+            globals: observed.globals,
         };
         if story.loses() {
             check.lost += 1;
@@ -438,21 +438,13 @@ fn judge(
     Ok((executions, disagreements))
 }
 
-/// The four versions' results on one execution as the story shows them, and how the
-/// merge's compares (`None`: as expected); `None` where results are not observed.
-fn returns(results: &[Option<i64>]) -> Option<(Returns, Option<ExecutionKind>)> {
-    let [base, ours, theirs, merged] = *results else {
-        return None;
-    };
-    let judged = merge_results(base, ours, theirs, merged);
-    let returns = Returns {
-        base,
-        ours,
-        theirs,
-        merged,
-        expected: judged.expected.flatten(),
-    };
-    Some((returns, judged.kind))
+/// A check that compares what `enumeration`'s logs observe beside the calls.
+fn observing(enumeration: &Enumeration) -> ExecutionCheck {
+    ExecutionCheck {
+        results: enumeration.results,
+        globals: enumeration.globals.clone(),
+        ..ExecutionCheck::default()
+    }
 }
 
 /// The tags of the branches (`a`, `b`) whose program for the entry is not the base's, from

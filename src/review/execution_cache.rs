@@ -186,6 +186,7 @@ pub(super) fn cache_key(
         max_word_length: bounds.max_word_length,
         inputs: &["key".to_string()],
         results: true,
+        globals: (1, &[]),
     };
     h.field(&harness(&layout, &Goal::NewQuadruple { blocked: &[] }));
     h.field(&harness(&layout, &Goal::Divergence(&[('o', 'p')])));

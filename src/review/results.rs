@@ -14,7 +14,8 @@
 //! expected result: a merge giving ours' or theirs' is overlapping (a reviewer picks), any
 //! other is unexpected (the merge invented it).
 
-use crate::document::ExecutionKind;
+use crate::cbmc::product::Execution as RawExecution;
+use crate::document::{ExecutionKind, GlobalValues, Returns};
 
 /// How the merge's result on one input compares with what the branches' changes give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +44,55 @@ pub(crate) fn merge_results<T: PartialEq + Copy>(o: T, a: T, b: T, m: T) -> Resu
     ResultJudgement { kind, expected }
 }
 
+/// What one execution's observations show: the results and globals as the story shows
+/// them, and the worst verdict among them (`None`: each as expected).
+pub(crate) struct Observed {
+    pub returns: Option<Returns>,
+    pub globals: Vec<GlobalValues>,
+    pub kind: Option<ExecutionKind>,
+}
+
+/// The observations of `raw` (its four results, and its four values of each of `globals`),
+/// each judged by [`merge_results`].
+pub(crate) fn observed(raw: &RawExecution, globals: &[String]) -> Observed {
+    let judged = |values: &[Option<i64>]| -> Option<(Returns, Option<ExecutionKind>)> {
+        let [base, ours, theirs, merged] = *values else {
+            return None;
+        };
+        let judged = merge_results(base, ours, theirs, merged);
+        let values = Returns {
+            base,
+            ours,
+            theirs,
+            merged,
+            expected: judged.expected.flatten(),
+        };
+        Some((values, judged.kind))
+    };
+    let returns = judged(&raw.results);
+    let mut kind = returns.as_ref().and_then(|(_, k)| *k);
+    let mut shown = Vec::new();
+    for (g, name) in globals.iter().enumerate() {
+        let values: Vec<Option<i64>> = raw
+            .globals
+            .iter()
+            .map(|v| v.get(g).copied().flatten())
+            .collect();
+        if let Some((values, k)) = judged(&values) {
+            kind = worse(kind, k);
+            shown.push(GlobalValues {
+                name: name.clone(),
+                values,
+            });
+        }
+    }
+    Observed {
+        returns: returns.map(|(r, _)| r),
+        globals: shown,
+        kind,
+    }
+}
+
 /// The verdict of an execution whose calls are judged `calls` and whose results `results`
 /// (`None`: explained): the worse of the two, unexpected before overlapping.
 pub(crate) fn worse(
@@ -65,7 +115,7 @@ pub const UNSEEN_CHANGE: &str = "changes no call and no result within the bounds
 /// no execution of `entry` within the bounds call or return other than the base does.
 pub(crate) fn unseen_note(entry: &str, branch: &str, place: &str) -> String {
     format!(
-        "{entry}: {branch}' change at {place} {UNSEEN_CHANGE} (what the entry leaves in memory or globals is not compared): the verdict does not speak for it"
+        "{entry}: {branch}' change at {place} {UNSEEN_CHANGE} (the integer globals of the entry's file are compared too, other memory is not): the verdict does not speak for it"
     )
 }
 

@@ -5,7 +5,8 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::log::{
-    Item, MAX_SITE, SITE_SHIFT, counter, len, log, read_count, read_values, result, seen,
+    Item, MAX_SITE, SITE_SHIFT, counter, global_values, len, log, read_count, read_values, result,
+    seen,
 };
 use crate::cprog::product::{ARGUMENT_READER, INPUT_BYTES, input_reader, product_names};
 
@@ -54,13 +55,25 @@ pub(crate) struct Layout<'a> {
     /// Whether some version's entry returns a result the logs carry (one
     /// [`Item::Result`] after `end`).
     pub results: bool,
+    /// How many globals are observed (one [`Item::Result`] each, after the result's), and
+    /// per version the observed index of each global its call wrapper hands over (the
+    /// count itself for one not observed).
+    pub globals: (usize, &'a [Vec<u32>]),
 }
 
 impl Layout<'_> {
     /// How many items each version's log holds: its calls' room (see [`log_room`]) and
     /// its result's.
     pub(crate) fn log_room(&self) -> usize {
-        self.call_room() + usize::from(self.results)
+        self.call_room() + usize::from(self.results) + self.globals.0
+    }
+
+    /// C: what is observed of version `t` after it ran, each compared across versions: its
+    /// result, then each observed global.
+    fn observed(&self, t: char) -> Vec<String> {
+        let result = self.results.then(|| result(t));
+        let globals = (0..self.globals.0).map(|g| format!("{}[{g}]", global_values(t)));
+        result.into_iter().chain(globals).collect()
     }
 
     /// How many items a version's calls, returns and `end` may take.
@@ -105,7 +118,8 @@ pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
         arguments,
         max_word_length,
         inputs,
-        results,
+        results: _,
+        globals,
     } = *layout;
     let n = layout.log_room();
     let room = (n, layout.call_room());
@@ -137,6 +151,8 @@ pub(crate) fn harness(layout: &Layout, goal: &Goal) -> String {
         let version_sites = sites.get(v).map(Vec::as_slice).unwrap_or_default();
         site_hooks(&mut c, t, version_sites, map, &marked);
         version_hooks(&mut c, t, map, counted, max_word_length, room);
+        let global_map = globals.1.get(v).map(Vec::as_slice).unwrap_or_default();
+        global_hooks(&mut c, t, global_map, globals.0);
         for key in inputs {
             let count = read_count(t, key);
             let values = read_values(t, key);
@@ -174,7 +190,7 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
         );
     }
     c.push_str(PINS_HERE);
-    goal_statements(&mut c, goal, quadruple, n, results);
+    goal_statements(&mut c, goal, quadruple, n, &|t| layout.observed(t));
     // The assertion reads the logs (not `assert(0)` after assumptions): a sliced formula
     // keeps exactly what it depends on.
     let _ = writeln!(
@@ -184,14 +200,17 @@ if (n == 1ul) {values}[{count}] = *(signed char *)p; else if (n == 2ul) {values}
     c
 }
 
-/// `main`'s statements for `goal`, after the inputs: run the versions it needs (`results`:
-/// then label the quadruple's results) and set `__ml_new` to what it asks for.
-fn goal_statements(c: &mut String, goal: &Goal, quadruple: &[char], n: usize, results: bool) {
-    let labels = |c: &mut String| {
-        if results {
-            result_labels(c, quadruple);
-        }
-    };
+/// `main`'s statements for `goal`, after the inputs: run the versions it needs (then label
+/// the quadruple's observations, `observed`'s of each version) and set `__ml_new` to what it
+/// asks for.
+fn goal_statements(
+    c: &mut String,
+    goal: &Goal,
+    quadruple: &[char],
+    n: usize,
+    observed: &dyn Fn(char) -> Vec<String>,
+) {
+    let labels = |c: &mut String| result_labels(c, quadruple, observed);
     match goal {
         Goal::NewQuadruple { blocked } => new_quadruple(c, quadruple, n, blocked, labels),
         Goal::Formula { blocked } => {
@@ -210,12 +229,12 @@ fn goal_statements(c: &mut String, goal: &Goal, quadruple: &[char], n: usize, re
             for &(x, y) in *pairs {
                 let (x_call, y_call) = (product_names(x).call, product_names(y).call);
                 let _ = writeln!(c, "  {x_call}();\n  {y_call}();");
-                let results = if results {
-                    format!(" || {} != {}", result(x), result(y))
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(c, "  __ml_new = __ml_new || !{}{results};", same(x, y, n));
+                let differs: String = observed(x)
+                    .iter()
+                    .zip(observed(y))
+                    .map(|(vx, vy)| format!(" || {vx} != {vy}"))
+                    .collect();
+                let _ = writeln!(c, "  __ml_new = __ml_new || !{}{differs};", same(x, y, n));
             }
         }
     }
@@ -455,16 +474,43 @@ fn new_quadruple(
 
 /// `main`'s statements that end each log of O, A, B and M (which have run) with its
 /// [`Item::Result`]: the index of the first version whose result equals its own.
-fn result_labels(c: &mut String, tags: &[char]) {
+fn result_labels(c: &mut String, tags: &[char], observed: &dyn Fn(char) -> Vec<String>) {
+    let values: Vec<Vec<String>> = tags.iter().map(|&t| observed(t)).collect();
     for (k, &t) in tags.iter().enumerate() {
-        let mut label = format!("{k}u");
-        for (j, &earlier) in tags[..k].iter().enumerate().rev() {
-            label = format!("({} == {} ? {j}u : {label})", result(t), result(earlier));
+        for (i, value) in values[k].iter().enumerate() {
+            let mut label = format!("{k}u");
+            for j in (0..k).rev() {
+                label = format!("({value} == {} ? {j}u : {label})", values[j][i]);
+            }
+            let code = format!("({label} | {}u)", Item::Result(0).code());
+            let (log, len) = (log(t), len(t));
+            let _ = writeln!(c, "  {log}[{len}] = {code}; {len}++;");
         }
-        let code = format!("({label} | {}u)", Item::Result(0).code());
-        let (log, len) = (log(t), len(t));
-        let _ = writeln!(c, "  {log}[{len}] = {code}; {len}++;");
     }
+}
+
+/// The global hook of version `t`: its call wrapper hands over what the entry left in its
+/// `k`-th global, kept at `map[k]` among the `observed` (past them: not observed).
+fn global_hooks(c: &mut String, t: char, map: &[u32], observed: usize) {
+    let values = global_values(t);
+    let slots: Vec<String> = map.iter().map(|i| format!("{i}u")).collect();
+    let _ = writeln!(
+        c,
+        "long long {values}[{}]; const unsigned int __ml_gm_{t}[{}] = {{ {} }};",
+        observed + 1,
+        slots.len().max(1),
+        if slots.is_empty() {
+            "0u".to_string()
+        } else {
+            slots.join(", ")
+        }
+    );
+    let _ = writeln!(
+        c,
+        "void {}(unsigned int k, long long v) {{ if (k < {}u) {values}[__ml_gm_{t}[k]] = v; }}",
+        product_names(t).global,
+        map.len()
+    );
 }
 
 /// C: the versions `tags` log `logs`.
@@ -499,4 +545,71 @@ pub(super) fn is_log(t: char, items: &[Item]) -> String {
         let _ = write!(cond, " && {}[{i}] == {}u", log(t), item.code());
     }
     format!("({cond})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logs_end_with_the_labels_of_what_is_observed() {
+        let maps = vec![vec![0, 1]; 4];
+        let layout = Layout {
+            tags: &['o', 'a', 'b', 'm'],
+            maps: &maps,
+            sites: &[],
+            counted: &[true, false],
+            arguments: 0,
+            max_word_length: 3,
+            inputs: &[],
+            results: false,
+            globals: (0, &[]),
+        };
+        let h = harness(&layout, &Goal::NewQuadruple { blocked: &[] });
+        assert!(!h.contains("__ml_res_m =="));
+        // With results, each log ends with its result's label: the first version whose
+        // result equals its own, after one more item of room.
+        let with_results = Layout {
+            results: true,
+            ..layout
+        };
+        let h = harness(&with_results, &Goal::NewQuadruple { blocked: &[] });
+        let code = Item::Result(0).code();
+        assert!(h.contains(&format!(
+            "__ml_log_m[__ml_len_m] = ((__ml_res_m == __ml_res_o ? 0u : (__ml_res_m == __ml_res_a ? 1u : (__ml_res_m == __ml_res_b ? 2u : 3u))) | {code}u); __ml_len_m++;"
+        )), "{h}");
+        assert!(h.contains(&format!("__ml_log_o[__ml_len_o] = (0u | {code}u);")));
+        assert!(h.contains("unsigned int __ml_log_o[14];"), "{h}");
+        assert!(h.contains("__CPROVER_assume(__ml_len_o < 13u);"), "{h}");
+        let pair = [('o', 'a')];
+        let h = harness(&with_results, &Goal::Divergence(&pair));
+        assert!(h.contains(" || __ml_res_o != __ml_res_a;"), "{h}");
+        // A global observed: its label follows the result's, and the hook keeps what each
+        // version's wrapper hands over at the global's observed index.
+        let globals = vec![vec![0, 1], vec![1], vec![0], vec![0]];
+        let with_global = Layout {
+            results: true,
+            globals: (1, &globals),
+            ..layout
+        };
+        let h = harness(&with_global, &Goal::NewQuadruple { blocked: &[] });
+        assert!(h.contains("unsigned int __ml_log_o[15];"), "{h}");
+        assert!(
+            h.contains("const unsigned int __ml_gm_o[2] = { 0u, 1u };"),
+            "{h}"
+        );
+        assert!(
+            h.contains("long long __ml_gv_a[2]; const unsigned int __ml_gm_a[1] = { 1u };"),
+            "{h}"
+        );
+        assert!(h.contains("void __mlglobal_o(unsigned int k, long long v) { if (k < 2u) __ml_gv_o[__ml_gm_o[k]] = v; }"), "{h}");
+        assert!(h.contains(&format!(
+            "__ml_log_b[__ml_len_b] = ((__ml_gv_b[0] == __ml_gv_o[0] ? 0u : (__ml_gv_b[0] == __ml_gv_a[0] ? 1u : 2u)) | {code}u);"
+        )), "{h}");
+        let h = harness(&with_global, &Goal::Divergence(&pair));
+        assert!(
+            h.contains(" || __ml_res_o != __ml_res_a || __ml_gv_o[0] != __ml_gv_a[0];"),
+            "{h}"
+        );
+    }
 }

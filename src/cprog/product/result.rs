@@ -2,8 +2,9 @@
 //! a scalar the product can compare across versions, and the call wrapper's (or generated
 //! harness's) call rewritten to hand it over.
 //!
-//! Key items: [`call_wrapper`] (the product's call of the entry, handing its result over
-//! where the entry itself is called), [`observe_result`] (the entry's unit made to hand its result over, and whether
+//! Key items: [`call_wrapper`] (the product's call of the entry, handing its result and the
+//! globals over where the entry itself is called), [`observe`] (also the unit's integer
+//! globals: [`integer_globals`]), [`observe_result`] (the entry's unit made to hand its result over, and whether
 //! it does), from [`scalar_result`] (the entry's result type, read from its definition) and
 //! [`captured_call`] (a generated harness's call of the entry, its result handed over).
 //!
@@ -91,22 +92,60 @@ fn returns_integer(def: Node, text: &str) -> bool {
     let direct = def
         .child_by_field_name("declarator")
         .is_some_and(|d| d.kind() == "function_declarator");
-    let Some(ty) = def.child_by_field_name("type") else {
-        return false;
-    };
     direct
-        && match ty.kind() {
-            "primitive_type" => !matches!(
-                syntax::text(ty, text),
-                "void" | "float" | "double" | "char16_t" | "char32_t"
-            ),
-            "sized_type_specifier" => children(ty)
-                .iter()
-                .all(|c| !matches!(syntax::text(*c, text), "double" | "float")),
-            "enum_specifier" => true,
-            "type_identifier" => INTEGER_NAMES.contains(&syntax::text(ty, text)),
-            _ => false,
+        && def
+            .child_by_field_name("type")
+            .is_some_and(|ty| integer_type(ty, text))
+}
+
+/// Whether the type specifier `ty` names an integer type.
+fn integer_type(ty: Node, text: &str) -> bool {
+    match ty.kind() {
+        "primitive_type" => !matches!(
+            syntax::text(ty, text),
+            "void" | "float" | "double" | "char16_t" | "char32_t"
+        ),
+        "sized_type_specifier" => children(ty)
+            .iter()
+            .all(|c| !matches!(syntax::text(*c, text), "double" | "float")),
+        "enum_specifier" => true,
+        "type_identifier" => INTEGER_NAMES.contains(&syntax::text(ty, text)),
+        _ => false,
+    }
+}
+
+/// The variables among `globals` that `text` (the entry's unit) declares at file scope as
+/// integers that are not `const` (no pointer, no array): what the entry leaves in them is
+/// compared across the versions.
+pub(super) fn integer_globals(text: &str, globals: &[String]) -> Vec<String> {
+    let tree = syntax::parse(text);
+    let mut out: Vec<String> = Vec::new();
+    for declaration in named_children(tree.root_node()) {
+        let constant = children(declaration)
+            .iter()
+            .any(|c| c.kind() == "type_qualifier" && syntax::text(*c, text) == "const");
+        let integer = declaration
+            .child_by_field_name("type")
+            .is_some_and(|ty| integer_type(ty, text));
+        if declaration.kind() != "declaration" || constant || !integer {
+            continue;
         }
+        let mut cursor = declaration.walk();
+        for d in declaration.children_by_field_name("declarator", &mut cursor) {
+            let named = match d.kind() {
+                "init_declarator" => d.child_by_field_name("declarator"),
+                _ => Some(d),
+            };
+            let Some(name) = named.filter(|n| n.kind() == "identifier") else {
+                continue;
+            };
+            let name = syntax::text(name, text);
+            if globals.iter().any(|g| g == name) && !out.iter().any(|g| g == name) {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// `text` with the call of `entry` that ends the generated harness `harness` (the last
@@ -129,7 +168,19 @@ fn captured_call(text: &str, harness: &str, entry: &str, hook: &str) -> Option<S
 /// The entry's unit `text` made to hand the entry's result to `hook` where a generated
 /// harness calls the entry (the call wrapper does it where it calls the entry itself), and
 /// whether the entry's result is observed: an integer one, called as generated.
-pub(super) fn observe_result(
+/// [`observe_result`], with the integer globals of the unit the entry may leave values in.
+pub(super) fn observe(
+    text: String,
+    program: &InstrumentedProgram,
+    called: &str,
+    hook: &str,
+) -> (String, bool, Vec<String>) {
+    let (text, returns) = observe_result(text, program, called, hook);
+    let globals = integer_globals(&text, &program.globals);
+    (text, returns, globals)
+}
+
+fn observe_result(
     text: String,
     program: &InstrumentedProgram,
     called: &str,
@@ -149,12 +200,12 @@ pub(super) fn observe_result(
 
 /// The wrapper `call` (`__mlcall_<tag>`) that calls the entry (or its generated harness)
 /// `called` with the shared arguments (each read by `reader`), handing the entry's result
-/// to `result` if given.
+/// to `result` if given, then each of `globals` as it left it to `global` (by index).
 pub(super) fn call_wrapper(
     (call, reader): (&str, &str),
     (parameters, argument_names): (&[String], &[String]),
     called: &str,
-    result: Option<&str>,
+    (result, global, globals): (Option<&str>, &str, &[String]),
 ) -> String {
     let mut wrapper = format!("void {call}(void) {{");
     for (k, (p, name)) in parameters.iter().zip(argument_names).enumerate() {
@@ -163,12 +214,16 @@ pub(super) fn call_wrapper(
     let called = format!("{called}({})", argument_names.join(", "));
     match result {
         Some(hook) => {
-            let _ = writeln!(wrapper, " {hook}((long long){called}); }}");
+            let _ = write!(wrapper, " {hook}((long long){called});");
         }
         None => {
-            let _ = writeln!(wrapper, " {called}; }}");
+            let _ = write!(wrapper, " {called};");
         }
     }
+    for (k, g) in globals.iter().enumerate() {
+        let _ = write!(wrapper, " {global}({k}u, (long long){g});");
+    }
+    wrapper.push_str(" }\n");
     wrapper
 }
 
@@ -217,6 +272,17 @@ mod tests {
             assert_eq!(scalar_result(text, "f"), scalar, "{text}");
         }
         assert!(!scalar_result("int g(void) { return 0; }", "f"));
+    }
+
+    #[test]
+    fn integer_globals_of_the_unit_are_observed() {
+        let text = "int a, *p, b = 2; static unsigned long c; const int k = 1; char s[4]; double d; extern int e; struct t { int f; } g; int h(void);";
+        let globals: Vec<String> = ["a", "p", "b", "c", "k", "s", "d", "e", "g"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(integer_globals(text, &globals), ["a", "b", "c", "e"]);
+        assert_eq!(integer_globals(text, &globals[..1]), ["a"]);
     }
 
     #[test]

@@ -60,13 +60,15 @@ pub(super) fn story_groups(entry_id: &str, executions: &[Execution]) -> Vec<Stor
 /// What the story is about, in words: for an unexpected execution what the merge does
 /// that the expected merge does not, for an overlap what each branch and the merge changed.
 pub(super) fn change(e: &Execution) -> String {
-    // Calls as expected: the story is about what the entry returns.
-    if let Some(r) = e
-        .returns
-        .as_ref()
-        .filter(|_| e.expected.as_ref() == Some(&e.merged))
-    {
-        return r.change();
+    // Calls as expected: the story is about what the entry returns or leaves.
+    if e.expected.as_ref() == Some(&e.merged) {
+        let differs = |r: &&crate::document::Returns| r.expected != r.merged;
+        if let Some(r) = e.returns.as_ref().filter(differs) {
+            return r.change();
+        }
+        if let Some(g) = e.globals.iter().find(|g| differs(&&g.values)) {
+            return format!("`{}`: {}", g.name, g.values.change());
+        }
     }
     match &e.expected {
         Some(expected) => {
@@ -200,12 +202,21 @@ pub(super) fn hunk(e: &Execution) -> Vec<HunkRow> {
             HunkRow { label, cells }
         })
         .collect();
-    // What each version returned, one row after the words.
-    if let Some(r) = &e.returns {
+    // What each version returned and left in globals, one row each after the words.
+    let globals = e
+        .globals
+        .iter()
+        .map(|g| ("global", format!("{}: {}", g.name, g.values.text())));
+    for (label, text) in e
+        .returns
+        .iter()
+        .map(|r| ("returns", r.text()))
+        .chain(globals)
+    {
         rows.push(HunkRow {
-            label: "returns",
+            label,
             cells: vec![HunkCell {
-                text: r.text(),
+                text,
                 class: "same",
                 title: String::new(),
             }],
@@ -272,6 +283,7 @@ mod tests {
             expected: None,
             kind: ExecutionKind::Overlapping,
             returns: None,
+            globals: Vec::new(),
         }
     }
 
