@@ -393,6 +393,13 @@ pub(crate) fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
     }
 }
 
+/// Whether the summary shows a note under the verdict: the configuration the review ran
+/// without, and a change no call and no result shows (a clean verdict does not speak for
+/// it).
+fn shown_under_verdict(note: &str) -> bool {
+    note.starts_with(mergelens::trust::UNCONFIGURED_NOTE) || note.contains(review::UNSEEN_CHANGE)
+}
+
 /// The entry's per-execution stories, a few of them, as aligned rows.
 pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry) {
     use std::fmt::Write;
@@ -404,7 +411,11 @@ pub(crate) fn stories(out: &mut String, entry: &mergelens::document::ReviewEntry
         };
         let _ = writeln!(
             out,
-            "  per execution: {} execution(s) one branch alone does not explain: {} composed, {} unexpected, {} overlapping{}{}{self_check}",
+            "  per execution{}: {} execution(s) one branch alone does not explain: {} composed, {} unexpected, {} overlapping{}{}{self_check}",
+            match check.observed() {
+                o if o.is_empty() => String::new(),
+                o => format!(" (calls and {})", term(&o)),
+            },
             check.quadruples,
             check.explained,
             check.unexpected,
@@ -506,7 +517,7 @@ pub(crate) fn summary(
         let _ = writeln!(out, "  {}", review::NO_CODE_CHANGE);
     }
     for note in doc.bounds.notes.iter() {
-        if note.starts_with(mergelens::trust::UNCONFIGURED_NOTE) {
+        if shown_under_verdict(note) {
             let _ = writeln!(out, "  {}", term(note));
         }
     }
@@ -640,7 +651,7 @@ fn entry_summary(out: &mut String, entry: &mergelens::document::ReviewEntry, ver
     {
         let _ = writeln!(
             out,
-            "  no unexpected word: each of the merge's words is some version's, but on the input below the merge makes one where the expected tree makes another"
+            "  no unexpected word: each of the merge's words is some version's, but on the input below the merge's calls, result or globals are not the expected merge's"
         );
     }
     if verdict == Verdict::Conflict {

@@ -31,6 +31,7 @@ use super::preprocess;
 use super::program::{CallSite, FunctionOrigin, InstrumentedProgram};
 use crate::fingerprint::Fingerprint;
 
+mod result;
 mod tokens;
 use tokens::scan;
 
@@ -46,7 +47,21 @@ pub struct ProductNames {
     pub tape: String,
     /// Hears each tape value as the version's nondet function converted it.
     pub seen: String,
+    /// Hears what the entry returned (see [`ProductVersion::returns`]).
+    pub result: String,
+    /// Hears what the entry left in each of [`ProductVersion::globals`], by index.
+    pub global: String,
     pub call: String,
+}
+
+impl ProductNames {
+    /// The C declarations of the hooks a version's units call and the harness defines.
+    fn declarations(&self) -> String {
+        format!(
+            "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void); void {}(long long); void {}(unsigned int, long long);\n",
+            self.tape, self.seen, self.call, self.result, self.global
+        )
+    }
 }
 
 /// The product names of version `tag` (one lowercase letter).
@@ -59,6 +74,8 @@ pub fn product_names(tag: char) -> ProductNames {
         site: format!("__mlsite_{tag}"),
         tape: format!("__mltape_{tag}"),
         seen: format!("__mlseen_{tag}"),
+        result: format!("__mlresult_{tag}"),
+        global: format!("__mlglobal_{tag}"),
         call: format!("__mlcall_{tag}"),
     }
 }
@@ -258,6 +275,13 @@ pub struct ProductVersion {
     /// The functions no execution of the entry can run, by their names in the product:
     /// their bodies are left out.
     pub unreached: Vec<String>,
+    /// Whether the entry returns an integer, which the call wrapper (or the generated
+    /// harness) hands to the result hook ([`ProductNames::result`]).
+    pub returns: bool,
+    /// The integer globals of the entry's unit (by their names in the program), whose
+    /// values the call wrapper hands to the global hook ([`ProductNames::global`]) after
+    /// the entry returns.
+    pub globals: Vec<String>,
 }
 
 /// Why a version cannot take part in a product program.
@@ -346,8 +370,12 @@ pub fn product_version(
     let mut inputs = BTreeSet::new();
     let mut wrapped: Vec<&str> = Vec::new();
     let cut = unreached(program, &defined);
+    let (mut returns, mut globals) = (false, Vec::new());
     for (i, path) in program.paths.iter().enumerate() {
-        let text = read_unit(path, cut.as_ref())?;
+        let mut text = read_unit(path, cut.as_ref())?;
+        if *path == program.path {
+            (text, returns, globals) = result::observe(text, program, called, &names.result);
+        }
         exits |= text.contains("__mergelens_exit()");
         let mut tail = String::new();
         let mut library = String::new();
@@ -374,19 +402,15 @@ pub fn product_version(
             }
         }
         if *path == program.path {
-            let _ = write!(tail, "void {}(void) {{", names.call);
-            for (k, (p, name)) in parameters.iter().zip(&argument_names).enumerate() {
-                let _ = write!(
-                    tail,
-                    " {p}; {name} = (__typeof__({name})){ARGUMENT_READER}({k});"
-                );
-            }
-            let _ = writeln!(tail, " {called}({}); }}", argument_names.join(", "));
+            let result = (returns && called == program.entry).then_some(names.result.as_str());
+            tail.push_str(&result::call_wrapper(
+                (&names.call, ARGUMENT_READER),
+                (&parameters, &argument_names),
+                called,
+                (result, &names.global, &globals),
+            ));
         }
-        let header = format!(
-            "long long {}(void); void {}(long long); long long {ARGUMENT_READER}(unsigned int); void {}(void);\n",
-            names.tape, names.seen, names.call
-        );
+        let header = names.declarations();
         for n in &nondet {
             renamed.insert(n.clone());
         }
@@ -422,6 +446,8 @@ pub fn product_version(
         call_sites: program.call_sites.clone(),
         entries: entry_letters(program),
         unreached: in_product(cut.iter().flatten(), tag),
+        returns,
+        globals,
     })
 }
 
@@ -783,6 +809,8 @@ mod tests {
             call_sites: Vec::new(),
             entries: Vec::new(),
             unreached: Vec::new(),
+            returns: false,
+            globals: Vec::new(),
         };
         drop_unnumbered_sites(&version, &[0, 7]).unwrap();
         assert_eq!(
@@ -808,6 +836,8 @@ mod tests {
             }],
             entries: Vec::new(),
             unreached: vec!["__ml_o_h".to_string(), "__ml_a_h".to_string()],
+            returns: false,
+            globals: Vec::new(),
         }
     }
 

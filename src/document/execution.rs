@@ -170,6 +170,72 @@ pub struct Execution {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<Vec<String>>,
     pub kind: ExecutionKind,
+    /// What each version's entry returned on `input`, where the check observes results
+    /// (an entry returning an integer); absent otherwise, and in documents that predate it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<Returns>,
+    /// What each version's entry left in the integer globals of its file that every
+    /// version has; absent when none is observed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globals: Vec<GlobalValues>,
+}
+
+/// What each version's entry left in one global on one execution's input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlobalValues {
+    /// The global's name in the program.
+    pub name: String,
+    #[serde(flatten)]
+    pub values: Returns,
+}
+
+/// What each version's entry returned on one execution's input (`null`: a version whose
+/// entry returns no integer), and the result the branches' changes give together.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Returns {
+    pub base: Option<i64>,
+    pub ours: Option<i64>,
+    pub theirs: Option<i64>,
+    pub merged: Option<i64>,
+    /// Absent where both branches changed the result differently (no result is expected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<i64>,
+}
+
+impl Returns {
+    /// `base 3, ours 4, theirs 3, merged 4, expected 4`.
+    pub fn text(&self) -> String {
+        let shown = |v: Option<i64>| v.map_or_else(|| "nothing".to_string(), |v| v.to_string());
+        let mut parts = vec![
+            format!("base {}", shown(self.base)),
+            format!("ours {}", shown(self.ours)),
+            format!("theirs {}", shown(self.theirs)),
+            format!("merged {}", shown(self.merged)),
+        ];
+        if let Some(e) = self.expected {
+            parts.push(format!("expected {e}"));
+        }
+        parts.join(", ")
+    }
+
+    /// What the story about these results is: `the merge returns 5 where the expected
+    /// merge returns 4`, or for an overlap what each branch and the merge return.
+    pub fn change(&self) -> String {
+        let shown = |v: Option<i64>| v.map_or_else(|| "nothing".to_string(), |v| v.to_string());
+        match self.expected {
+            Some(e) => format!(
+                "the merge returns {} where the expected merge returns {e}",
+                shown(self.merged)
+            ),
+            None => format!(
+                "the base returns {}, ours {}, theirs {}, the merge {}",
+                shown(self.base),
+                shown(self.ours),
+                shown(self.theirs),
+                shown(self.merged)
+            ),
+        }
+    }
 }
 
 /// What the per-execution check of one entry covered and cost.
@@ -195,6 +261,14 @@ pub struct ExecutionCheck {
     /// Answered from `.git/mergelens/executions/`.
     #[serde(default)]
     pub from_cache: bool,
+    /// The check compared what the entry returns beside its calls (an entry returning an
+    /// integer); absent in documents that predate results.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub results: bool,
+    /// The globals whose final values the check compared (the integer globals of the
+    /// entry's file that every version has); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globals: Vec<String>,
     /// The self-check that ran before: whether the product shares every input the versions
     /// read (absent when no CBMC run was needed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -216,6 +290,23 @@ pub struct SelfCheck {
     pub divergence: Option<String>,
     #[serde(default)]
     pub wall_seconds: f64,
+}
+
+impl ExecutionCheck {
+    /// What the check compared beside the calls, for a summary: `what the entry returns and
+    /// the global total`; empty when only calls.
+    pub fn observed(&self) -> String {
+        let mut parts = Vec::new();
+        if self.results {
+            parts.push("what the entry returns".to_string());
+        }
+        match self.globals.as_slice() {
+            [] => {}
+            [one] => parts.push(format!("the global {one}")),
+            many => parts.push(format!("the globals {}", many.join(", "))),
+        }
+        parts.join(" and ")
+    }
 }
 
 impl Execution {
@@ -346,9 +437,16 @@ impl Execution {
         let width: Vec<usize> = columns.iter().map(|c| c.letter.chars().count()).collect();
         let marks: Vec<Mark> = columns.iter().map(|c| c.mark).collect();
         let labels: Vec<&str> = rows.iter().map(|(l, _)| *l).collect();
-        columns::aligned(&labels, &width, &marks, |r, c| {
+        let mut out = columns::aligned(&labels, &width, &marks, |r, c| {
             columns[c].cells[r].map(|_| columns[c].letter.clone())
-        })
+        });
+        if let Some(r) = &self.returns {
+            out.push_str(&format!("{:<9}{}\n", "returns", r.text()));
+        }
+        for g in &self.globals {
+            out.push_str(&format!("{:<9}{}: {}\n", "global", g.name, g.values.text()));
+        }
+        out
     }
 }
 
@@ -407,6 +505,8 @@ mod tests {
             merged: w("funcA funcZ funcC end"),
             expected: None,
             kind: ExecutionKind::Overlapping,
+            returns: None,
+            globals: Vec::new(),
         };
         insta::assert_snapshot!(e.aligned_text(), @r"
         base     funcA       funcB       end
@@ -442,6 +542,8 @@ mod tests {
             merged: w("cJSON_ParseWithLengthOpts_000 end"),
             expected: Some(w("cJSON_ParseWithLengthOpts_000 audit_every_request end")),
             kind: ExecutionKind::Unexpected,
+            returns: None,
+            globals: Vec::new(),
         };
         insta::assert_snapshot!(e.aligned_text(), @r"
         base     cJSON_ParseWithLengthOpts_000 b                     end
@@ -492,6 +594,8 @@ mod tests {
             merged: vec!["end".into()],
             expected: None,
             kind: ExecutionKind::Overlapping,
+            returns: None,
+            globals: Vec::new(),
         };
         assert_eq!(
             e.input_text(),

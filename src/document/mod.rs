@@ -40,8 +40,8 @@ mod version;
 
 pub use coverage::Coverage;
 pub use execution::{
-    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, LabelledValue,
-    RealType, SelfCheck,
+    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, GlobalValues, InputReads, InputSite,
+    LabelledValue, RealType, Returns, SelfCheck,
 };
 pub use version::Version;
 

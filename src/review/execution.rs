@@ -31,24 +31,21 @@ use super::execution_cache::{
     CACHE_FORMAT, CachedEnumeration, LIMIT, LimitHit, PartialEnumeration, Resume, cache_key, load,
     save, unfinished,
 };
+use super::results::{observed, unseen_note, worse};
 mod reach;
+mod story_input;
 use reach::{COPIES, ORDER, number_sites, reachable_only};
+use story_input::{relative_sites, shown_place, story_input};
 
 use crate::automaton::Alphabet;
 use crate::cbmc::product::{
-    Enumeration, Execution as RawExecution, Item, ProductProgram, ReadShape, ReadSite, TAPE_LENGTH,
-    log_room,
+    Enumeration, Execution as RawExecution, Item, ProductProgram, TAPE_LENGTH, log_room,
 };
 use crate::cbmc::{CbmcCounters, CbmcRunError};
 use crate::config::Settings;
-use crate::cprog::product::{
-    INPUT_BYTES, ProductError, ProductVersion, input_label, input_real_bytes, product_version,
-};
+use crate::cprog::product::{INPUT_BYTES, ProductError, ProductVersion, product_version};
 use crate::cprog::{self, EventKind, FrontEndError};
-use crate::document::{
-    Execution, ExecutionCheck, ExecutionInput, ExecutionKind, InputReads, InputSite, RealType,
-    SelfCheck, Version,
-};
+use crate::document::{Execution, ExecutionCheck, ExecutionKind, SelfCheck, Version};
 
 /// The check of one entry.
 #[derive(Clone, Debug)]
@@ -120,6 +117,7 @@ pub(crate) fn check_entry(
                 complete: true,
                 ..Enumeration::default()
             },
+            unseen: Vec::new(),
         },
         Some(c) => {
             ctx.progress(&format!("{entry}: per-execution check from the cache"));
@@ -137,6 +135,7 @@ pub(crate) fn check_entry(
                 numbers: &numbers,
                 counters: &counters,
                 cache_path: cache_path.as_deref(),
+                changed: changed_branches(&fingerprints),
             };
             match fresh.run(&mut notes)? {
                 Ok(run) => run,
@@ -150,7 +149,7 @@ pub(crate) fn check_entry(
         cbmc_runs: counters.runs(),
         from_cache,
         self_check: run.self_check,
-        ..ExecutionCheck::default()
+        ..observing(&run.enumeration)
     };
     let diverged = check.self_check.as_ref().is_some_and(|s| !s.identical);
     let (executions, disagreements) = if diverged {
@@ -170,6 +169,7 @@ pub(crate) fn check_entry(
             opens: &opens,
             functions_are_letters: settings.events == EventKind::Functions,
         };
+        notes.extend(unseen_notes(entry, inputs, &run.unseen));
         judge(&trees, &run.enumeration, learned, &mut check, &mut notes)?
     };
     check.wall_seconds = started.elapsed().as_secs_f64();
@@ -235,6 +235,8 @@ struct FreshRun<'a> {
     numbers: &'a [Vec<u32>],
     counters: &'a Arc<CbmcCounters>,
     cache_path: Option<&'a Path>,
+    /// The branches' tags whose program for the entry differs from the base's.
+    changed: Vec<char>,
 }
 
 impl FreshRun<'_> {
@@ -298,6 +300,7 @@ impl FreshRun<'_> {
         }
         let (settings, ctx, learned) = (self.settings, self.ctx, self.learned);
         let mut run = match run_product(&product, entry, self.pairs, settings, ctx, learned, resume)
+            .and_then(|run| unseen_changes(&product, run, &self.changed, settings, learned))
         {
             Ok(run) => run,
             Err(e) => {
@@ -372,6 +375,9 @@ fn judge(
                 ));
             }
         }
+        // What the entries returned and left in globals, judged beside the calls.
+        let observed = observed(raw, &enumeration.globals);
+        let returned = observed.kind;
         let (kind, expected) = match merge3(o, a, b, Some(m)) {
             // Both branches changed one part: the merge may keep one side's change or
             // both; anything else there is behaviour it invented.
@@ -379,10 +385,13 @@ fn judge(
                 (ExecutionKind::Overlapping, None)
             }
             Err(_) => (ExecutionKind::Unexpected, None),
-            Ok(e) if &e == m => {
-                check.explained += 1;
-                continue;
-            }
+            Ok(e) if &e == m => match returned {
+                None => {
+                    check.explained += 1;
+                    continue;
+                }
+                Some(kind) => (kind, Some(trees_of.word(&e))),
+            },
             // Both branches added the same calls in one place and the merge makes them
             // twice: one change, or two at different call sites? Not unexpected.
             Ok(_) if merge3_twice(o, a, b).as_ref() == Some(m) => {
@@ -393,6 +402,7 @@ fn judge(
             }
             Ok(e) => (ExecutionKind::Unexpected, Some(trees_of.word(&e))),
         };
+        let kind = worse(Some(kind), returned).unwrap_or(kind);
         match kind {
             ExecutionKind::Unexpected => check.unexpected += 1,
             ExecutionKind::Overlapping => check.overlapping += 1,
@@ -405,6 +415,8 @@ fn judge(
             merged: trees_of.word(m),
             expected,
             kind,
+            returns: observed.returns,
+            globals: observed.globals,
         };
         if story.loses() {
             check.lost += 1;
@@ -426,6 +438,79 @@ fn judge(
         }
     }
     Ok((executions, disagreements))
+}
+
+/// A check that compares what `enumeration`'s logs observe beside the calls.
+fn observing(enumeration: &Enumeration) -> ExecutionCheck {
+    ExecutionCheck {
+        results: enumeration.results,
+        globals: enumeration.globals.clone(),
+        ..ExecutionCheck::default()
+    }
+}
+
+/// The tags of the branches (`a`, `b`) whose program for the entry is not the base's, from
+/// the versions' fingerprints in [`ORDER`].
+fn changed_branches(fingerprints: &[String]) -> Vec<char> {
+    [(1, 'a'), (2, 'b')]
+        .into_iter()
+        .filter(|&(i, _)| fingerprints.get(i) != fingerprints.first())
+        .map(|(_, t)| t)
+        .collect()
+}
+
+/// `run` with the branches of `changed` that call and return as the base does on every
+/// input within the bounds: those no enumerated execution shows differing are asked of
+/// CBMC (one run each), since the enumeration skips what one branch alone explains.
+fn unseen_changes(
+    product: &ProductProgram,
+    mut run: CachedEnumeration,
+    changed: &[char],
+    settings: &Settings,
+    learned: &EntryAutomata,
+) -> Result<CachedEnumeration, CbmcRunError> {
+    if run.self_check.as_ref().is_some_and(|s| !s.identical) {
+        return Ok(run);
+    }
+    for &tag in changed {
+        let k = ORDER.iter().position(|(_, t)| *t == tag).unwrap_or(0);
+        let seen = run
+            .enumeration
+            .executions
+            .iter()
+            .any(|e| e.logs.get(k) != e.logs.first());
+        let counts = |l: &str| learned.alphabet.letter(l).is_some();
+        if !seen
+            && !product.differs_from_base(tag, counts, learned.bounds, settings.query_timeout)?
+        {
+            run.unseen.push(ORDER[k].0.to_string());
+        }
+    }
+    Ok(run)
+}
+
+/// The notes for the branches `unseen` names: where each changed the code, first.
+fn unseen_notes(entry: &str, inputs: &[VersionInput], unseen: &[String]) -> Vec<String> {
+    let base = inputs.iter().find(|i| i.version == Version::Base);
+    unseen
+        .iter()
+        .filter_map(|branch| {
+            let side = inputs.iter().find(|i| i.version.to_string() == *branch)?;
+            let base = base?;
+            let hunks =
+                super::coverage::changed_hunks(&base.root, &base.files, &side.root, &side.files);
+            let first = hunks.first()?;
+            let more = match hunks.len() {
+                1 => String::new(),
+                n => format!(" (and {} more places)", n - 1),
+            };
+            Some(unseen_note(
+                entry,
+                branch,
+                &format!("{}:{}{more}", first.file, first.start),
+            ))
+        })
+        .collect()
 }
 
 /// What a reader must know about what the check of these versions covers.
@@ -512,6 +597,7 @@ fn run_product(
         format: CACHE_FORMAT.to_string(),
         self_check: Some(self_check),
         enumeration,
+        unseen: Vec::new(),
     })
 }
 
@@ -529,105 +615,6 @@ fn keep_found(entry: &str, ctx: &LearnContext, path: Option<&Path>, so_far: &[Ra
             ctx.warn(&format!("cannot keep the executions found so far: {err}"));
         }
     }
-}
-
-/// The input of a story: the raw execution's values, each with where it was read.
-fn story_input(raw: &RawExecution) -> ExecutionInput {
-    let sites = |sites: &[Option<ReadSite>]| -> Vec<Option<InputSite>> {
-        let shown: Vec<Option<InputSite>> = sites
-            .iter()
-            .map(|s| s.as_ref().and_then(input_site))
-            .collect();
-        // No site known: the key is left out, as in documents that predate sites.
-        if shown.iter().all(Option::is_none) {
-            Vec::new()
-        } else {
-            shown
-        }
-    };
-    let shapes = |k: usize| raw.read_shapes.get(k).map_or(&[][..], Vec::as_slice);
-    ExecutionInput {
-        tape: raw.tape.clone(),
-        arguments: raw.arguments.clone(),
-        reads: raw
-            .reads
-            .iter()
-            .enumerate()
-            .map(|(k, (key, values))| InputReads {
-                source: input_label(key),
-                values: values.clone(),
-                real: match input_real_bytes(key) {
-                    Some(8) => Some(RealType::Double),
-                    Some(4) => Some(RealType::Float),
-                    _ => None,
-                },
-                sites: sites(raw.read_sites.get(k).map_or(&[], Vec::as_slice)),
-                types: read_shapes(shapes(k), |s| s.ty.clone()),
-                bytes: read_shapes(shapes(k), |s| Some(s.bytes.clone())),
-            })
-            .collect(),
-        tape_sites: sites(&raw.tape_sites),
-    }
-}
-
-/// Per read of one stream, what `part` takes of its shape; empty when no read has one (an
-/// execution recorded before shapes were).
-fn read_shapes<T>(list: &[Option<ReadShape>], part: fn(&ReadShape) -> Option<T>) -> Vec<Option<T>> {
-    let taken: Vec<Option<T>> = list.iter().map(|s| s.as_ref().and_then(part)).collect();
-    if taken.iter().all(Option::is_none) {
-        Vec::new()
-    } else {
-        taken
-    }
-}
-
-fn input_site(site: &ReadSite) -> Option<InputSite> {
-    let version = ORDER.iter().find(|(_, t)| *t == site.tag)?.0;
-    Some(InputSite {
-        version,
-        file: site.file.clone(),
-        line: site.line,
-        function: site.function.clone(),
-        call: site.call.clone(),
-        variable: site.variable.clone(),
-    })
-}
-
-/// Makes the sites' files relative to their version's checkout (a temporary directory,
-/// which means nothing to a reader nor in the cache); a site outside it (in a generated
-/// harness) is dropped. Executions a stopped run kept name an older checkout: theirs are
-/// dropped too.
-fn relative_sites(executions: &mut [RawExecution], inputs: &[VersionInput]) {
-    let relative = |site: &mut Option<ReadSite>| {
-        let file = site.as_ref().and_then(|s| {
-            let version = ORDER.iter().find(|(_, t)| *t == s.tag)?.0;
-            let root = &inputs.iter().find(|i| i.version == version)?.root;
-            let file = std::path::Path::new(&s.file).strip_prefix(root).ok()?;
-            Some(file.to_string_lossy().into_owned())
-        });
-        match (site.as_mut(), file) {
-            (Some(s), Some(file)) => s.file = file,
-            _ => *site = None,
-        }
-    };
-    for e in executions {
-        e.tape_sites.iter_mut().for_each(relative);
-        e.read_sites.iter_mut().flatten().for_each(relative);
-    }
-}
-
-/// `place` (`/tmp/…/checkout/src/f.c:3 (f)`) with the checkout named by its version:
-/// `base: src/f.c:3 (f)`.
-fn shown_place(place: &str, inputs: &[VersionInput]) -> String {
-    inputs
-        .iter()
-        .find_map(|i| {
-            let root = format!("{}/", i.root.display());
-            place
-                .strip_prefix(&root)
-                .map(|rest| format!("{}: {rest}", i.version))
-        })
-        .unwrap_or_else(|| place.to_string())
 }
 
 const TWICE_NOTE: &str = "on some input both branches added the same calls in one place and the merge makes them twice; where a call site is not known (a call through a function pointer), one change taken once and two changes at different call sites look alike, so the execution is shown as overlapping";
@@ -737,7 +724,7 @@ impl Trees<'_> {
                 ),
                 Item::Return => Some(Ok(LogItem::Return)),
                 Item::End => Some(Ok(LogItem::End)),
-                Item::Exit => None,
+                Item::Exit | Item::Result(_) => None,
             })
             .collect::<Result<Vec<_>, _>>()?;
         let opens = |n: &str| self.opens.contains(n);

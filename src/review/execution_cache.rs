@@ -16,7 +16,9 @@ use crate::fingerprint::Fingerprint;
 /// At most this many quadruples are enumerated per entry; past it the check is partial.
 pub(super) const LIMIT: usize = 64;
 
-pub(super) const CACHE_FORMAT: &str = "mergelens-executions/4";
+/// Version 5: logs end with the entry's result, executions carry the results, and an entry
+/// names the branches whose change no call and no result shows.
+pub(super) const CACHE_FORMAT: &str = "mergelens-executions/5";
 
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct CachedEnumeration {
@@ -24,6 +26,10 @@ pub(super) struct CachedEnumeration {
     /// Absent when no CBMC run was needed.
     pub(super) self_check: Option<SelfCheck>,
     pub(super) enumeration: Enumeration,
+    /// The branches (`ours`, `theirs`) that changed the entry's program and yet call and
+    /// return as the base does on every input within the bounds.
+    #[serde(default)]
+    pub(super) unseen: Vec<String>,
 }
 
 /// Executions found by a run that stopped before its enumeration ended.
@@ -179,6 +185,8 @@ pub(super) fn cache_key(
         arguments: 0,
         max_word_length: bounds.max_word_length,
         inputs: &["key".to_string()],
+        results: true,
+        globals: (1, &[]),
     };
     h.field(&harness(&layout, &Goal::NewQuadruple { blocked: &[] }));
     h.field(&harness(&layout, &Goal::Divergence(&[('o', 'p')])));

@@ -41,6 +41,7 @@ mod execution_cache;
 pub mod fig12;
 mod learn;
 mod merged_lines;
+mod results;
 mod source;
 mod store;
 mod tally;
@@ -58,6 +59,7 @@ pub use context::LearnContext;
 use engine::VersionInput;
 use entries::EntryRun;
 pub use error::ReviewError;
+pub use results::UNSEEN_CHANGE;
 pub use tally::{NO_CODE_CHANGE, NO_ENTRY_REVIEWED};
 use tally::{Tally, contained};
 

@@ -15,6 +15,12 @@ pub enum Item {
     Return,
     /// `exit`/`abort` was called.
     Exit,
+    /// After `end`, when the entry's result is observed: which version's result this
+    /// version's equals first, in the order O, A, B, M (0: O's; a version's own index:
+    /// equal to no earlier one's). Equal labels mean equal results, so two logs are equal
+    /// exactly when their calls and results are, while a quadruple has at most fifteen
+    /// patterns of results rather than one per value.
+    Result(u8),
     /// A letter, by its index in [`Enumeration::letters`] (the union of the versions'
     /// alphabets, so that equal calls log equal items in every version), and the call site
     /// it was entered from: the number the review gave the site, the same in every version
@@ -24,8 +30,11 @@ pub enum Item {
 
 /// A logged letter's code holds its call site above this bit.
 pub(super) const SITE_SHIFT: u32 = 20;
-/// Site numbers must fit in the code's bits above [`SITE_SHIFT`]; larger ones log 0.
-pub(super) const MAX_SITE: u32 = (1 << (32 - SITE_SHIFT)) - 1;
+/// Site numbers must fit in the code's bits above [`SITE_SHIFT`]; larger ones log 0. The
+/// largest value of those bits is no site: [`Item::Result`] codes carry it.
+pub(super) const MAX_SITE: u32 = (1 << (32 - SITE_SHIFT)) - 2;
+/// The site bits of an [`Item::Result`] code.
+const RESULT_SITE: u32 = MAX_SITE + 1;
 
 impl Item {
     pub(super) fn code(self) -> u32 {
@@ -33,6 +42,7 @@ impl Item {
             Item::End => 0,
             Item::Return => 1,
             Item::Exit => 2,
+            Item::Result(label) => u32::from(label) | (RESULT_SITE << SITE_SHIFT),
             Item::Letter(k, site) => (k + 3) | (site << SITE_SHIFT),
         }
     }
@@ -43,6 +53,11 @@ impl Item {
             0 => Item::End,
             1 => Item::Return,
             2 => Item::Exit,
+            c if c >> SITE_SHIFT == RESULT_SITE => Item::Result(
+                u8::try_from(c & ((1 << SITE_SHIFT) - 1))
+                    .ok()
+                    .filter(|&l| l < 4)?,
+            ),
             c => Item::Letter(
                 (c & ((1 << SITE_SHIFT) - 1)).checked_sub(3)?,
                 c >> SITE_SHIFT,
@@ -75,6 +90,14 @@ pub struct Execution {
     /// as `reads` lists them (empty in executions recorded before shapes were).
     #[serde(default)]
     pub read_shapes: Vec<Vec<Option<ReadShape>>>,
+    /// Per version, what its entry returned (signed, as `long long`), when the entry's
+    /// result is observed; empty when it is not (a `void` or non-scalar result).
+    #[serde(default)]
+    pub results: Vec<Option<i64>>,
+    /// Per version, what its entry left in each observed global ([`Enumeration::globals`]),
+    /// signed as `long long`; empty when no global is observed.
+    #[serde(default)]
+    pub globals: Vec<Vec<Option<i64>>>,
 }
 
 pub(super) fn log(tag: char) -> String {
@@ -99,4 +122,13 @@ pub(super) fn read_count(tag: char, key: &str) -> String {
 
 pub(super) fn read_values(tag: char, key: &str) -> String {
     format!("__ml_rv_{tag}_{key}")
+}
+
+pub(super) fn result(tag: char) -> String {
+    format!("__ml_res_{tag}")
+}
+
+/// The array of what version `tag`'s entry left in the observed globals, by index.
+pub(super) fn global_values(tag: char) -> String {
+    format!("__ml_gv_{tag}")
 }

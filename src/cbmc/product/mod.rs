@@ -171,6 +171,13 @@ pub struct Enumeration {
     /// Whether CBMC proved no other quadruple exists (false: stopped at the limit, or
     /// because the self-check failed).
     pub complete: bool,
+    /// Whether the logs carry the entry's results ([`Item::Result`]).
+    #[serde(default)]
+    pub results: bool,
+    /// The globals whose values the logs carry after the result ([`Execution::globals`]):
+    /// the integer globals of the entry's unit that every version has.
+    #[serde(default)]
+    pub globals: Vec<String>,
 }
 
 /// The four versions linked into one program.
@@ -196,6 +203,12 @@ pub struct ProductProgram {
     readers: HashSet<String>,
     /// The copies the self-check compares: each version's tag and its copy's.
     pairs: Vec<(char, char)>,
+    /// Whether every version's entry returns an integer on every path: the logs then carry
+    /// the results (a version whose result is not observed would seem to change it).
+    results: bool,
+    /// The observed globals (those every version's entry unit has), and per version the
+    /// observed index of each global its wrapper hands over.
+    globals: (Vec<String>, Vec<Vec<u32>>),
     counters: Arc<CbmcCounters>,
     /// `--object-bits` once CBMC found its default too small (0: the default).
     object_bits: AtomicU32,
@@ -301,6 +314,8 @@ impl ProductProgram {
                 .flat_map(|v| v.readers.iter().cloned())
                 .collect(),
             pairs,
+            results: versions.iter().all(|v| v.returns),
+            globals: observed_globals(versions),
             counters,
             object_bits: AtomicU32::new(0),
         })
@@ -331,6 +346,8 @@ impl ProductProgram {
         let mut result = Enumeration {
             letters: self.letters.clone(),
             executions: start,
+            results: self.results,
+            globals: self.globals.0.clone(),
             ..Enumeration::default()
         };
         if let FormulaOutcome::Done = self.by_formula(
@@ -434,7 +451,8 @@ impl ProductProgram {
             inputs: &self.inputs,
             readers: &self.readers,
         };
-        read_execution(property, &context, self.arguments)
+        let observed = (self.results, self.globals.0.len());
+        read_execution(property, &context, self.arguments, observed)
     }
 
     /// The trace of `pinned` (a harness with input values pinned) run unsliced, or, when
@@ -525,6 +543,31 @@ impl ProductProgram {
         })
     }
 
+    /// Whether the version `tag` (of O, A, B, M) calls or returns other than O does on
+    /// some input within `bounds` (the word length counting the letters `counts` accepts,
+    /// as [`ProductProgram::enumerate`]'s): one CBMC run, asking for an input on which
+    /// the two logs differ.
+    pub fn differs_from_base(
+        &self,
+        tag: char,
+        counts: impl Fn(&str) -> bool,
+        bounds: LearnBounds,
+        timeout: Option<Duration>,
+    ) -> Result<bool, CbmcRunError> {
+        let counted: Vec<bool> = self.letters.iter().map(|l| counts(l)).collect();
+        let layout = self.layout(bounds.max_word_length, &counted);
+        let pair = [('o', tag)];
+        let source = harness(&layout, &Goal::Divergence(&pair));
+        let query = Query {
+            binary: &self.binary,
+            source: &source,
+            slice: true,
+        };
+        let bounds = (bounds.cbmc().unwind, bounds.max_word_length, timeout);
+        let report = self.check(&query, bounds, 0)?;
+        Ok(report.property(PROPERTY)?.status != json::Status::Holds)
+    }
+
     fn layout<'a>(&'a self, max_word_length: usize, counted: &'a [bool]) -> Layout<'a> {
         Layout {
             tags: &self.tags,
@@ -534,6 +577,8 @@ impl ProductProgram {
             arguments: self.arguments,
             max_word_length,
             inputs: &self.inputs,
+            results: self.results,
+            globals: (self.globals.0.len(), &self.globals.1),
         }
     }
 
@@ -742,6 +787,29 @@ impl ProductProgram {
     }
 }
 
+/// The globals every one of O, A, B and M observes (in O's order), and per version the
+/// observed index of each of its own (their count for one not observed).
+fn observed_globals(versions: &[ProductVersion]) -> (Vec<String>, Vec<Vec<u32>>) {
+    let quadruple = &versions[..versions.len().min(4)];
+    let names: Vec<String> = quadruple
+        .first()
+        .map(|v| v.globals.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|g| quadruple.iter().all(|v| v.globals.contains(g)))
+        .collect();
+    let maps = versions
+        .iter()
+        .map(|v| {
+            v.globals
+                .iter()
+                .map(|g| names.iter().position(|n| n == g).unwrap_or(names.len()) as u32)
+                .collect()
+        })
+        .collect();
+    (names, maps)
+}
+
 /// The largest formula kept, as for the learning's kept formulas (`program/kept.rs`): a
 /// larger one is left to CBMC's own runs, which need no copy of it in this process.
 const MAX_FORMULA_BYTES: u64 = 128 << 20;
@@ -759,6 +827,9 @@ mod tests {
             Item::Letter(0, 0),
             Item::Letter(7, 0),
             Item::Letter(7, 12),
+            Item::Letter(7, log::MAX_SITE),
+            Item::Result(0),
+            Item::Result(3),
         ] {
             assert_eq!(Item::decode(u64::from(item.code())), Some(item));
         }
@@ -774,6 +845,8 @@ mod tests {
             tape_sites: vec![],
             read_sites: vec![],
             read_shapes: vec![],
+            results: vec![],
+            globals: vec![],
         };
         let maps = vec![vec![0, 1]; 4];
         let layout = Layout {
@@ -784,6 +857,8 @@ mod tests {
             arguments: 0,
             max_word_length: 3,
             inputs: &["local_main_x".to_string()],
+            results: false,
+            globals: (0, &[]),
         };
         let h = harness(&layout, &Goal::NewQuadruple { blocked: &[e.logs] });
         assert!(!h.contains("__mlcall_p();"));
@@ -796,5 +871,6 @@ mod tests {
         assert!(h.contains("__ml_new = __ml_new && !((__ml_len_o == 1u && __ml_log_o[0] == 0u)"));
         assert!(h.contains("__ml_len_m == __ml_len_a"));
         assert!(h.contains("__mlcall_m();"));
+        assert!(!h.contains("__ml_res_m =="));
     }
 }

@@ -3,7 +3,9 @@
 //! version and its copy part ways.
 
 use super::harness::{MAX_ARGUMENTS, PINS_HERE, TAPE_LENGTH};
-use super::log::{Execution, Item, counter, len, log, read_count, read_values, seen};
+use super::log::{
+    Execution, Item, counter, global_values, len, log, read_count, read_values, result, seen,
+};
 use super::shapes::read_shapes;
 use super::sites::{SiteContext, Source, read_sites};
 use crate::cbmc::error::CbmcRunError;
@@ -31,14 +33,16 @@ pub(super) fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
 }
 
 /// The logs of the versions `tags` in a trace, if it has them all: every log of a run
-/// that reached the harness's assertion ends with `end` or an exit.
+/// that reached the harness's assertion ends with `end` or an exit (then its result's item,
+/// when results are observed).
 pub(super) fn read_logs(property: &json::PropertyResult, tags: &[char]) -> Option<Vec<Vec<Item>>> {
     tags.iter()
         .map(|&t| {
             let n = property.last_value(&len(t))? as usize;
             let codes = property.last_array(&log(t), n)?;
             let items: Vec<Item> = codes.into_iter().map(Item::decode).collect::<Option<_>>()?;
-            matches!(items.last(), Some(Item::End | Item::Exit)).then_some(items)
+            let calls_end = items.iter().rev().find(|i| !matches!(i, Item::Result(_)));
+            matches!(calls_end, Some(Item::End | Item::Exit)).then_some(items)
         })
         .collect()
 }
@@ -82,10 +86,13 @@ pub(super) fn divergence(steps: &[json::Location], x: char, y: char) -> Option<S
     Some(format!("{file}:{line} ({function})"))
 }
 
+/// The execution an unsliced trace shows: its inputs and their places, the logs, and what
+/// is `observed` (whether results are, how many globals).
 pub(super) fn read_execution(
     property: &json::PropertyResult,
     context: &SiteContext,
     arguments: usize,
+    observed: (bool, usize),
 ) -> Result<Execution, CbmcRunError> {
     let (tags, inputs) = (context.tags, context.inputs);
     let missing = |what: String| CbmcRunError::Json {
@@ -174,6 +181,7 @@ pub(super) fn read_execution(
         .into_iter()
         .map(signed)
         .collect();
+    let (results, globals) = observations(property, tags, observed);
     Ok(Execution {
         tape,
         arguments,
@@ -182,5 +190,41 @@ pub(super) fn read_execution(
         tape_sites,
         read_sites,
         read_shapes,
+        results,
+        globals,
     })
+}
+
+/// What a trace shows of the versions `tags` beyond their logs, as `observed` says (whether
+/// results are, how many globals): each version's result, and its values of the globals.
+#[allow(clippy::type_complexity)]
+fn observations(
+    property: &json::PropertyResult,
+    tags: &[char],
+    observed: (bool, usize),
+) -> (Vec<Option<i64>>, Vec<Vec<Option<i64>>>) {
+    let signed = |v: u64| v as i64;
+    let results = if observed.0 {
+        tags.iter()
+            .map(|&t| property.last_value(&result(t)).map(signed))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let globals = if observed.1 > 0 {
+        tags.iter()
+            .map(|&t| {
+                (0..observed.1)
+                    .map(|g| {
+                        property
+                            .last_value_of_element(&global_values(t), g)
+                            .map(signed)
+                    })
+                    .collect()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (results, globals)
 }

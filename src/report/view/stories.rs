@@ -61,6 +61,16 @@ pub(super) fn story_groups(entry_id: &str, executions: &[Execution]) -> Vec<Stor
 /// What the story is about, in words: for an unexpected execution what the merge does
 /// that the expected merge does not, for an overlap what each branch and the merge changed.
 pub(super) fn change(e: &Execution) -> String {
+    // Calls as expected: the story is about what the entry returns or leaves.
+    if e.expected.as_ref() == Some(&e.merged) {
+        let differs = |r: &&crate::document::Returns| r.expected != r.merged;
+        if let Some(r) = e.returns.as_ref().filter(differs) {
+            return r.change();
+        }
+        if let Some(g) = e.globals.iter().find(|g| differs(&&g.values)) {
+            return format!("`{}`: {}", g.name, g.values.change());
+        }
+    }
     match &e.expected {
         Some(expected) => {
             let extra = outside(&e.merged, expected);
@@ -165,7 +175,8 @@ pub(super) fn hunk(e: &Execution) -> Vec<HunkRow> {
     let left_out_before = prefix.saturating_sub(CONTEXT);
     let left_out_after = suffix.saturating_sub(CONTEXT);
     let shown = &columns[left_out_before..columns.len() - left_out_after];
-    rows.iter()
+    let mut rows: Vec<HunkRow> = rows
+        .iter()
         .enumerate()
         .map(|(r, &(label, _))| {
             let mut cells = Vec::new();
@@ -194,7 +205,28 @@ pub(super) fn hunk(e: &Execution) -> Vec<HunkRow> {
             }
             HunkRow { label, cells }
         })
-        .collect()
+        .collect();
+    // What each version returned and left in globals, one row each after the words.
+    let globals = e
+        .globals
+        .iter()
+        .map(|g| ("global", format!("{}: {}", g.name, g.values.text())));
+    for (label, text) in e
+        .returns
+        .iter()
+        .map(|r| ("returns", r.text()))
+        .chain(globals)
+    {
+        rows.push(HunkRow {
+            label,
+            cells: vec![HunkCell {
+                text,
+                class: "same",
+                title: String::new(),
+            }],
+        });
+    }
+    rows
 }
 
 fn gap(letters: usize) -> HunkCell {
@@ -260,6 +292,8 @@ mod tests {
             merged: w(&format!("{prefix} z {merged_tail} x y end")),
             expected: None,
             kind: ExecutionKind::Overlapping,
+            returns: None,
+            globals: Vec::new(),
         }
     }
 
@@ -303,6 +337,8 @@ mod tests {
             merged: w("p1 p2 p3 a end"),
             expected: Some(w("p1 p2 p3 a audit end")),
             kind: ExecutionKind::Unexpected,
+            returns: None,
+            globals: Vec::new(),
         };
         let rows = hunk(&e);
         insta::assert_snapshot!(marked_rows(&rows), @r"
