@@ -64,38 +64,17 @@ fn same_sites(x: &[CallTree], y: &[CallTree]) -> bool {
         })
 }
 
+/// Whether two calls are the same from the same call sites, all the way down.
+fn same_site(p: &CallTree, q: &CallTree) -> bool {
+    same_sites(std::slice::from_ref(p), std::slice::from_ref(q))
+}
+
 /// Whether two call sequences with the same functions make some call from two sites known
 /// to differ.
 fn sites_clash(x: &[CallTree], y: &[CallTree]) -> bool {
     x.iter().zip(y).any(|(x, y)| {
         (x.site != 0 && y.site != 0 && x.site != y.site) || sites_clash(&x.children, &y.children)
     })
-}
-
-/// Whether `m` interleaves `x` and `y`, each in its order, calls compared by `same`.
-fn interleaves(
-    m: &[CallTree],
-    x: &[CallTree],
-    y: &[CallTree],
-    same: impl Fn(&CallTree, &CallTree) -> bool,
-) -> bool {
-    if m.len() != x.len() + y.len() {
-        return false;
-    }
-    // can[j]: the first i + j calls of `m` interleave x[..i] and y[..j], for the current i.
-    let mut can = vec![false; y.len() + 1];
-    for i in 0..=x.len() {
-        for j in 0..=y.len() {
-            can[j] = if i == 0 && j == 0 {
-                true
-            } else {
-                let k = i + j - 1;
-                (i > 0 && can[j] && same(&m[k], &x[i - 1]))
-                    || (j > 0 && can[j - 1] && same(&m[k], &y[j - 1]))
-            };
-        }
-    }
-    can[y.len()]
 }
 
 /// One item of a version's log, with letters named: a call's function and site.
@@ -446,13 +425,13 @@ impl Gap<'_> {
         if name(pa) == name(po) {
             // Only B changed which calls are made here; A's changes to what they do carry,
             // unless B dropped a call whose inside A changed (delete against modify).
-            if drops_changed(po, pa, pb) {
+            if drops_changed(po.iter().zip(pa), pb) {
                 return Err(Overlap);
             }
             return Ok(pb.iter().map(|t| carry(t, both.a)).collect());
         }
         if name(pb) == name(po) {
-            if drops_changed(po, pb, pa) {
+            if drops_changed(po.iter().zip(pb), pa) {
                 return Err(Overlap);
             }
             return Ok(pa.iter().map(|t| carry(t, both.b)).collect());
@@ -472,8 +451,8 @@ impl Gap<'_> {
         shown: Option<&[CallTree]>,
         strict: bool,
     ) -> Result<Vec<CallTree>, Overlap> {
-        if kept_changed_dropped(self.o, self.a, &self.ma, self.b)
-            || kept_changed_dropped(self.o, self.b, &self.mb, self.a)
+        if drops_changed(kept(self.o, self.a, &self.ma), self.b)
+            || drops_changed(kept(self.o, self.b, &self.mb), self.a)
         {
             return Err(Overlap);
         }
@@ -517,7 +496,7 @@ impl Gap<'_> {
         let ys = placed(&kept, self.b, both.a);
         let n = xs.len() + ys.len();
         Ok(match shown.and_then(|m| m.get(..n)) {
-            Some(m) if interleaves_in_place(m, &xs, &ys) => m.to_vec(),
+            Some(m) if interleaves(m, &xs, &ys, same_site) => m.to_vec(),
             _ => in_place_order(xs, ys),
         })
     }
@@ -539,7 +518,18 @@ impl Gap<'_> {
             }
         }
         let n = self.a.len() + self.b.len();
-        if fits(n) && interleaves(&m[..n], self.a, self.b, |p, q| p == q) {
+        // Anywhere: the overlap gives no place to order them by.
+        let anywhere = |part: &[CallTree]| -> Vec<Placed> {
+            part.iter()
+                .map(|t| Placed {
+                    tree: t.clone(),
+                    start: 0,
+                    end: 0,
+                })
+                .collect()
+        };
+        let (xs, ys) = (anywhere(self.a), anywhere(self.b));
+        if fits(n) && interleaves(&m[..n], &xs, &ys, |p, q| p == q) {
             return Ok(m[..n].to_vec());
         }
         // Both changes, the cut tail's and the call added at its end, composed as if apart.
@@ -661,20 +651,16 @@ fn shares_site(xc: &[CallTree], yc: &[CallTree]) -> bool {
     })
 }
 
-/// Whether a base call `x` kept with another inside is one `other` dropped (delete against
-/// modify, as [`drops_changed`] says for a whole gap).
-fn kept_changed_dropped(
-    o: &[CallTree],
-    x: &[CallTree],
-    m: &[Option<usize>],
-    other: &[CallTree],
-) -> bool {
-    let (kept_o, kept_x): (Vec<CallTree>, Vec<CallTree>) = m
-        .iter()
+/// The base calls `o` that the branch's calls `x` keep (by the alignment `m`), each with
+/// the branch's call.
+fn kept<'t>(
+    o: &'t [CallTree],
+    x: &'t [CallTree],
+    m: &'t [Option<usize>],
+) -> impl Iterator<Item = (&'t CallTree, &'t CallTree)> {
+    m.iter()
         .enumerate()
-        .filter_map(|(k, j)| Some((o[k].clone(), x[(*j)?].clone())))
-        .unzip();
-    drops_changed(&kept_o, &kept_x, other)
+        .filter_map(move |(k, j)| Some((&o[k], &x[(*j)?])))
 }
 
 /// Whether `x` may come next when `ys[j..]` are the other branch's calls still to place:
@@ -684,10 +670,17 @@ fn may_precede(x: &Placed, ys: &[Placed], j: usize) -> bool {
 }
 
 /// Whether `m` interleaves the placed calls `xs` and `ys`, each in its order, and a call
-/// of one branch before a call of the other only where the base allows it (sites compared).
-fn interleaves_in_place(m: &[CallTree], xs: &[Placed], ys: &[Placed]) -> bool {
-    let same =
-        |p: &CallTree, q: &CallTree| same_sites(std::slice::from_ref(p), std::slice::from_ref(q));
+/// of one branch before a call of the other only where the base allows it (calls compared
+/// by `same`).
+fn interleaves(
+    m: &[CallTree],
+    xs: &[Placed],
+    ys: &[Placed],
+    same: impl Fn(&CallTree, &CallTree) -> bool,
+) -> bool {
+    if m.len() != xs.len() + ys.len() {
+        return false;
+    }
     // can[i][j]: the first i + j calls of `m` place xs[..i] and ys[..j].
     let mut can = vec![vec![false; ys.len() + 1]; xs.len() + 1];
     can[0][0] = true;
@@ -727,17 +720,19 @@ fn in_place_order(xs: Vec<Placed>, ys: Vec<Placed>) -> Vec<CallTree> {
     out
 }
 
-/// Whether `other` dropped a call of `o` whose subtree this branch's `x` (the same calls
-/// as `o`) changed: the merge cannot both remove the call and change what it does, as
+/// Whether, of the base calls `kept` pairs with this branch's calls, `other` dropped one
+/// whose subtree this branch changed: the merge cannot both remove the call and change what it does, as
 /// structured merges report a delete/modify conflict. A call `other` moved (into a new
 /// call, say) is not dropped: the change carries to it.
-fn drops_changed(o: &[CallTree], x: &[CallTree], other: &[CallTree]) -> bool {
+fn drops_changed<'t>(
+    kept: impl IntoIterator<Item = (&'t CallTree, &'t CallTree)>,
+    other: &[CallTree],
+) -> bool {
     fn makes(ts: &[CallTree], name: &str) -> bool {
         ts.iter()
             .any(|t| t.name == name || makes(&t.children, name))
     }
-    o.iter()
-        .zip(x)
+    kept.into_iter()
         .any(|(o, x)| o != x && !makes(other, &o.name))
 }
 

@@ -5,25 +5,13 @@
 //! Key items: [`story_input`], [`relative_sites`], [`shown_place`].
 
 use super::reach::ORDER;
-use crate::cbmc::product::{Execution as RawExecution, ReadShape, ReadSite};
+use crate::cbmc::product::{Execution as RawExecution, ReadSite};
 use crate::cprog::product::{input_label, input_real_bytes};
 use crate::document::{ExecutionInput, InputReads, InputSite, RealType};
 use crate::review::engine::VersionInput;
 
 /// The input of a story: the raw execution's values, each with where it was read.
 pub(super) fn story_input(raw: &RawExecution) -> ExecutionInput {
-    let sites = |sites: &[Option<ReadSite>]| -> Vec<Option<InputSite>> {
-        let shown: Vec<Option<InputSite>> = sites
-            .iter()
-            .map(|s| s.as_ref().and_then(input_site))
-            .collect();
-        // No site known: the key is left out, as in documents that predate sites.
-        if shown.iter().all(Option::is_none) {
-            Vec::new()
-        } else {
-            shown
-        }
-    };
     let shapes = |k: usize| raw.read_shapes.get(k).map_or(&[][..], Vec::as_slice);
     ExecutionInput {
         tape: raw.tape.clone(),
@@ -40,19 +28,19 @@ pub(super) fn story_input(raw: &RawExecution) -> ExecutionInput {
                     Some(4) => Some(RealType::Float),
                     _ => None,
                 },
-                sites: sites(raw.read_sites.get(k).map_or(&[], Vec::as_slice)),
-                types: read_shapes(shapes(k), |s| s.ty.clone()),
-                bytes: read_shapes(shapes(k), |s| Some(s.bytes.clone())),
+                sites: known(raw.read_sites.get(k).map_or(&[], Vec::as_slice), input_site),
+                types: known(shapes(k), |s| s.ty.clone()),
+                bytes: known(shapes(k), |s| Some(s.bytes.clone())),
             })
             .collect(),
-        tape_sites: sites(&raw.tape_sites),
+        tape_sites: known(&raw.tape_sites, input_site),
     }
 }
 
-/// Per read of one stream, what `part` takes of its shape; empty when no read has one (an
-/// execution recorded before shapes were).
-fn read_shapes<T>(list: &[Option<ReadShape>], part: fn(&ReadShape) -> Option<T>) -> Vec<Option<T>> {
-    let taken: Vec<Option<T>> = list.iter().map(|s| s.as_ref().and_then(part)).collect();
+/// What `part` takes of each item of `list`; empty when it takes nothing of any (an
+/// execution recorded before sites or shapes were: the document then leaves the key out).
+fn known<S, T>(list: &[Option<S>], part: impl Fn(&S) -> Option<T>) -> Vec<Option<T>> {
+    let taken: Vec<Option<T>> = list.iter().map(|s| s.as_ref().and_then(&part)).collect();
     if taken.iter().all(Option::is_none) {
         Vec::new()
     } else {
