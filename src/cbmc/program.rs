@@ -1,6 +1,6 @@
 //! A program version compiled once to a goto binary, and the queries CBMC answers on it.
 
-mod keep_queries;
+pub(crate) mod keep_queries;
 mod kept;
 
 use std::collections::HashMap;
@@ -567,7 +567,7 @@ impl GotoProgram {
             if let Some(bits) = bits {
                 cmd.arg("--object-bits").arg(bits.to_string());
             }
-            keep_queries::keep(&linked, &cmd);
+            keep_queries::keep(&[&linked], &cmd);
             let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
                 Outcome::Finished(f) => f,
                 Outcome::TimedOut => return Err(timed_out()),

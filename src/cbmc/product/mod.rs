@@ -648,11 +648,13 @@ impl ProductProgram {
         object_bits: Option<u32>,
     ) -> Result<json::Report, CbmcRunError> {
         let deadline = timeout.map(|t| Instant::now() + t);
-        let (_dir, mut cmd) = self.command(query.binary, query.source, unwind, object_bits)?;
+        let (dir, mut cmd) = self.command(query.binary, query.source, unwind, object_bits)?;
         cmd.arg("--json-ui").arg("--trace");
         if query.slice {
             cmd.arg("--slice-formula");
         }
+        let harness = dir.path().join("harness.c");
+        super::program::keep_queries::keep(&[&harness, &query.binary.path], &cmd);
         let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
             Outcome::Finished(f) => f,
             Outcome::TimedOut => {

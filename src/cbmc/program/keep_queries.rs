@@ -15,9 +15,11 @@ pub(crate) const KEEP_QUERIES: &str = "MERGELENS_KEEP_QUERIES";
 
 static KEPT: AtomicU32 = AtomicU32::new(0);
 
-/// Copies `linked` and writes `cmd` (its program and arguments, shell-quoted, the goto
-/// program replaced by the copy) into the directory [`KEEP_QUERIES`] names, if it is set.
-pub(crate) fn keep(linked: &Path, cmd: &Command) {
+/// Copies `inputs` (the goto programs and harness sources `cmd` reads) and writes `cmd`
+/// (its program and arguments, shell-quoted, each input replaced by its copy) into the
+/// directory [`KEEP_QUERIES`] names, if it is set: `query-N-PID.sh` beside
+/// `query-N-PID-K.EXT`.
+pub(crate) fn keep(inputs: &[&Path], cmd: &Command) {
     let Some(dir) = std::env::var_os(KEEP_QUERIES) else {
         return;
     };
@@ -26,21 +28,26 @@ pub(crate) fn keep(linked: &Path, cmd: &Command) {
         return;
     }
     let n = KEPT.fetch_add(1, Ordering::Relaxed);
-    let copy = dir.join(format!("query-{n}-{}.gb", std::process::id()));
-    if std::fs::copy(linked, &copy).is_err() {
-        return;
+    let stem = format!("query-{n}-{}", std::process::id());
+    let mut copies = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
+        let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("bin");
+        let copy = dir.join(format!("{stem}-{k}.{ext}"));
+        if std::fs::copy(input, &copy).is_err() {
+            return;
+        }
+        copies.push((*input, copy));
     }
     let mut line = vec![quote(&cmd.get_program().to_string_lossy())];
     for arg in cmd.get_args() {
-        let arg = if Path::new(arg) == linked {
-            copy.as_os_str()
-        } else {
-            arg
+        let arg = match copies.iter().find(|(input, _)| Path::new(arg) == *input) {
+            Some((_, copy)) => copy.as_os_str(),
+            None => arg,
         };
         line.push(quote(&arg.to_string_lossy()));
     }
     let script = format!("#!/bin/sh\nexec {} \"$@\"\n", line.join(" "));
-    let _ = std::fs::write(copy.with_extension("sh"), script);
+    let _ = std::fs::write(dir.join(format!("{stem}.sh")), script);
 }
 
 /// `s` as one word of a POSIX shell command.
