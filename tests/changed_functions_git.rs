@@ -279,3 +279,27 @@ fn a_function_one_branch_adds_is_judged_at_its_own_entry() {
         "{notes}"
     );
 }
+
+#[test]
+fn a_struct_pointer_the_function_only_dereferences_is_never_null_at_its_own_entry() {
+    // `show` reads through `it` without a test: a caller never passes NULL. Were the
+    // harness to pass NULL, CBMC would read a fresh `kind` in each copy of a version and
+    // the self-check would fail (inconclusive). Ours calls `b()` for kind 2, theirs `c()`
+    // for kind 3: composed, clean.
+    let program = |first: &str, last: &str| {
+        format!(
+            "struct item {{ int kind; double value; }};\nvoid a(void) {{}}\nvoid b(void) {{}}\nvoid c(void) {{}}\n\nint show(const struct item *it)\n{{\n{first}    if (it->kind == 1)\n        a();\n    if (it->value > 0)\n        return 1;\n{last}    return 0;\n}}\n"
+        )
+    };
+    let repo = common::three_way(
+        &program("", ""),
+        &program("    if (it->kind == 2)\n        b();\n", ""),
+        &program("", "    if ((*it).kind == 3)\n        c();\n"),
+    );
+    let (doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    let show = entry(&doc, "show").expect("show at its own entry");
+    let check = &show["execution_check"];
+    assert_eq!(check["self_check"]["identical"], true, "{check}");
+    assert_eq!(check["complete"], true, "{check}");
+}

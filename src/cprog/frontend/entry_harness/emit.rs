@@ -33,6 +33,8 @@ pub(super) struct Gen<'s, 't> {
     /// The parameter being built (for errors and names), and its position.
     parameter: String,
     index: usize,
+    /// The pointer parameters the entry only dereferences (see `contract`): never NULL.
+    pub(super) non_null: Vec<String>,
 }
 
 impl<'s, 't> Gen<'s, 't> {
@@ -52,6 +54,7 @@ impl<'s, 't> Gen<'s, 't> {
             used: HashSet::new(),
             parameter: String::new(),
             index: 0,
+            non_null: Vec::new(),
         }
     }
 
@@ -221,6 +224,14 @@ impl<'s, 't> Gen<'s, 't> {
         };
         let null = self.name(&format!("{base}_is_null"));
         self.declare("int", &null, "");
+        if depth == 1 && self.non_null.contains(&self.parameter) {
+            // The choice is still read (one world: a version whose entry tests the pointer
+            // reads it too), and the assumption holds for every version that shares it.
+            self.line(&format!(
+                "__CPROVER_assume({null} == 0); /* {} only dereferences `{}`: not NULL */",
+                self.function, self.parameter
+            ));
+        }
         Ok(format!("({null} ? 0 : {address})"))
     }
 

@@ -16,7 +16,9 @@
 //!   size_t len)`, `(int n, int *a)`) is a buffer of [`BUFFER`] elements, and the length
 //!   is assumed to be at most that;
 //! * any other pointer is NULL or points to a nondeterministic object, the choice itself a
-//!   nondeterministic `int`; `void *` points to bytes;
+//!   nondeterministic `int`; `void *` points to bytes; a parameter the entry only ever
+//!   dereferences is not NULL ([`contract`]: passing NULL there runs undefined behaviour,
+//!   which CBMC models as a fresh value per read);
 //! * a struct's pointer fields are built the same way, [`DEPTH`] objects deep (deeper ones
 //!   are NULL); an array of pointers in a struct is all NULL; a union holding pointers holds
 //!   one of its pointer members, chosen nondeterministically; a struct of the system
@@ -37,6 +39,7 @@
 //! as any file's. `main` is left to CBMC, which models `argc` and `argv` itself, except
 //! in the product, where its arguments are shared strings too.
 
+mod contract;
 mod emit;
 mod globals;
 mod types;
@@ -176,6 +179,14 @@ pub(crate) fn parts(
         // Nothing to choose: CBMC calls the entry itself.
         return Ok(None);
     }
+    let src = units[def.unit].src();
+    let names: Vec<String> = params
+        .iter()
+        .filter_map(|p| p.child_by_field_name("declarator"))
+        .filter_map(types::declarator_name)
+        .map(|n| text(n, src).to_string())
+        .collect();
+    g.non_null = contract::dereferenced_only(def.body, src, &names);
     let args = arguments(&mut g, &params, units[def.unit].src())?;
     let definitions = definitions(def, &scope, file)?;
     Ok(Some(HarnessParts {

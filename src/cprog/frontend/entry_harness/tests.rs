@@ -36,6 +36,7 @@ int level;
 int seen;
 int *seen_at = &seen;
 int reset(int x) { level = x; seen = 0; return level + *seen_at; }
+int value_of(const node *n, const node *m) { return n->value + (m ? (*m).value : 0); }
 ";
 
 fn program() -> (tempfile::TempDir, FrontEndConfig) {
@@ -69,6 +70,26 @@ fn skeleton(entry: &str) -> String {
         "{}\n{}\n{}{}\n{}\n-- kept: {:?}",
         h.definitions, h.prototype, h.stubs, h.body, h.call, h.kept
     )
+}
+
+#[test]
+fn a_pointer_the_entry_only_dereferences_is_not_null_in_every_harness() {
+    let assume = |var: &str| {
+        format!("__CPROVER_assume({var} == 0); /* value_of only dereferences `n`: not NULL */")
+    };
+    let text = generated("value_of", false).unwrap();
+    assert!(text.contains(&assume("__ml_v_n_is_null")), "{text}");
+    // `m` is tested before its use: NULL or an object, as before.
+    assert!(!text.contains("`m`"), "{text}");
+    // In the product the choice is still a shared input (one world), then assumed.
+    let shared = generated("value_of", true).unwrap();
+    let fill = shared
+        .find("(&__ml_v_n_is_null, sizeof(__ml_v_n_is_null))")
+        .expect("filled");
+    let assumed = shared.find(&assume("__ml_v_n_is_null")).expect("assumed");
+    assert!(fill < assumed, "{shared}");
+    let file = skeleton("value_of");
+    assert!(file.contains(&assume("n_is_null")), "{file}");
 }
 
 #[test]
