@@ -215,3 +215,23 @@ fn the_hook_names_a_hostile_file_escaped() {
         "{said}"
     );
 }
+
+#[test]
+fn a_branch_calling_the_instrumentation_itself_is_refused_not_believed() {
+    // Theirs "calls" `b` by writing the hook the instrumentation would write for it, and
+    // marks a hunk as run that never runs: believed, it would forge a behaviour. The review
+    // refuses the version, names the place, and the hook's gate stays shut.
+    let ours = program("a", "b");
+    let theirs = program("a", "b").replace(
+        "    mid();\n",
+        "    mid();\n    void __mergelens_event(unsigned int);\n    __mergelens_event(1);\n",
+    );
+    let repo = common::three_way(&program("a", "b"), &ours.replace("a();", "c();"), &theirs);
+    let out = repo.mergelens(&["review", "main", "feature"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("prog.c:13: the program names `__mergelens_event`, which mergelens reserves for its instrumentation"),
+        "{said}"
+    );
+}

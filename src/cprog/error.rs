@@ -68,6 +68,14 @@ pub enum FrontEndError {
         file: PathBuf,
         line: u32,
     },
+    /// The program names an identifier of mergelens's instrumentation: calling a hook
+    /// itself would forge events, coverage or inputs.
+    #[error("{}:{line}: the program names `{name}`, which mergelens reserves for its instrumentation (names beginning `__mergelens_` or `__ml`, but the `__mergelens_marker` of MERGELENS_EVENT); rename it", file.display())]
+    ReservedName {
+        name: String,
+        file: PathBuf,
+        line: u32,
+    },
     /// Error mode: the analysed files contain no assertion to explain.
     #[error(
         "the program has no assertion to explain (looked for assert, __CPROVER_assert, __VERIFIER_error and reach_error in the analysed files); add one, or use `mergelens learn`"
@@ -113,6 +121,7 @@ impl FrontEndError {
             | FrontEndError::Stopped { file, .. }
             | FrontEndError::TooDeep { file, .. }
             | FrontEndError::ReservedLetter { file, .. }
+            | FrontEndError::ReservedName { file, .. }
             | FrontEndError::Io { path: file, .. } => {
                 let absolute = file.canonicalize().unwrap_or_else(|_| file.clone());
                 if let Ok(inside) = absolute.strip_prefix(&root) {

@@ -250,6 +250,7 @@ fn read_units(
             tree,
         };
         check_syntax(&unit, flags, &places)?;
+        check_reserved(&unit)?;
         units.push(unit);
     }
     Ok((units, computed_gotos))
@@ -513,6 +514,36 @@ fn file_scope_variables(units: &[Unit]) -> Vec<String> {
 /// agrees, says it in the words the user knows from compiling. Errors inside system headers
 /// are tree-sitter's limits (e.g. `_Complex`), not the user's, and are left alone; so are
 /// errors in the user's headers that gcc accepts, since no event comes from there.
+/// Refuses a unit whose own code (outside the system headers gcc really opened) names an
+/// identifier of the instrumentation: a branch calling `__mergelens_event(k)` itself would
+/// forge a call, `__mergelens_hit(k)` the coverage of a change, an `__ml_` tape an input.
+fn check_reserved(unit: &Unit) -> Result<(), FrontEndError> {
+    let src = unit.src();
+    let mut stack = vec![unit.tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if matches!(node.kind(), "identifier" | "type_identifier") {
+            let name = syntax::text(node, src);
+            let reserved = name.starts_with("__ml")
+                || (name.starts_with("__mergelens_") && name != preprocess::MARKER_FN);
+            if reserved {
+                let (file, line, origin) = unit.locate(node);
+                if origin != FileOrigin::System {
+                    return Err(FrontEndError::ReservedName {
+                        name: name.to_string(),
+                        file: file.into(),
+                        line,
+                    });
+                }
+            }
+        }
+        // Children reversed: the first reserved name in the text is the one reported.
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    Ok(())
+}
+
 fn check_syntax(unit: &Unit, flags: &[OsString], places: &Places) -> Result<(), FrontEndError> {
     let mut errors = Vec::new();
     collect_errors(unit.tree.root_node(), unit, &mut errors);
