@@ -167,6 +167,16 @@ impl<'s, 't> Gen<'s, 't> {
         of: &Ty<'t>,
         base: &str,
     ) -> Result<(String, usize), HarnessError> {
+        self.buffer_at(of, base, 2)
+    }
+
+    /// [`Gen::buffer`] for elements whose pointers are built at `depth`.
+    fn buffer_at(
+        &mut self,
+        of: &Ty<'t>,
+        base: &str,
+        depth: usize,
+    ) -> Result<(String, usize), HarnessError> {
         let element = match of {
             Ty::Void => Ty::Scalar("unsigned char".into()),
             other => other.clone(),
@@ -178,7 +188,12 @@ impl<'s, 't> Gen<'s, 't> {
         let var = self.name(&format!("{base}_buffer"));
         self.declare(&spelling, &var, &format!("[{BUFFER}]"));
         for k in 0..BUFFER {
-            self.fixup(&element, &format!("{var}[{k}]"), &format!("{base}{k}"), 2)?;
+            self.fixup(
+                &element,
+                &format!("{var}[{k}]"),
+                &format!("{base}{k}"),
+                depth,
+            )?;
         }
         Ok((var, BUFFER))
     }
@@ -305,19 +320,58 @@ impl<'s, 't> Gen<'s, 't> {
                 if b.parent().is_some_and(|p| p.kind() == "union_specifier") {
                     return self.union_fixup(*u, *b, lvalue, base, depth);
                 }
-                for (field, fty) in self.scope.fields(*u, *b) {
-                    self.fixup(
-                        &fty,
-                        &format!("{lvalue}.{field}"),
-                        &format!("{base}_{field}"),
-                        depth,
-                    )?;
-                }
+                self.record_fixup(*u, *b, lvalue, base, depth)?;
             }
             Ty::Array(of) if self.scope.holds_pointer(of, DEPTH) => {
                 self.line(&format!("__CPROVER_array_set({lvalue}, 0);"));
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// Fixes up a struct's fields; a pointer field beside an integer field named as its
+    /// length (`const item *lookup; int lookup_len;`) points to a buffer of [`BUFFER`]
+    /// elements and the length is assumed to fit it, as for parameters: a length left free
+    /// sends the entry's loops past the one object a pointer field gets.
+    fn record_fixup(
+        &mut self,
+        unit: usize,
+        body: Node<'t>,
+        lvalue: &str,
+        base: &str,
+        depth: usize,
+    ) -> Result<(), HarnessError> {
+        let fields = self.scope.fields(unit, body);
+        let pairs = if depth > DEPTH {
+            Vec::new()
+        } else {
+            super::types::pair_lengths(&fields)
+        };
+        for (i, (field, fty)) in fields.iter().enumerate() {
+            let place = format!("{lvalue}.{field}");
+            let Some(&(_, l)) = pairs.iter().find(|&&(b, _)| b == i) else {
+                self.fixup(fty, &place, &format!("{base}_{field}"), depth)?;
+                continue;
+            };
+            let (Ty::Pointer(of, _) | Ty::Array(of)) = fty else {
+                unreachable!("only pointers and arrays are paired")
+            };
+            if matches!(fty, Ty::Array(_)) {
+                // An array field is its own buffer: only its elements are fixed up.
+                self.fixup(fty, &place, &format!("{base}_{field}"), depth)?;
+            } else {
+                let (buffer, _) = self.buffer_at(of, &format!("{base}_{field}"), depth + 1)?;
+                self.line(&format!("{place} = {buffer};"));
+            }
+            let size = match fty {
+                Ty::Pointer(..) => BUFFER.to_string(),
+                _ => format!("sizeof({place}) / sizeof({place}[0])"),
+            };
+            let len = format!("{lvalue}.{}", fields[l].0);
+            self.line(&format!(
+                "__CPROVER_assume({len} >= 0 && {len} <= {size}); /* the length of {place} */"
+            ));
         }
         Ok(())
     }

@@ -19,6 +19,8 @@
 //!   nondeterministic `int`; `void *` points to bytes; a parameter the entry only ever
 //!   dereferences is not NULL ([`contract`]: passing NULL there runs undefined behaviour,
 //!   which CBMC models as a fresh value per read);
+//! * a struct's pointer field beside an integer field named as its length is a buffer
+//!   sized together with it, as for parameters;
 //! * a struct's pointer fields are built the same way, [`DEPTH`] objects deep (deeper ones
 //!   are NULL); an array of pointers in a struct is all NULL; a union holding pointers holds
 //!   one of its pointer members, chosen nondeterministically; a struct of the system
@@ -291,7 +293,7 @@ fn arguments<'t>(
             (name, ty)
         })
         .collect();
-    let lengths = pair_lengths(&typed);
+    let lengths = types::pair_lengths(&typed);
     let mut args = vec![String::new(); typed.len()];
     for (i, (name, ty)) in typed.iter().enumerate() {
         if lengths.iter().any(|&(_, l)| l == i) {
@@ -320,43 +322,6 @@ fn arguments<'t>(
         args[l] = len;
     }
     Ok(args)
-}
-
-/// The (pointer, length) pairs of a parameter list: an integer parameter named as a length
-/// (`len`, `n`, `size`, `count`, ... ) right after or before a pointer or array parameter.
-fn pair_lengths(typed: &[(String, Ty)]) -> Vec<(usize, usize)> {
-    let is_buffer = |ty: &Ty| match ty {
-        Ty::Pointer(of, _) | Ty::Array(of) => !matches!(**of, Ty::Function { .. } | Ty::Array(_)),
-        _ => false,
-    };
-    let is_length = |(name, ty): &(String, Ty)| ty.is_integer() && length_name(name);
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    let taken = |pairs: &[(usize, usize)], k: usize| pairs.iter().any(|&(b, l)| b == k || l == k);
-    for i in 0..typed.len() {
-        if !is_buffer(&typed[i].1) || taken(&pairs, i) {
-            continue;
-        }
-        let partner = [i + 1, i.wrapping_sub(1)]
-            .into_iter()
-            .find(|&j| j < typed.len() && !taken(&pairs, j) && is_length(&typed[j]));
-        if let Some(j) = partner {
-            pairs.push((i, j));
-        }
-    }
-    pairs
-}
-
-/// Whether a parameter's name says it is a length.
-fn length_name(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    matches!(
-        n.as_str(),
-        "n" | "sz" | "cnt" | "nbytes" | "nmemb" | "nelem"
-    ) || ["len", "length", "size", "count", "_n"]
-        .iter()
-        .any(|w| n.ends_with(w))
-        || n.starts_with("num")
-        || n.starts_with("n_")
 }
 
 /// The type definitions the harness repeats: in the generated harness a record only

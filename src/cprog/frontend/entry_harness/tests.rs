@@ -11,6 +11,7 @@ typedef struct node { int value; struct node *next; const char *name; } node;
 typedef struct opaque opaque_t;
 struct pair { int a; int b; };
 union value { double number; char *text; struct pair *pair; };
+struct table { const struct pair *items; int items_len; };
 ";
 
 const LIBRARY: &str = "#include \"lib.h\"
@@ -36,6 +37,7 @@ int level;
 int seen;
 int *seen_at = &seen;
 int reset(int x) { level = x; seen = 0; return level + *seen_at; }
+int first(const struct table *t) { return t->items_len > 0 && t->items[0].a > 1; }
 int value_of(const node *n, const node *m) { return n->value + (m ? (*m).value : 0); }
 ";
 
@@ -90,6 +92,27 @@ fn a_pointer_the_entry_only_dereferences_is_not_null_in_every_harness() {
     assert!(fill < assumed, "{shared}");
     let file = skeleton("value_of");
     assert!(file.contains(&assume("n_is_null")), "{file}");
+}
+
+#[test]
+fn a_pointer_field_beside_its_length_is_a_buffer_the_length_fits() {
+    let text = generated("first", true).unwrap();
+    assert!(
+        text.contains("struct pair __ml_v_t_items_buffer[4]; /* nondeterministic */"),
+        "{text}"
+    );
+    assert!(
+        text.contains("__ml_b0.items = __ml_v_t_items_buffer;"),
+        "{text}"
+    );
+    let assume = "__CPROVER_assume(__ml_b0.items_len >= 0 && __ml_b0.items_len <= 4); /* the length of __ml_b0.items */";
+    let (built, assumed) = (
+        text.find("__ml_b0.items =").unwrap(),
+        text.find(assume).expect("assumed"),
+    );
+    assert!(built < assumed, "{text}");
+    let file = skeleton("first");
+    assert!(file.contains("t_target.items = t_items_buffer;"), "{file}");
 }
 
 #[test]

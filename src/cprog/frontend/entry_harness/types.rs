@@ -338,3 +338,40 @@ pub(super) fn declarator_name(mut node: Node) -> Option<Node> {
         })?;
     }
 }
+
+/// The (pointer, length) pairs of a parameter list or a struct's fields: an integer named as
+/// a length (`len`, `n`, `size`, `count`, ... ) right after or before a pointer or array.
+pub(super) fn pair_lengths(typed: &[(String, Ty)]) -> Vec<(usize, usize)> {
+    let is_buffer = |ty: &Ty| match ty {
+        Ty::Pointer(of, _) | Ty::Array(of) => !matches!(**of, Ty::Function { .. } | Ty::Array(_)),
+        _ => false,
+    };
+    let is_length = |(name, ty): &(String, Ty)| ty.is_integer() && length_name(name);
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let taken = |pairs: &[(usize, usize)], k: usize| pairs.iter().any(|&(b, l)| b == k || l == k);
+    for i in 0..typed.len() {
+        if !is_buffer(&typed[i].1) || taken(&pairs, i) {
+            continue;
+        }
+        let partner = [i + 1, i.wrapping_sub(1)]
+            .into_iter()
+            .find(|&j| j < typed.len() && !taken(&pairs, j) && is_length(&typed[j]));
+        if let Some(j) = partner {
+            pairs.push((i, j));
+        }
+    }
+    pairs
+}
+
+/// Whether a parameter's name says it is a length.
+fn length_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    matches!(
+        n.as_str(),
+        "n" | "sz" | "cnt" | "nbytes" | "nmemb" | "nelem"
+    ) || ["len", "length", "size", "count", "_n"]
+        .iter()
+        .any(|w| n.ends_with(w))
+        || n.starts_with("num")
+        || n.starts_with("n_")
+}
