@@ -163,11 +163,23 @@ impl Outlines {
         inputs: &[VersionInput],
         settings: &Settings,
     ) -> Result<Outlines, ReviewError> {
-        let mut read = BTreeMap::new();
-        for input in inputs {
-            read.insert(input.version, analysed_functions(input, settings)?);
-        }
-        Ok(Outlines(read))
+        // One thread a version: each is a gcc run and a parse of the whole program, which
+        // for a library with a large table (utf8proc's 2 MB of data) takes seconds.
+        let read: Vec<Result<_, ReviewError>> = std::thread::scope(|scope| {
+            let reading: Vec<_> = inputs
+                .iter()
+                .map(|input| {
+                    scope.spawn(move || {
+                        analysed_functions(input, settings).map(|read| (input.version, read))
+                    })
+                })
+                .collect();
+            reading
+                .into_iter()
+                .map(|r| r.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                .collect()
+        });
+        Ok(Outlines(read.into_iter().collect::<Result<BTreeMap<_, _>, _>>()?))
     }
 
     fn program(&self, version: Version) -> Option<&str> {

@@ -191,6 +191,7 @@ fn merge_entries(
     if tally.unfinished.len() != failed_before {
         return Ok((prepared, false, None));
     }
+    ctx.progress("reading every version's functions (preprocessed and parsed)");
     let outlines = changed_functions::Outlines::read(inputs, settings).ok();
     if let Some(note) = outlines
         .as_ref()
