@@ -92,9 +92,12 @@ pub(super) fn front_end_error(
 
 /// Whether every execution is explained whatever the inputs, by the fingerprints of O, A, B
 /// and M: one branch left the program as the base had it, and the merge is the other
-/// branch's program.
+/// branch's program; or both branches made one program and the merge is it (a change
+/// both made, as after a cherry-pick or an earlier merge: diff3 takes it once).
 fn explained(f: &[&str]) -> bool {
-    (f[2] == f[0] && f[3] == f[1]) || (f[1] == f[0] && f[3] == f[2])
+    (f[2] == f[0] && f[3] == f[1])
+        || (f[1] == f[0] && f[3] == f[2])
+        || (f[1] == f[2] && f[3] == f[1])
 }
 
 fn as_str(f: &[String]) -> Vec<&str> {
