@@ -7,8 +7,8 @@
 //! * [`number_sites`]: the numbers each version's call sites log, the site hooks of the
 //!   unnumbered ones taken out.
 //! * [`reachable_only`]: whether one branch left what the entry can reach as the base had
-//!   it and the merge is the other branch's there ([`behaviour_fingerprint`]), so that the
-//!   check needs no CBMC run; and the merge's self-check left out where what it can reach
+//!   it and the merge is the other branch's there, or both branches and the merge have it
+//!   alike ([`behaviour_fingerprint`]), so that the check needs no CBMC run; and the merge's self-check left out where what it can reach
 //!   is the base's.
 
 use super::super::call_sites::{SitesOf, site_numbers};
