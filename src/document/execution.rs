@@ -242,7 +242,8 @@ impl Returns {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExecutionCheck {
     /// Quadruples of call trees CBMC enumerated (those that one branch leaving the base
-    /// alone explains are not enumerated: they are explained whatever they hold).
+    /// alone explains, and those where ours, theirs and the merge agree, are not
+    /// enumerated: they are explained whatever they hold).
     pub quadruples: u64,
     pub explained: u64,
     pub unexpected: u64,

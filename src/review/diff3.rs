@@ -277,6 +277,11 @@ fn merge_with(
     mode: Mode,
     merged: Option<&CallTree>,
 ) -> Result<CallTree, Overlap> {
+    // Both branches ended with one tree (sites too): diff3 takes their one change once.
+    // The change walk below can take a nested identical change twice.
+    if same_site(a, b) && !mode.twice {
+        return Ok(a.clone());
+    }
     let mut changes_a = Changes::new();
     let mut changes_b = Changes::new();
     collect_changes(o, a, &mut changes_a);

@@ -20,6 +20,7 @@ use super::harness::{FORMULA_LENGTH, FORMULA_LOG};
 use super::log::Item;
 use super::trace::Pin;
 use crate::cbmc::formula::{Bit, Loader};
+use crate::cprog::product::INPUT_BYTES;
 use crate::stop;
 
 /// One version's log in the formula: the bits of its length and of its packed items.
@@ -35,6 +36,10 @@ pub(super) struct QuadrupleFormula {
     /// The tape's and the arguments' elements the formula names (the others are sliced
     /// away: any value does), each as its latest SSA version's bits.
     inputs: Vec<(&'static str, usize, u32, Vec<Bit>)>,
+    /// The input streams' rows the formula names (`__ml_data_KEY` in the harness's
+    /// `main`), each as its latest SSA version's bits: a replay pinned by the tape alone
+    /// searches the streams' bytes again, as long as the search itself took.
+    streams: Vec<(String, u32, Vec<Bit>)>,
 }
 
 /// A quadruple a model gave, and the input values it gave to pin its replay with.
@@ -51,6 +56,7 @@ impl QuadrupleFormula {
         let mut items: Vec<Option<Vec<Bit>>> = vec![None; tags.len()];
         let mut clause = Vec::new();
         let mut inputs = Vec::new();
+        let mut streams: Vec<(String, u32, Vec<Bit>)> = Vec::new();
         for line in cnf.lines() {
             if let Some(rest) = line.strip_prefix("c ") {
                 let mut fields = rest.split_ascii_whitespace();
@@ -60,6 +66,15 @@ impl QuadrupleFormula {
                 if let Some(input) = input_element(name, ssa) {
                     let bits = fields.map(|f| load.bit(f)).collect::<Option<Vec<_>>>()?;
                     keep_latest(&mut inputs, input, bits);
+                    continue;
+                }
+                if let (Some(key), Ok(version)) = (stream_rows(name), ssa.parse::<u32>()) {
+                    let bits = fields.map(|f| load.bit(f)).collect::<Option<Vec<_>>>()?;
+                    match streams.iter_mut().find(|s| s.0 == key) {
+                        Some(s) if s.1 < version => *s = (key.to_string(), version, bits),
+                        Some(_) => {}
+                        None => streams.push((key.to_string(), version, bits)),
+                    }
                     continue;
                 }
                 let slot = |prefix: &str| {
@@ -92,7 +107,12 @@ impl QuadrupleFormula {
                     .then_some(LogBits { length, items })
             })
             .collect::<Option<Vec<_>>>()?;
-        Some(QuadrupleFormula { load, logs, inputs })
+        Some(QuadrupleFormula {
+            load,
+            logs,
+            inputs,
+            streams,
+        })
     }
 
     /// The next quadruple of logs, blocked from then on: `Some(None)` when none is left,
@@ -134,14 +154,37 @@ impl QuadrupleFormula {
                 }
             }
         }
-        let pins = self
+        let mut pins: Vec<Pin> = self
             .inputs
             .iter()
-            .map(|(array, i, _, bits)| (*array, *i, number(bits) as i64))
+            .map(|(array, i, _, bits)| (array.to_string(), *i, number(bits) as i64))
             .collect();
+        // The first rows of each stream, byte by byte (CBMC lays an array's elements and a
+        // struct's members out from the lowest bit): the reads a bounded execution makes.
+        // Pins that miss one only leave the replay more to search.
+        let row = 8 * INPUT_BYTES;
+        for (key, _, bits) in &self.streams {
+            for r in 0..(bits.len() / row).min(PINNED_ROWS) {
+                let array = format!("__ml_data_{key}[{r}].b");
+                for j in 0..INPUT_BYTES {
+                    let at = r * row + 8 * j;
+                    pins.push((array.clone(), j, number(&bits[at..at + 8]) as i64));
+                }
+            }
+        }
         self.load.solver.add_clause_reuse(&mut blocking);
         Some(Some((quadruple, pins)))
     }
+}
+
+/// How many rows of each input stream a replay is pinned to.
+const PINNED_ROWS: usize = 4;
+
+/// The key of the input stream whose rows the harness's local `name` holds
+/// (`main::1::__ml_data_KEY!0@1`).
+fn stream_rows(name: &str) -> Option<&str> {
+    name.strip_prefix("main::1::__ml_data_")?
+        .strip_suffix("!0@1")
 }
 
 /// The tape's or the arguments' element `name` (`__ml_tape`) of SSA name `ssa` (`2[[0]]`):
@@ -201,7 +244,11 @@ mod tests {
         let mut formula = QuadrupleFormula::read(&cnf, &['o', 'a', 'b', 'm'], 1).unwrap();
         let mut found = Vec::new();
         while let Some(Some((logs, pins))) = formula.next(None) {
-            assert_eq!(pins, vec![("__ml_tape", 0, 7)], "the latest SSA version");
+            assert_eq!(
+                pins,
+                vec![("__ml_tape".to_string(), 0, 7)],
+                "the latest SSA version"
+            );
             assert!(!found.contains(&logs));
             found.push(logs);
         }
@@ -215,6 +262,30 @@ mod tests {
             ]
         );
         assert_eq!(formula.next(None), Some(None));
+    }
+
+    #[test]
+    fn a_models_stream_bytes_pin_the_first_rows() {
+        let mut cnf = String::from("p cnf 1 0\n");
+        for t in ['o', 'a', 'b', 'm'] {
+            cnf.push_str(&symbol(&format!("__ml_fl_{t}#1"), &constant(1, 32)));
+            cnf.push_str(&symbol(&format!("__ml_fp_{t}#1"), &constant(0, 32)));
+        }
+        // Two rows of a stream: byte 0 of row 0 is 7, byte 1 of row 1 is 200.
+        let mut rows = vec!["FALSE"; 2 * 8 * INPUT_BYTES];
+        rows[..8].copy_from_slice(&constant(7, 8));
+        let at = 8 * INPUT_BYTES + 8;
+        rows[at..at + 8].copy_from_slice(&constant(200, 8));
+        cnf.push_str(&symbol("main::1::__ml_data_lib_chars!0@1#1", &rows));
+        let mut formula = QuadrupleFormula::read(&cnf, &['o', 'a', 'b', 'm'], 1).unwrap();
+        let Some(Some((_, pins))) = formula.next(None) else {
+            panic!("a model");
+        };
+        assert_eq!(pins.len(), 2 * INPUT_BYTES);
+        let row = |r: usize| format!("__ml_data_lib_chars[{r}].b");
+        assert!(pins.contains(&(row(0), 0, 7)), "{pins:?}");
+        assert!(pins.contains(&(row(1), 1, 200)), "{pins:?}");
+        assert!(pins.contains(&(row(1), 0, 0)), "{pins:?}");
     }
 
     #[test]

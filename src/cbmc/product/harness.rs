@@ -458,13 +458,18 @@ fn new_quadruple(
     labels(c);
     c.push_str("  int __ml_new = 1;\n");
     if let [o, a, b, m] = tags {
+        // Explained whatever the logs hold: one branch changed nothing there and the merge
+        // is the other; or both branches did one thing there and the merge does it (equal
+        // logs carry equal results, see `result_labels`).
         let _ = writeln!(
             c,
-            "  __ml_new = !({} && {}) && !({} && {});",
+            "  __ml_new = !({} && {}) && !({} && {}) && !({} && {});",
             same(*m, *a, n),
             same(*b, *o, n),
             same(*m, *b, n),
-            same(*a, *o, n)
+            same(*a, *o, n),
+            same(*m, *a, n),
+            same(*a, *b, n)
         );
     }
     for logs in blocked {

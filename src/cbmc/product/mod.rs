@@ -14,7 +14,8 @@
 //! and M one after the other, each recording its log, and asks for a run that reaches the
 //! end with a quadruple of logs not yet found, skipping quadruples that are explained
 //! whatever they hold (M equal to A while B equals O, or M equal to B while A equals O: one
-//! branch changed nothing there). The enumeration ends when none is left (within the
+//! branch changed nothing there; or A, B and M equal: both branches did one thing there and
+//! the merge does it). The enumeration ends when none is left (within the
 //! bounds: exact as the learning's queries are) or at `limit` quadruples. Every log is
 //! bounded like the learning's words: at most `max_word_length` letters, `end` included;
 //! longer executions are out of the bounds and are not enumerated.
@@ -872,6 +873,8 @@ mod tests {
         assert!(h.contains("const unsigned int __ml_map_b[2] = { 3u, 4u };"));
         assert!(h.contains("__ml_new = __ml_new && !((__ml_len_o == 1u && __ml_log_o[0] == 0u)"));
         assert!(h.contains("__ml_len_m == __ml_len_a"));
+        // Ours, theirs and the merge alike: both branches did one thing, explained.
+        assert!(h.contains("__ml_len_a == __ml_len_b"));
         assert!(h.contains("__mlcall_m();"));
         assert!(!h.contains("__ml_res_m =="));
     }

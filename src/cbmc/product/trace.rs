@@ -11,8 +11,9 @@ use super::sites::{SiteContext, Source, read_sites};
 use crate::cbmc::error::CbmcRunError;
 use crate::cbmc::json;
 
-/// An input value a sliced trace gave: the array, the index and the value.
-pub(super) type Pin = (&'static str, usize, i64);
+/// An input value a sliced trace or a formula's model gave: the array (an lvalue of the
+/// harness's `main`), the index and the value.
+pub(super) type Pin = (String, usize, i64);
 
 /// The tape and argument values a trace assigns.
 pub(super) fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
@@ -25,7 +26,7 @@ pub(super) fn pinned_inputs(property: &json::PropertyResult) -> Vec<Pin> {
         };
         for i in 0..len {
             if let Some(v) = property.last_value_of_element(array, i) {
-                pins.push((array, i, v as i64));
+                pins.push((array.to_string(), i, v as i64));
             }
         }
     }

@@ -7,8 +7,8 @@
 //! * [`number_sites`]: the numbers each version's call sites log, the site hooks of the
 //!   unnumbered ones taken out.
 //! * [`reachable_only`]: whether one branch left what the entry can reach as the base had
-//!   it and the merge is the other branch's there ([`behaviour_fingerprint`]), so that the
-//!   check needs no CBMC run; and the merge's self-check left out where what it can reach
+//!   it and the merge is the other branch's there, or both branches and the merge have it
+//!   alike ([`behaviour_fingerprint`]), so that the check needs no CBMC run; and the merge's self-check left out where what it can reach
 //!   is the base's.
 
 use super::super::call_sites::{SitesOf, site_numbers};
@@ -92,9 +92,12 @@ pub(super) fn front_end_error(
 
 /// Whether every execution is explained whatever the inputs, by the fingerprints of O, A, B
 /// and M: one branch left the program as the base had it, and the merge is the other
-/// branch's program.
+/// branch's program; or both branches made one program and the merge is it (a change
+/// both made, as after a cherry-pick or an earlier merge: diff3 takes it once).
 fn explained(f: &[&str]) -> bool {
-    (f[2] == f[0] && f[3] == f[1]) || (f[1] == f[0] && f[3] == f[2])
+    (f[2] == f[0] && f[3] == f[1])
+        || (f[1] == f[0] && f[3] == f[2])
+        || (f[1] == f[2] && f[3] == f[1])
 }
 
 fn as_str(f: &[String]) -> Vec<&str> {
