@@ -256,6 +256,22 @@ fn a_merge_that_is_one_branch_token_for_token_is_clean_without_learning() {
 }
 
 #[test]
+fn a_merge_of_one_change_both_branches_made_is_clean_without_learning() {
+    // Both branches make `parse` call `c()` in mode 1 (theirs also adds a comment).
+    let base = library("", "", true);
+    let changed = library("", "    if (mode == 1)\n        c();\n", true);
+    let repo = common::three_way(&base, &changed, &format!("/* theirs */\n{changed}"));
+    let (doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    assert!(doc["entries"].as_array().unwrap().is_empty(), "{doc}");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("both branches made the same change and the merge keeps it"),
+        "{notes}"
+    );
+}
+
+#[test]
 fn a_function_one_branch_adds_is_judged_at_its_own_entry() {
     // Ours adds `count`, which nothing calls yet; theirs changes parse.
     let base = library("", "", true);

@@ -176,10 +176,15 @@ impl Outlines {
                 .collect();
             reading
                 .into_iter()
-                .map(|r| r.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                .map(|r| {
+                    r.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
                 .collect()
         });
-        Ok(Outlines(read.into_iter().collect::<Result<BTreeMap<_, _>, _>>()?))
+        Ok(Outlines(
+            read.into_iter().collect::<Result<BTreeMap<_, _>, _>>()?,
+        ))
     }
 
     fn program(&self, version: Version) -> Option<&str> {
@@ -196,7 +201,9 @@ impl Outlines {
     /// branch's, token for token after preprocessing: the sentence that says the merge does
     /// exactly that branch's change. Then every execution of the merge is that branch's on
     /// the same input, at every bound, so there is nothing to learn or check (the expected
-    /// merge is that branch). `None` when it does not hold, or without a merge result.
+    /// merge is that branch). The same when both branches' programs and the merge
+    /// result's are one ([`SAME_CHANGE`]). `None` when neither holds, or without a merge
+    /// result.
     pub(crate) fn one_sided(&self) -> Option<String> {
         let o = self.program(Version::Base)?;
         let a = self.program(Version::Ours)?;
@@ -208,6 +215,9 @@ impl Outlines {
             "theirs"
         } else if o == b && m == a {
             "ours"
+        } else if a == b && b == m {
+            // diff3 of a change both branches made is that change, and the merge is it.
+            return Some(SAME_CHANGE.to_string());
         } else {
             return None;
         };
@@ -216,6 +226,9 @@ impl Outlines {
         ))
     }
 }
+
+/// The note of a merge whose branches made one change, which the merge result keeps.
+const SAME_CHANGE: &str = "ours', theirs' and the merge result's programs are one, token for token after preprocessing: both branches made the same change and the merge keeps it, on every input and at every bound, so nothing was learned";
 
 /// The functions of the version's analysed files (not its headers' or the system's), and
 /// its program's fingerprint.
