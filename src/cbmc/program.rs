@@ -513,11 +513,13 @@ impl GotoProgram {
         timeout: Option<Duration>,
         what: impl FnOnce() -> String,
     ) -> Result<(Report, Vec<u8>), CbmcRunError> {
-        let timed_out = || CbmcRunError::Timeout {
-            what: what(),
-            unwind: bounds.unwind,
-            max_word_length: bounds.max_word_length,
-            seconds: timeout.unwrap_or_default().as_secs_f64(),
+        let timed_out = || {
+            run::unanswered(CbmcRunError::Timeout {
+                what: what(),
+                unwind: bounds.unwind,
+                max_word_length: bounds.max_word_length,
+                seconds: timeout.unwrap_or_default().as_secs_f64(),
+            })
         };
         let (query, harness_c) = write_harness(self.dir.path(), source)?;
         let linked = query.path().join("query.gb");

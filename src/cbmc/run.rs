@@ -72,6 +72,17 @@ pub(crate) enum Outcome {
     TimedOut,
 }
 
+/// The error of a run that ended without an answer: [`CbmcRunError::Stopped`] when the
+/// run was stopped (Ctrl-C, the time budget or an entry's share of it ended it first), else
+/// `timeout`, the query's own timeout. A stopped run must not read as a query that took
+/// longer than its timeout.
+pub(crate) fn unanswered(timeout: CbmcRunError) -> CbmcRunError {
+    match crate::stop::stop_reason() {
+        Some(reason) => CbmcRunError::Stopped { reason },
+        None => timeout,
+    }
+}
+
 /// Runs `cmd` to completion or until `deadline`, whichever comes first; on the deadline the
 /// child's whole process group is killed (goto-cc runs a preprocessor, and a CBMC left
 /// running would keep a core busy long after its answer stopped mattering). A run without a

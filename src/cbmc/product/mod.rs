@@ -659,12 +659,12 @@ impl ProductProgram {
         let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
             Outcome::Finished(f) => f,
             Outcome::TimedOut => {
-                return Err(CbmcRunError::Timeout {
+                return Err(run::unanswered(CbmcRunError::Timeout {
                     what: format!("the per-execution merge check ({found} executions found)"),
                     unwind,
                     max_word_length,
                     seconds: timeout.unwrap_or_default().as_secs_f64(),
-                });
+                }));
             }
         };
         match (finished.status.code(), json::parse(&finished.stdout)) {
@@ -774,12 +774,12 @@ impl ProductProgram {
             Outcome::Finished(f) if f.status.success() => {}
             Outcome::Finished(_) => return Ok(None),
             Outcome::TimedOut => {
-                return Err(CbmcRunError::Timeout {
+                return Err(run::unanswered(CbmcRunError::Timeout {
                     what: "the formula of the per-execution merge check".to_string(),
                     unwind,
                     max_word_length,
                     seconds: timeout.unwrap_or_default().as_secs_f64(),
-                });
+                }));
             }
         }
         let size = std::fs::metadata(&cnf).map_or(u64::MAX, |m| m.len());
