@@ -267,12 +267,17 @@ fn tokenizer(stop: &str, first: &str) -> String {
 #[test]
 fn a_change_both_branches_made_to_a_tokenizer_is_explained() {
     let semicolon = " && s[i] != ';'";
-    // Both branches stop at a semicolon, alike: every execution is explained, with no
-    // CBMC run of the product at all (17 quadruples and 19 runs when they were enumerated).
+    // Both branches stop at a semicolon, alike (theirs also adds a function nothing calls,
+    // so the programs differ and no identity decides): every execution is explained, and
+    // none is enumerated: the self-check and one search that finds nothing (17 quadruples
+    // and 19 runs when they were enumerated).
     let repo = merge(
         &tokenizer("", ""),
         &tokenizer(semicolon, ""),
-        &tokenizer(semicolon, ""),
+        &format!(
+            "{}\nvoid unused(void)\n{{\n    done();\n}}\n",
+            tokenizer(semicolon, "")
+        ),
     );
     let (code, doc, said) = review(&repo, &["--unwind", "4", "--max-word-length", "8"]);
     assert_eq!(code, Some(0), "{said}");
@@ -280,7 +285,7 @@ fn a_change_both_branches_made_to_a_tokenizer_is_explained() {
     let check = &doc["entries"][0]["execution_check"];
     assert_eq!(check["complete"], true, "{check}");
     assert_eq!(check["quadruples"], 0, "{check}");
-    assert_eq!(check["cbmc_runs"], 0, "{check}");
+    assert!(check["cbmc_runs"].as_u64().unwrap() <= 4, "{check}");
     // Theirs also calls `done` first on an `x`: the executions where ours, theirs and the
     // merge agree ("a;b": one word each, three in the base) are not enumerated; those
     // that show theirs' call beside the semicolon compose.
