@@ -214,3 +214,44 @@ fn what_the_entry_leaves_in_a_global_is_compared_like_its_result() {
     assert_eq!(at("expected"), at("ours"), "{s}");
     assert_eq!(at("ours") - at("base"), 1, "{s}");
 }
+
+#[test]
+fn a_typedef_integer_result_is_compared_and_a_double_one_is_said_not_to_be() {
+    // `f` returns `flag`, the program's own name for `int`: ours' changed result is seen
+    // (no note), composed with theirs' call.
+    let typed = |call: &str, result: &str, ty: &str| {
+        format!("typedef int flag;\n{}", program(call, "(void)y;", result))
+            .replace("int f(int x)", &format!("{ty} f(int x)"))
+    };
+    let repo = three_way(
+        &typed("", "y + 1", "flag"),
+        &typed("", "y + 2", "flag"),
+        &typed("audit();", "y + 1", "flag"),
+    );
+    let (code, doc, said) = review(&repo, &["review", "main", "feature"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(
+        doc["entries"][0]["execution_check"]["results"], true,
+        "{said}"
+    );
+    assert!(!doc.to_string().contains("change at prog.c"), "{said}");
+    // A `double` result is not compared: a change only the result shows is said as one no
+    // call shows, and the note says why the result is not compared.
+    let repo = three_way(
+        &typed("", "y + 1", "double"),
+        &typed("", "y + 2", "double"),
+        &typed("audit();", "y + 1", "double"),
+    );
+    let (code, doc, said) = review(&repo, &["review", "main", "feature"]);
+    assert_eq!(code, Some(0), "{said}");
+    let all = doc.to_string();
+    assert!(
+        all.contains("f: ours' change at prog.c:11 changes no call within the bounds (what the entry returns is not compared, as it returns no integer on every path;"),
+        "{said}"
+    );
+    assert!(!all.contains("no call and no result"), "{said}");
+    assert!(
+        said.contains("  f: ours' change at prog.c:11 changes no call within"),
+        "{said}"
+    );
+}

@@ -397,7 +397,9 @@ pub(crate) fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
 /// without, and a change no call and no result shows (a clean verdict does not speak for
 /// it).
 fn shown_under_verdict(note: &str) -> bool {
-    note.starts_with(mergelens::trust::UNCONFIGURED_NOTE) || note.contains(review::UNSEEN_CHANGE)
+    note.starts_with(mergelens::trust::UNCONFIGURED_NOTE)
+        || note.contains(review::UNSEEN_CHANGE)
+        || note.contains(review::UNSEEN_CALLS)
 }
 
 /// The entry's per-execution stories, a few of them, as aligned rows.

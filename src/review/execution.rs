@@ -169,7 +169,8 @@ pub(crate) fn check_entry(
             opens: &opens,
             functions_are_letters: settings.events == EventKind::Functions,
         };
-        notes.extend(unseen_notes(entry, inputs, &run.unseen));
+        let results = run.enumeration.results;
+        notes.extend(unseen_notes(entry, inputs, &run.unseen, results));
         judge(&trees, &run.enumeration, learned, &mut check, &mut notes)?
     };
     check.wall_seconds = started.elapsed().as_secs_f64();
@@ -490,7 +491,12 @@ fn unseen_changes(
 }
 
 /// The notes for the branches `unseen` names: where each changed the code, first.
-fn unseen_notes(entry: &str, inputs: &[VersionInput], unseen: &[String]) -> Vec<String> {
+fn unseen_notes(
+    entry: &str,
+    inputs: &[VersionInput],
+    unseen: &[String],
+    results: bool,
+) -> Vec<String> {
     let base = inputs.iter().find(|i| i.version == Version::Base);
     unseen
         .iter()
@@ -508,6 +514,7 @@ fn unseen_notes(entry: &str, inputs: &[VersionInput], unseen: &[String]) -> Vec<
                 entry,
                 branch,
                 &format!("{}:{}{more}", first.file, first.start),
+                results,
             ))
         })
         .collect()

@@ -59,7 +59,7 @@ pub use context::LearnContext;
 use engine::VersionInput;
 use entries::EntryRun;
 pub use error::ReviewError;
-pub use results::UNSEEN_CHANGE;
+pub use results::{UNSEEN_CALLS, UNSEEN_CHANGE};
 pub use tally::{NO_CODE_CHANGE, NO_ENTRY_REVIEWED};
 use tally::{Tally, contained};
 

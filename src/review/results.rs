@@ -111,12 +111,22 @@ pub(crate) fn worse(
 /// What the note of a change no observation sees says, for the summaries that show it.
 pub const UNSEEN_CHANGE: &str = "changes no call and no result within the bounds";
 
+/// What the note says when the check did not compare the entry's result.
+pub const UNSEEN_CALLS: &str = "changes no call within the bounds";
+
 /// The note for `branch` (`ours`, `theirs`) whose change (first at `place`, `f.c:12`) makes
-/// no execution of `entry` within the bounds call or return other than the base does.
-pub(crate) fn unseen_note(entry: &str, branch: &str, place: &str) -> String {
-    format!(
-        "{entry}: {branch}' change at {place} {UNSEEN_CHANGE} (the integer globals of the entry's file are compared too, other memory is not): the verdict does not speak for it"
-    )
+/// no execution of `entry` within the bounds call (or, with `results`, return) other than
+/// the base does.
+pub(crate) fn unseen_note(entry: &str, branch: &str, place: &str, results: bool) -> String {
+    if results {
+        format!(
+            "{entry}: {branch}' change at {place} {UNSEEN_CHANGE} (the integer globals of the entry's file are compared too, other memory is not): the verdict does not speak for it"
+        )
+    } else {
+        format!(
+            "{entry}: {branch}' change at {place} {UNSEEN_CALLS} (what the entry returns is not compared, as it returns no integer on every path; the integer globals of the entry's file are, other memory is not): the verdict does not speak for it"
+        )
+    }
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ fn scalar_result(text: &str, entry: &str) -> bool {
         .filter(|n| n.kind() == "function_definition")
         .find(|n| defines(*n, entry, text))
         .is_some_and(|def| {
-            returns_integer(def, text)
+            returns_integer(def, root, text)
                 && def
                     .child_by_field_name("body")
                     .is_some_and(|body| ends_with_return(body, text))
@@ -87,15 +87,39 @@ fn defines(def: Node, name: &str, text: &str) -> bool {
 }
 
 /// Whether definition `def` returns an integer: its declarator is the function's own (no
-/// pointer around it) and its type an integer one.
-fn returns_integer(def: Node, text: &str) -> bool {
+/// pointer around it) and its type an integer one, also through the unit's typedefs
+/// (`typedef int cJSON_bool;`) under `root`.
+fn returns_integer(def: Node, root: Node, text: &str) -> bool {
     let direct = def
         .child_by_field_name("declarator")
         .is_some_and(|d| d.kind() == "function_declarator");
     direct
         && def
             .child_by_field_name("type")
-            .is_some_and(|ty| integer_type(ty, text))
+            .is_some_and(|ty| integer_type(ty, text) || integer_typedef(ty, root, text, 4))
+}
+
+/// Whether `ty` is a type name the unit under `root` defines, at file scope, as a plain
+/// integer type (no pointer or array in its declarator), through at most `depth` typedefs.
+fn integer_typedef(ty: Node, root: Node, text: &str, depth: usize) -> bool {
+    if ty.kind() != "type_identifier" || depth == 0 {
+        return false;
+    }
+    let name = syntax::text(ty, text);
+    named_children(root)
+        .into_iter()
+        .filter(|n| n.kind() == "type_definition")
+        .filter(|n| {
+            let mut cursor = n.walk();
+            let names: Vec<Node> = n
+                .children_by_field_name("declarator", &mut cursor)
+                .collect();
+            names
+                .iter()
+                .any(|d| d.kind() == "type_identifier" && syntax::text(*d, text) == name)
+        })
+        .filter_map(|n| n.child_by_field_name("type"))
+        .any(|t| integer_type(t, text) || integer_typedef(t, root, text, depth - 1))
 }
 
 /// Whether the type specifier `ty` names an integer type.
@@ -272,6 +296,18 @@ mod tests {
                 "typedef struct { int a; } T; T f(void) { T v; return v; }",
                 false,
             ),
+            // A program's own integer typedefs, through another typedef too.
+            (
+                "typedef int cJSON_bool; cJSON_bool f(void) { return 1; }",
+                true,
+            ),
+            (
+                "typedef unsigned char u8; typedef u8 flag; flag f(void) { return 1; }",
+                true,
+            ),
+            ("typedef int *P; P f(void) { return 0; }", false),
+            ("typedef double D; D f(void) { return 0; }", false),
+            ("typedef int A[2]; A *f(void) { return 0; }", false),
         ];
         for (text, scalar) in cases {
             assert_eq!(scalar_result(text, "f"), scalar, "{text}");
