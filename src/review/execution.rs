@@ -10,9 +10,10 @@
 //! The method: each version is instrumented again with its returns recorded and rewritten
 //! into a product program ([`crate::cprog::product`]); CBMC enumerates the quadruples of
 //! logs the versions produce on one shared input ([`crate::cbmc::product`]), skipping those
-//! one untouched branch explains or where ours, theirs and the merge agree; each quadruple becomes four call trees
-//! ([`super::diff3::CallTree`]) and is classified by their three-way merge
-//! ([`super::diff3::merge3`]). The result is cached under `.git/mergelens/executions/`,
+//! one untouched branch explains or where ours, theirs and the merge agree; each quadruple
+//! becomes four call trees ([`super::diff3::CallTree`]) and is classified by their
+//! three-way merge ([`super::diff3::merge3`]). The result is cached under
+//! `.git/mergelens/executions/`,
 //! keyed by the four versions' fingerprints, the bounds and the CBMC version.
 
 use std::collections::HashSet;

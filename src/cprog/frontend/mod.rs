@@ -510,10 +510,6 @@ fn file_scope_variables(units: &[Unit]) -> Vec<String> {
     names
 }
 
-/// Reports the first syntax error in the user's code. tree-sitter finds it; gcc, when it
-/// agrees, says it in the words the user knows from compiling. Errors inside system headers
-/// are tree-sitter's limits (e.g. `_Complex`), not the user's, and are left alone; so are
-/// errors in the user's headers that gcc accepts, since no event comes from there.
 /// Refuses a unit whose own code (outside the system headers gcc really opened) names an
 /// identifier of the instrumentation: a branch calling `__mergelens_event(k)` itself would
 /// forge a call, `__mergelens_hit(k)` the coverage of a change, an `__ml_` tape an input.
@@ -544,6 +540,10 @@ fn check_reserved(unit: &Unit) -> Result<(), FrontEndError> {
     Ok(())
 }
 
+/// Reports the first syntax error in the user's code. tree-sitter finds it; gcc, when it
+/// agrees, says it in the words the user knows from compiling. Errors inside system headers
+/// are tree-sitter's limits (e.g. `_Complex`), not the user's, and are left alone; so are
+/// errors in the user's headers that gcc accepts, since no event comes from there.
 fn check_syntax(unit: &Unit, flags: &[OsString], places: &Places) -> Result<(), FrontEndError> {
     let mut errors = Vec::new();
     collect_errors(unit.tree.root_node(), unit, &mut errors);
