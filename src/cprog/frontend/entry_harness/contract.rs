@@ -88,11 +88,7 @@ mod tests {
     use super::*;
 
     fn non_null(src: &str, names: &[&str]) -> Vec<String> {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_c::LANGUAGE.into())
-            .expect("the C grammar loads");
-        let tree = parser.parse(src, None).expect("parses");
+        let tree = crate::cprog::syntax::parse(src);
         let def = tree.root_node().named_child(0).expect("a definition");
         let body = def.child_by_field_name("body").expect("a body");
         let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
