@@ -728,6 +728,9 @@ pub(crate) fn common_options(tools: &Toolchain) -> Vec<&'static str> {
     options
 }
 
+/// The name of a query's harness in its directory ([`write_harness`]).
+pub(crate) const HARNESS_FILE: &str = "harness.c";
+
 /// Writes a query's harness `source` as `harness.c` in a directory of its own under
 /// `parent`, which the returned guard removes.
 pub(crate) fn write_harness(
@@ -738,7 +741,7 @@ pub(crate) fn write_harness(
         .prefix("query-")
         .tempdir_in(parent)
         .map_err(CbmcRunError::io(parent))?;
-    let harness_c = query.path().join("harness.c");
+    let harness_c = query.path().join(HARNESS_FILE);
     std::fs::write(&harness_c, source).map_err(CbmcRunError::io(&harness_c))?;
     Ok((query, harness_c))
 }

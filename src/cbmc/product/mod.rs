@@ -654,7 +654,7 @@ impl ProductProgram {
         if query.slice {
             cmd.arg("--slice-formula");
         }
-        let harness = dir.path().join("harness.c");
+        let harness = dir.path().join(super::program::HARNESS_FILE);
         super::program::keep_queries::keep(&[&harness, &query.binary.path], &cmd);
         let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
             Outcome::Finished(f) => f,

@@ -354,19 +354,18 @@ impl<'s, 't> Gen<'s, 't> {
                 self.fixup(fty, &place, &format!("{base}_{field}"), depth)?;
                 continue;
             };
-            let (Ty::Pointer(of, _) | Ty::Array(of)) = fty else {
-                unreachable!("only pointers and arrays are paired")
-            };
-            if matches!(fty, Ty::Array(_)) {
-                // An array field is its own buffer: only its elements are fixed up.
-                self.fixup(fty, &place, &format!("{base}_{field}"), depth)?;
-            } else {
-                let (buffer, _) = self.buffer_at(of, &format!("{base}_{field}"), depth + 1)?;
-                self.line(&format!("{place} = {buffer};"));
-            }
             let size = match fty {
-                Ty::Pointer(..) => BUFFER.to_string(),
-                _ => format!("sizeof({place}) / sizeof({place}[0])"),
+                Ty::Pointer(of, _) => {
+                    let (buffer, size) =
+                        self.buffer_at(of, &format!("{base}_{field}"), depth + 1)?;
+                    self.line(&format!("{place} = {buffer};"));
+                    size.to_string()
+                }
+                // An array field is its own buffer: only its elements are fixed up.
+                _ => {
+                    self.fixup(fty, &place, &format!("{base}_{field}"), depth)?;
+                    format!("sizeof({place}) / sizeof({place}[0])")
+                }
             };
             let len = format!("{lvalue}.{}", fields[l].0);
             self.line(&format!(
