@@ -189,6 +189,16 @@ pub(crate) fn declared_variables<'s>(declaration: Node, src: &'s str) -> Vec<&'s
         .collect()
 }
 
+/// Every name a declaration declares, variables and functions alike.
+pub(crate) fn declared_names<'s>(declaration: Node, src: &'s str) -> Vec<&'s str> {
+    let mut cursor = declaration.walk();
+    declaration
+        .children_by_field_name("declarator", &mut cursor)
+        .filter_map(|d| declared_name(d, src))
+        .map(|(name, _)| name)
+        .collect()
+}
+
 /// The identifier a declarator declares, and whether it is a variable: it is one unless
 /// the declarator nearest the name is a function declarator (`f(void)` in `int *f(void)`
 /// declares a function; `(*f)(void)` a pointer to one).

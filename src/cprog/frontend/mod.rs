@@ -16,6 +16,7 @@ pub use entry_harness::{
 };
 mod hunks;
 mod inputs;
+mod prune;
 mod slice;
 pub(crate) use inputs::INPUT_HOOK;
 #[cfg(test)]
@@ -115,12 +116,29 @@ pub(crate) fn run(
     } else {
         hunks::hunk_edits(&units, &index, &config.mark_hunks)
     };
+    let model =
+        program_model(&units, &index, &letters, &findings, entry, &taken).map_err(&stopped)?;
+    let cut = unreachable_items(
+        target,
+        (&units, &index, &model),
+        harness.as_ref().map(|h| h.text.as_str()),
+        shared.as_ref(),
+    );
     let mut paths = Vec::new();
     let mut used_names = HashSet::new();
     for (u, unit) in units.iter().enumerate() {
         let mut edits = std::mem::take(&mut findings.edits[u]);
         site_edits(&findings.sites, u, &letters, &mut edits);
-        let hits = std::mem::take(&mut marks.edits[u]);
+        let mut hits = std::mem::take(&mut marks.edits[u]);
+        // What the entry can never reach goes, and the edits inside it with it.
+        if !cut[u].is_empty() {
+            edits.retain(|e| !prune::inside(e, &cut[u]));
+            hits.retain(|e| !prune::inside(e, &cut[u]));
+            if let Some(shared) = shared.as_mut() {
+                shared.edits[u].retain(|e| !prune::inside(e, &cut[u]));
+            }
+            edits.extend(prune::blank_edits(&unit.pre.text, &cut[u]));
+        }
         let mut instrumented = instrumented_text(config, (u, unit), edits, shared.as_mut(), hits);
         if let Some(h) = harness.as_ref().filter(|_| u == entry_def.unit) {
             instrumented.push_str(&h.text);
@@ -130,8 +148,6 @@ pub(crate) fn run(
         paths.push(path);
     }
 
-    let model =
-        program_model(&units, &index, &letters, &findings, entry, &taken).map_err(stopped)?;
     let slice_fingerprint = slice::fingerprint(
         config,
         &units,
@@ -340,6 +356,30 @@ fn instrumented_text(
     }
     edits.append(&mut hits);
     format!("{hooks}{}{tail}", edit::apply(&unit.pre.text, edits))
+}
+
+/// Per unit, the file-scope definitions no execution of the entry reaches
+/// ([`prune::unreachable_items`]); none in error mode (where every assertion stays a
+/// property) or where the call graph cannot tell what the entry calls.
+fn unreachable_items(
+    target: Option<&AssertionTarget>,
+    (units, index, model): (&[Unit], &index::Index, &ProgramModel),
+    harness: Option<&str>,
+    shared: Option<&inputs::InputEdits>,
+) -> Vec<Vec<(usize, usize)>> {
+    let callable = target
+        .is_none()
+        .then(|| super::precheck::callable_functions(model))
+        .flatten();
+    let Some(callable) = callable else {
+        return vec![Vec::new(); units.len()];
+    };
+    let callable: HashSet<usize> = callable.into_iter().collect();
+    let mut extra: Vec<&str> = harness.into_iter().collect();
+    if let Some(shared) = shared {
+        extra.extend(shared.tails.iter().map(String::as_str));
+    }
+    prune::unreachable_items(units, index, &callable, &extra)
 }
 
 /// The control-flow model of the pre-check; in error mode it knows where each assertion

@@ -51,7 +51,7 @@ pub(super) fn fingerprint(
 }
 
 /// `# 12 "file" 1 3` or `#line 12`.
-fn is_line_marker(line: &str) -> bool {
+pub(super) fn is_line_marker(line: &str) -> bool {
     let rest = line.trim_start().strip_prefix('#').map(str::trim_start);
     rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) || r.starts_with("line"))
 }

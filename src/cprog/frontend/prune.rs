@@ -1,0 +1,233 @@
+//! What goto-cc need not compile: the file-scope definitions no execution of the entry can
+//! reach ([`unreachable_items`]), and the edits that blank them out ([`blank_edits`]).
+//!
+//! Why: every query compiles and loads the whole program, though an entry runs a slice of
+//! it. A library's data tables dominate that cost where the entry never reads them:
+//! utf8proc's 2.3 MB of Unicode tables took goto-cc 10 s per version and query, so its
+//! `utf8proc_errmsg` (a `switch` over string literals) spent its whole share of a review's
+//! time budget being read. The same slice the review's identity check uses
+//! ([`super::slice`]) says which functions the entry can call; what those functions, the
+//! harness and every declaration name (by identifier, transitively) is kept, and the rest
+//! of the function and variable definitions goes: no kept text names them, so no execution
+//! reaches them, and the program's behaviour at the entry is unchanged.
+//!
+//! Conservative by construction: names are matched as tokens whatever their scope (a
+//! local that shadows a global keeps the global), a declaration that also defines a type
+//! stays, and the line structure is kept (line markers and line breaks stay), so every
+//! line after a cut keeps its number.
+
+use std::collections::{HashMap, HashSet};
+
+use super::index::{Index, Unit};
+use crate::cprog::edit::Edit;
+use crate::cprog::syntax::{self, named_children};
+
+/// One file-scope item: its byte range in its unit's text, the names it defines (empty for
+/// an item that always stays) and whether it may go.
+struct Item {
+    unit: usize,
+    range: (usize, usize),
+    defines: Vec<String>,
+}
+
+/// The byte ranges, per unit, of the function and variable definitions that nothing the
+/// entry can run names. `callable` are the definitions (indices of `index.defs`) the call
+/// graph says the entry can call; `extra` is text added to the program (the harness, the
+/// shared inputs' declarations), whose names are kept too.
+pub(super) fn unreachable_items(
+    units: &[Unit],
+    index: &Index,
+    callable: &HashSet<usize>,
+    extra: &[&str],
+) -> Vec<Vec<(usize, usize)>> {
+    let may_go: HashMap<(usize, usize), &str> = index
+        .defs
+        .iter()
+        .enumerate()
+        .filter(|(d, _)| !callable.contains(d))
+        .map(|(_, def)| ((def.unit, def.node.start_byte()), def.name.as_str()))
+        .collect();
+    let mut items = Vec::new();
+    for (u, unit) in units.iter().enumerate() {
+        let src = unit.src();
+        for top in named_children(unit.tree.root_node()) {
+            let range = (top.start_byte(), top.end_byte());
+            let defines = match top.kind() {
+                "function_definition" => may_go
+                    .get(&(u, range.0))
+                    .map(|name| vec![name.to_string()])
+                    .unwrap_or_default(),
+                // A prototype names its function without calling it: it goes with it.
+                "declaration" if !defines_type(top) => syntax::declared_names(top, src)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                _ => Vec::new(),
+            };
+            items.push(Item {
+                unit: u,
+                range,
+                defines,
+            });
+        }
+    }
+    let kept = kept_items(units, &items, extra);
+    let mut cut = vec![Vec::new(); units.len()];
+    for (i, item) in items.iter().enumerate() {
+        if !kept[i] {
+            cut[item.unit].push(item.range);
+        }
+    }
+    cut
+}
+
+/// Which items stay: those that define nothing that may go, and, transitively, those
+/// defining a name that kept text (or `extra`) mentions.
+fn kept_items(units: &[Unit], items: &[Item], extra: &[&str]) -> Vec<bool> {
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        for name in &item.defines {
+            by_name.entry(name.as_str()).or_default().push(i);
+        }
+    }
+    let mut kept = vec![false; items.len()];
+    let mut named: HashSet<String> = HashSet::new();
+    let mut queue: Vec<String> = Vec::new();
+    let mut mention = |text: &str, queue: &mut Vec<String>| {
+        for name in identifiers(text) {
+            if by_name.contains_key(name) && named.insert(name.to_string()) {
+                queue.push(name.to_string());
+            }
+        }
+    };
+    for text in extra {
+        mention(text, &mut queue);
+    }
+    for (i, item) in items.iter().enumerate() {
+        if item.defines.is_empty() {
+            kept[i] = true;
+            mention(item_text(units, item), &mut queue);
+        }
+    }
+    while let Some(name) = queue.pop() {
+        for &i in by_name.get(name.as_str()).into_iter().flatten() {
+            if !std::mem::replace(&mut kept[i], true) {
+                mention(item_text(units, &items[i]), &mut queue);
+            }
+        }
+    }
+    kept
+}
+
+fn item_text<'u>(units: &'u [Unit], item: &Item) -> &'u str {
+    &units[item.unit].src()[item.range.0..item.range.1]
+}
+
+/// Whether a declaration also defines a struct, union or enum (`struct s { int a; } x;`):
+/// its type may be used elsewhere, so it stays.
+fn defines_type(declaration: tree_sitter::Node) -> bool {
+    declaration.child_by_field_name("type").is_some_and(|t| {
+        matches!(
+            t.kind(),
+            "struct_specifier" | "union_specifier" | "enum_specifier"
+        ) && t.child_by_field_name("body").is_some()
+    })
+}
+
+/// The identifiers of C text, outside string and character literals.
+fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() {
+            let c = bytes[at];
+            if c == b'"' || c == b'\'' {
+                at = literal_end(bytes, at);
+            } else if c.is_ascii_alphabetic() || c == b'_' {
+                let start = at;
+                while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_')
+                {
+                    at += 1;
+                }
+                return Some(&text[start..at]);
+            } else if c.is_ascii_digit() {
+                // A number's suffix (`10u`, `0x1F`) is no identifier.
+                while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_')
+                {
+                    at += 1;
+                }
+            } else {
+                at += 1;
+            }
+        }
+        None
+    })
+}
+
+/// The offset after the literal opening at `start` (its closing quote, past escapes; the
+/// end of the line for an unclosed one).
+fn literal_end(bytes: &[u8], start: usize) -> usize {
+    let quote = bytes[start];
+    let mut at = start + 1;
+    while at < bytes.len() && bytes[at] != quote && bytes[at] != b'\n' {
+        at += if bytes[at] == b'\\' { 2 } else { 1 };
+    }
+    (at + 1).min(bytes.len())
+}
+
+/// Edits that blank the ranges `cut` of `text` but keep their line markers and line breaks.
+pub(super) fn blank_edits(text: &str, cut: &[(usize, usize)]) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    for &(start, end) in cut {
+        let mut from = start;
+        let mut line_start = start;
+        for line in text[start..end].split_inclusive('\n') {
+            let line_end = line_start + line.len();
+            if super::slice::is_line_marker(line) {
+                if from < line_start {
+                    edits.push(Edit::replace(from, line_start, "", 0));
+                }
+                // The marker's own line break stays; what follows is blanked.
+                from = line_end;
+            }
+            line_start = line_end;
+        }
+        if from < end {
+            edits.push(Edit::replace(from, end, "", 0));
+        }
+    }
+    edits
+}
+
+/// Whether the edit belongs inside one of the ranges `cut` (sorted): such an edit goes with
+/// the text it edits. An insertion at a range's edge belongs to the neighbour on its side.
+pub(super) fn inside(edit: &Edit, cut: &[(usize, usize)]) -> bool {
+    use crate::cprog::edit::Side;
+    cut.iter().any(|&(start, end)| {
+        start <= edit.start
+            && edit.end <= end
+            && !(edit.start == end && edit.side == Side::Open && edit.end == end)
+            && !(edit.end == start && edit.side == Side::Close && edit.start == start)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_skip_literals_and_numbers() {
+        let names: Vec<&str> = identifiers(r#"f(x, "g \" h", 'y', 10u, 0x1F) + _z9"#).collect();
+        assert_eq!(names, vec!["f", "x", "_z9"]);
+    }
+
+    #[test]
+    fn blanking_keeps_markers_and_line_breaks() {
+        let text = "int a;\nint t[] = {\n1,\n# 5 \"t.inc\"\n2 };\nint b;\n";
+        let start = text.find("int t").unwrap();
+        let end = text.find("};").unwrap() + 2;
+        let out = crate::cprog::edit::apply(text, blank_edits(text, &[(start, end)]));
+        assert_eq!(out, "int a;\n\n\n# 5 \"t.inc\"\n\nint b;\n");
+        assert_eq!(out.lines().count(), text.lines().count());
+    }
+}
