@@ -20,6 +20,7 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use crate::config::{ConfigError, FILE_NAME, FailOn, FileConfig, OnError, Overrides, Settings};
+use crate::failure::{FailureKind, HasKind};
 use crate::git::paths::{self, Resolved};
 use crate::git::{CommitInfo, GitRepo, MergeVersions, Merged};
 
@@ -406,6 +407,12 @@ pub fn settings_change(
 #[error("internal error (a bug in mergelens; please report it): {message}")]
 pub struct InternalError {
     pub message: String,
+}
+
+impl HasKind for InternalError {
+    fn kind(&self) -> FailureKind {
+        FailureKind::Failed
+    }
 }
 
 /// The message and place of the last panic, kept by [`install_quiet_panic_hook`].

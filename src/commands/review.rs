@@ -84,7 +84,7 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
         Err(error) if args.hook && on_error == OnError::Allow => {
             errln!(
                 "mergelens: WARNING: THIS MERGE WAS NOT REVIEWED: mergelens failed, and on-error = \"allow\" lets the merge go ahead: {}",
-                super::one_line(&error)
+                format!("{error:#}")
             );
             Ok(Outcome::Success)
         }
@@ -251,6 +251,12 @@ fn merge_versions(repo: &GitRepo, args: &ReviewArgs) -> anyhow::Result<Option<Me
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);
+
+impl mergelens::HasKind for UsageError {
+    fn kind(&self) -> mergelens::FailureKind {
+        mergelens::FailureKind::BadInput
+    }
+}
 
 /// The settings of a diff (the work tree's `.mergelens.toml`) and the harness files they
 /// name, which must be kept while the diff runs.

@@ -4,9 +4,11 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::failure::{FailureKind, HasKind};
+
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    #[error("{}: {source}", path.display())]
+    #[error("{}: cannot read", path.display())]
     Read {
         path: PathBuf,
         #[source]
@@ -15,7 +17,7 @@ pub enum ConfigError {
     /// toml's message names the unknown key and the line.
     #[error("{}: {}", path.display(), message.trim_end().replace('\n', " "))]
     Parse { path: PathBuf, message: String },
-    #[error("{}: not a compile_commands.json: {source}", path.display())]
+    #[error("{}: not a compile_commands.json", path.display())]
     CompileCommands {
         path: PathBuf,
         #[source]
@@ -44,4 +46,17 @@ pub enum ConfigError {
         value: String,
         why: &'static str,
     },
+}
+
+impl HasKind for ConfigError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            ConfigError::Read { .. }
+            | ConfigError::Parse { .. }
+            | ConfigError::CompileCommands { .. }
+            | ConfigError::Invalid { .. }
+            | ConfigError::ToolInRepository { .. }
+            | ConfigError::Outside { .. } => FailureKind::BadInput,
+        }
+    }
 }

@@ -33,6 +33,7 @@ use crate::fingerprint::Fingerprint;
 
 mod result;
 mod tokens;
+use crate::failure::{FailureKind, HasKind};
 use tokens::scan;
 
 /// The names one version's hooks take in the product, for the harness that defines them.
@@ -293,6 +294,15 @@ pub enum ProductError {
     Parameter { entry: String, parameter: String },
     #[error(transparent)]
     FrontEnd(#[from] FrontEndError),
+}
+
+impl HasKind for ProductError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            ProductError::Parameter { .. } => FailureKind::BadInput,
+            ProductError::FrontEnd(e) => e.kind(),
+        }
+    }
 }
 
 /// How the product calls the version's entry: its parameter declarations and argument

@@ -2,6 +2,7 @@ use thiserror::Error;
 
 use super::cache::Source;
 use super::teacher::TeacherError;
+use crate::failure::{FailureKind, HasKind};
 
 /// Why a learning run stopped without an automaton.
 ///
@@ -13,7 +14,7 @@ pub enum LearnError {
     /// questions to the teacher.
     #[error(transparent)]
     Stopped(#[from] crate::stop::Stopped),
-    #[error("the teacher failed: {0}")]
+    #[error("the teacher failed")]
     Teacher(#[source] TeacherError),
     #[error(
         "the teacher answered \"don't care\" for [{}]; this learner only uses yes and no answers",
@@ -65,6 +66,26 @@ pub enum LearnError {
     },
     #[error("the wrong-guess rate must be between 0 and 1, not {0}")]
     WrongGuessRate(f64),
+}
+
+impl HasKind for LearnError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            // The teacher is any teacher: its error's kind is found the one way there is.
+            LearnError::Teacher(e) => crate::chain_kind(e.as_ref()).unwrap_or(FailureKind::Failed),
+            LearnError::WrongGuessRate(_) => FailureKind::BadInput,
+            LearnError::Stopped(_)
+            | LearnError::DontCareUnsupported { .. }
+            | LearnError::BatchSize { .. }
+            | LearnError::ContradictsCache { .. }
+            | LearnError::NotACounterexample { .. }
+            | LearnError::BadCounterexample { .. }
+            | LearnError::NoProgress { .. }
+            | LearnError::TooManyStates { .. }
+            | LearnError::TooManyEquivalenceQueries { .. }
+            | LearnError::CacheAlphabet { .. } => FailureKind::Failed,
+        }
+    }
 }
 
 fn yes_no(accepted: bool) -> &'static str {
