@@ -49,6 +49,29 @@ pub fn code_for(error: &anyhow::Error) -> u8 {
     }
 }
 
+impl HasKind for UsageError {
+    fn kind(&self) -> FailureKind {
+        FailureKind::BadInput
+    }
+}
+
+impl HasKind for NotSeconds {
+    fn kind(&self) -> FailureKind {
+        FailureKind::BadInput
+    }
+}
+
+impl HasKind for ExplainError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            ExplainError::Choose { .. }
+            | ExplainError::UnknownProperty { .. }
+            | ExplainError::Usage { .. }
+            | ExplainError::NoAssertion => FailureKind::BadInput,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

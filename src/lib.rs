@@ -85,7 +85,8 @@ use std::error::Error;
 macro_rules! error_types {
     ($($ty:ty),* $(,)?) => {
         /// The kind of `error` when it is one of the library's errors; `None` for an error of
-        /// another crate (the caller looks further down the chain, [`chain_kind`]).
+        /// another crate (the caller looks further down the chain: the first error of a
+        /// chain that has a kind is the outermost, whose kind accounts for what it wraps).
         pub fn failure_kind(error: &(dyn Error + 'static)) -> Option<FailureKind> {
             $(
                 if let Some(e) = error.downcast_ref::<$ty>() {
@@ -129,19 +130,6 @@ error_types![
     stop::Stopped,
     trust::InternalError,
 ];
-
-/// The kind of the first error of `error`'s chain (itself, then its sources) that is one
-/// of the library's: the outermost, whose kind accounts for what it wraps.
-pub fn chain_kind(error: &(dyn Error + 'static)) -> Option<FailureKind> {
-    let mut next = Some(error);
-    while let Some(e) = next {
-        if let Some(kind) = failure_kind(e) {
-            return Some(kind);
-        }
-        next = e.source();
-    }
-    None
-}
 
 /// A stop request or the time budget ended the run: no fault of the input's. (`stop` is a
 /// leaf beside `failure`, so its error's kind is said here.)
@@ -201,12 +189,12 @@ mod tests {
                 }
                 derived = false;
             }
-            if let Some(rest) = line.strip_prefix("impl") {
-                if let Some((head, ty)) = rest.split_once(" for ") {
-                    if head.trim_end().ends_with("Error") && !head.contains("From") {
-                        names.push(ty.trim_end_matches(" {").to_string());
-                    }
-                }
+            if let Some(rest) = line.strip_prefix("impl")
+                && let Some((head, ty)) = rest.split_once(" for ")
+                && head.trim_end().ends_with("Error")
+                && !head.contains("From")
+            {
+                names.push(ty.trim_end_matches(" {").to_string());
             }
         }
         names
@@ -237,15 +225,15 @@ mod tests {
     }
 
     #[test]
-    fn the_outermost_library_error_of_a_chain_gives_the_kind() {
+    fn a_library_error_gives_its_kind_through_what_it_wraps() {
         let e = cprog::FrontEndError::Stopped {
             file: "a.c".into(),
             reason: stop::StopReason::Interrupted,
         };
-        assert_eq!(chain_kind(&e), Some(FailureKind::Failed));
+        assert_eq!(failure_kind(&e), Some(FailureKind::Failed));
         let io = std::io::Error::other("x");
-        assert_eq!(chain_kind(&io), None);
+        assert_eq!(failure_kind(&io), None);
         let wrapped = review::ReviewError::Git(git::GitError::UnbornHead);
-        assert_eq!(chain_kind(&wrapped), Some(FailureKind::BadInput));
+        assert_eq!(failure_kind(&wrapped), Some(FailureKind::BadInput));
     }
 }

@@ -292,7 +292,8 @@ pub fn attach_harness(
     };
     let head = repo.resolve("HEAD").map_err(|e| {
         invalid(format!(
-            "the harness files are read from the committed HEAD, and there is none ({e}); commit them first"
+            "the harness files are read from the committed HEAD, and there is none ({}); commit them first",
+            crate::failure::text(&e)
         ))
     })?;
     let dir = tempfile::Builder::new()

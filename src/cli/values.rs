@@ -57,12 +57,6 @@ impl From<ChangedFunctionsArg> for mergelens::config::ChangedFunctions {
 #[error("{0} is not a number of seconds (0 for no limit)")]
 pub struct NotSeconds(String);
 
-impl mergelens::HasKind for NotSeconds {
-    fn kind(&self) -> mergelens::FailureKind {
-        mergelens::FailureKind::BadInput
-    }
-}
-
 /// A number of seconds a `Duration` can hold (`inf` or `1e308` would panic later).
 pub(super) fn seconds(text: &str) -> Result<f64, NotSeconds> {
     text.parse::<f64>()

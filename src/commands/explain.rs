@@ -119,17 +119,6 @@ pub enum ExplainError {
     NoAssertion,
 }
 
-impl mergelens::HasKind for ExplainError {
-    fn kind(&self) -> mergelens::FailureKind {
-        match self {
-            ExplainError::Choose { .. }
-            | ExplainError::UnknownProperty { .. }
-            | ExplainError::Usage { .. }
-            | ExplainError::NoAssertion => mergelens::FailureKind::BadInput,
-        }
-    }
-}
-
 fn list_or_none(lines: &[String]) -> String {
     if lines.is_empty() {
         "(none)".to_string()

@@ -239,7 +239,7 @@ fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
                 match cprog::preprocess_check(&root.join(f), &program.include_dirs, &[]) {
                     Ok(()) => true,
                     Err(e) => {
-                        let why = e.to_string();
+                        let why = mergelens::failure::text(&e);
                         let first = why.lines().next().unwrap_or_default();
                         program
                             .left_out

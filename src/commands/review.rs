@@ -252,12 +252,6 @@ fn merge_versions(repo: &GitRepo, args: &ReviewArgs) -> anyhow::Result<Option<Me
 #[error("{0}")]
 pub struct UsageError(pub String);
 
-impl mergelens::HasKind for UsageError {
-    fn kind(&self) -> mergelens::FailureKind {
-        mergelens::FailureKind::BadInput
-    }
-}
-
 /// The settings of a diff (the work tree's `.mergelens.toml`) and the harness files they
 /// name, which must be kept while the diff runs.
 pub(crate) fn load_settings(

@@ -2,7 +2,6 @@
 //! linked into one C program, so that one CBMC run executes all four on the same input.
 //!
 //! Key items:
-//!
 //! * [`ProductVersion`]: a version instrumented with [`super::FrontEndConfig::record_returns`]
 //!   (see [`super::instrument`]) whose translation units are rewritten by
 //!   [`product_version`] so that they link beside the other three.
@@ -33,7 +32,6 @@ use crate::fingerprint::Fingerprint;
 
 mod result;
 mod tokens;
-use crate::failure::{FailureKind, HasKind};
 use tokens::scan;
 
 /// The names one version's hooks take in the product, for the harness that defines them.
@@ -296,11 +294,11 @@ pub enum ProductError {
     FrontEnd(#[from] FrontEndError),
 }
 
-impl HasKind for ProductError {
-    fn kind(&self) -> FailureKind {
+impl crate::failure::HasKind for ProductError {
+    fn kind(&self) -> crate::failure::FailureKind {
         match self {
-            ProductError::Parameter { .. } => FailureKind::BadInput,
             ProductError::FrontEnd(e) => e.kind(),
+            ProductError::Parameter { .. } => crate::failure::FailureKind::BadInput,
         }
     }
 }

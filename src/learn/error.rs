@@ -71,10 +71,12 @@ pub enum LearnError {
 impl HasKind for LearnError {
     fn kind(&self) -> FailureKind {
         match self {
-            // The teacher is any teacher: its error's kind is found the one way there is.
-            LearnError::Teacher(e) => crate::chain_kind(e.as_ref()).unwrap_or(FailureKind::Failed),
+            // Any teacher's error, behind a box whose type this layer cannot name; a CBMC
+            // teacher's errors are unpacked above (`cbmc::learning::LearningError`), so what
+            // is left here is a failed run.
             LearnError::WrongGuessRate(_) => FailureKind::BadInput,
-            LearnError::Stopped(_)
+            LearnError::Teacher(_)
+            | LearnError::Stopped(_)
             | LearnError::DontCareUnsupported { .. }
             | LearnError::BatchSize { .. }
             | LearnError::ContradictsCache { .. }

@@ -173,8 +173,10 @@ pub(crate) fn check(
                     Err(e) => (
                         job.unchecked(&e),
                         Some(format!(
-                            "{} ({}): the coverage of the change could not be checked: {e}",
-                            change.version, learned.entry
+                            "{} ({}): the coverage of the change could not be checked: {}",
+                            change.version,
+                            learned.entry,
+                            crate::failure::text(&e)
                         )),
                     ),
                 }
