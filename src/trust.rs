@@ -49,10 +49,8 @@ pub struct UserConfig {
 
 impl UserConfig {
     pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
-        let mut user: UserConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let mut user: UserConfig =
+            toml::from_str(text).map_err(|e| ConfigError::toml(path, text, &e))?;
         let dir = path.parent().unwrap_or(Path::new("."));
         for h in user.harness.iter_mut().flatten() {
             if h.is_relative() {

@@ -14,9 +14,13 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    /// toml's message names the unknown key and the line.
-    #[error("{}: {}", path.display(), message.trim_end().replace('\n', " "))]
-    Parse { path: PathBuf, message: String },
+    /// `at` is `:LINE:COLUMN` where toml says where; toml's message names the key.
+    #[error("{}{at}: {message}", path.display())]
+    Parse {
+        path: PathBuf,
+        at: String,
+        message: String,
+    },
     #[error("{}: not a compile_commands.json", path.display())]
     CompileCommands {
         path: PathBuf,
@@ -46,6 +50,24 @@ pub enum ConfigError {
         value: String,
         why: &'static str,
     },
+}
+
+impl ConfigError {
+    /// A TOML file `text` at `path` that toml refuses: where (line and column) and what,
+    /// on one line, without toml's drawing of the line.
+    pub(crate) fn toml(path: &std::path::Path, text: &str, error: &toml::de::Error) -> ConfigError {
+        let at = error.span().map_or_else(String::new, |span| {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!(":{line}:{column}")
+        });
+        ConfigError::Parse {
+            path: path.to_path_buf(),
+            at,
+            message: error.message().trim_end().replace('\n', " "),
+        }
+    }
 }
 
 impl HasKind for ConfigError {
