@@ -4,9 +4,9 @@
 //! |---:|---|
 //! | 0 | success; for comparisons: no difference (`automaton equiv`: equivalent) |
 //! | 1 | the command worked and found a difference (`automaton equiv`: not equivalent) |
-//! | 2 | bad input or usage: a file that is not what it should be, a wrong flag or value |
+//! | 2 | bad input or usage: a file that is not what it should be, a wrong flag, value or combination, a revision that does not exist |
 //! | 3 | `review`: git cannot merge the files textually (a conflict) |
-//! | 4 | a run failed for another reason (a CBMC timeout or crash, a write failed, a limit was hit) |
+//! | 4 | a run failed for another reason (a CBMC timeout or crash, a write failed, a limit was hit, an unreadable repository, an internal error); also an error no one gave a kind |
 //! | 5 | a tool mergelens needs is missing or too old (CBMC: run `scripts/install-cbmc.sh`) |
 
 use mergelens::{FailureKind, HasKind};
