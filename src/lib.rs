@@ -166,7 +166,10 @@ mod tests {
                     dirs.push(path);
                 } else if rel.ends_with(".rs") {
                     let text = std::fs::read_to_string(&path).unwrap();
-                    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+                    let text = text
+                        .split("#[cfg(test)]\nmod tests")
+                        .next()
+                        .unwrap_or_default();
                     names.extend(error_types_in(text));
                 }
             }
