@@ -12,7 +12,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`bounds`] | the default loop and word-length bounds every analysis shares |
-//! | [`failure`] | [`FailureKind`]: whose fault a failure is (bad input, a missing tool, a failed run); [`failure_kind`] reads it off any error of the library, for a front end's exit code |
+//! | [`failure`] | [`FailureKind`]: whose fault a failure is (bad input, a missing tool, a failed run), which every error type of the library says through [`HasKind`]; [`failure_kind`] reads it off any of them, for a front end's exit code; `failure::text`, an error and its causes on one line |
 //! | `fingerprint` | the one content hash (SHA-256) of every cache key, and C text hashed by its tokens |
 //! | [`sandbox`] | Landlock: in a review, gcc, goto-cc and CBMC may read only the checkouts, the system and CBMC's installation |
 //! | [`stop`] | the process-wide stop request (Ctrl-C) and time budget (`--time-budget`) every run of gcc, goto-cc and CBMC obeys, so a stopped run keeps what it learned |
