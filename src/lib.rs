@@ -171,11 +171,22 @@ mod tests {
                         .next()
                         .unwrap_or_default();
                     names.extend(error_types_in(text));
+                    assert_no_catch_all(&rel, text);
                 }
             }
         }
         names.sort();
         names
+    }
+
+    /// Each `HasKind` impl names every variant: a `_` arm would give a new variant a kind
+    /// no one chose.
+    fn assert_no_catch_all(file: &str, text: &str) {
+        for (at, _) in text.match_indices("HasKind for ") {
+            let block = &text[at..];
+            let block = &block[..block.find("\n}\n").unwrap_or(block.len())];
+            assert!(!block.contains("_ =>"), "{file}: a `_` arm in {block}");
+        }
     }
 
     /// The types after a `derive(...Error...)` and those named in `impl ... Error for T`.
