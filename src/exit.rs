@@ -11,7 +11,7 @@
 
 use mergelens::{FailureKind, HasKind};
 
-use crate::cli::NotSeconds;
+use crate::cli::{NotAShare, NotSeconds};
 use crate::commands::{explain::ExplainError, review::UsageError};
 
 pub const SUCCESS: u8 = 0;
@@ -32,6 +32,9 @@ fn binary_kind(error: &(dyn std::error::Error + 'static)) -> Option<FailureKind>
     if let Some(e) = error.downcast_ref::<ExplainError>() {
         return Some(e.kind());
     }
+    if let Some(e) = error.downcast_ref::<NotAShare>() {
+        return Some(e.kind());
+    }
     error.downcast_ref::<NotSeconds>().map(HasKind::kind)
 }
 
@@ -50,6 +53,12 @@ pub fn code_for(error: &anyhow::Error) -> u8 {
 }
 
 impl HasKind for UsageError {
+    fn kind(&self) -> FailureKind {
+        FailureKind::BadInput
+    }
+}
+
+impl HasKind for NotAShare {
     fn kind(&self) -> FailureKind {
         FailureKind::BadInput
     }
@@ -108,7 +117,10 @@ mod tests {
 
     #[test]
     fn every_error_type_of_the_binary_has_a_kind() {
-        assert_eq!(declared(), ["ExplainError", "NotSeconds", "UsageError"]);
+        assert_eq!(
+            declared(),
+            ["ExplainError", "NotAShare", "NotSeconds", "UsageError"]
+        );
         let usage = anyhow::Error::new(UsageError("--x".into())).context("learning");
         assert_eq!(code_for(&usage), BAD_INPUT);
         let explain = anyhow::Error::new(ExplainError::NoAssertion);

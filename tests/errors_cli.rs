@@ -120,6 +120,10 @@ fn bad_flags_and_flag_combinations_exit_2_on_one_line() {
             "`start` is not defined",
         ),
         (
+            &["learn", "main.c", "--mode", "pac", "--epsilon", "2"],
+            "2 is not a share strictly between 0 and 1",
+        ),
+        (
             &["explain", "main.c", "--line", "main.c"],
             "expected FILE:LINE",
         ),
