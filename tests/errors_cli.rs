@@ -149,15 +149,25 @@ fn a_bad_config_line_names_its_file_line_and_column_with_exit_code_2() {
         "fial-on",
         &out,
         2,
-        ".mergelens.toml:2:1: unknown field `fial-on`",
+        ".mergelens.toml: line 2, column 1: unknown field `fial-on`",
     );
     repo.write(".mergelens.toml", "unwind = \"three\"\n");
     let out = repo.mergelens(&["diff", "HEAD~1", "HEAD"]);
-    refused("unwind", &out, 2, ".mergelens.toml:1:10: invalid type");
+    refused(
+        "unwind",
+        &out,
+        2,
+        ".mergelens.toml: line 1, column 10: invalid type",
+    );
     std::fs::remove_file(repo.path().join(".mergelens.toml")).unwrap();
     repo.user_config(Some("fail-on = 3\n"));
     let out = repo.mergelens(&["diff", "HEAD~1", "HEAD"]);
-    refused("user config", &out, 2, "config.toml:1:11: invalid type");
+    refused(
+        "user config",
+        &out,
+        2,
+        "config.toml: line 1, column 11: invalid type",
+    );
 }
 
 #[test]

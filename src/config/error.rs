@@ -14,7 +14,7 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    /// `at` is `:LINE:COLUMN` where toml says where; toml's message names the key.
+    /// `at` is `: line L, column C` where toml says where; toml's message names the key.
     #[error("{}{at}: {message}", path.display())]
     Parse {
         path: PathBuf,
@@ -60,7 +60,7 @@ impl ConfigError {
             let before = &text[..span.start.min(text.len())];
             let line = before.matches('\n').count() + 1;
             let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-            format!(":{line}:{column}")
+            format!(": line {line}, column {column}")
         });
         ConfigError::Parse {
             path: path.to_path_buf(),
