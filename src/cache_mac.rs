@@ -19,6 +19,7 @@ use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::failure::{FailureKind, HasKind};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
@@ -100,12 +101,30 @@ pub enum CacheKeyError {
     ShortFile { path: PathBuf },
 }
 
+impl HasKind for CacheKeyError {
+    /// A key the user set up too short, or no place for one, is theirs to fix.
+    fn kind(&self) -> FailureKind {
+        match self {
+            CacheKeyError::ShortVariable
+            | CacheKeyError::NoHome
+            | CacheKeyError::ShortFile { .. } => FailureKind::BadInput,
+            CacheKeyError::Create { .. } | CacheKeyError::Read { .. } => FailureKind::Failed,
+        }
+    }
+}
+
 /// A cache entry that failed its check: not used, and recomputed.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[error("cache entry {} failed its check ({reason}) and was recomputed", path.display())]
 pub struct Rejected {
     pub path: PathBuf,
     pub reason: String,
+}
+
+impl HasKind for Rejected {
+    fn kind(&self) -> FailureKind {
+        FailureKind::Failed
+    }
 }
 
 type Loaded = Result<(MacKey, KeySource), CacheKeyError>;
@@ -191,7 +210,7 @@ pub fn key_ready(note: impl FnOnce(String)) -> bool {
             if !NOTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
                 note(format!(
                     "no cache key ({}): caches are neither read nor written",
-                    e.one_line()
+                    crate::failure::text(e)
                 ));
             }
             false
@@ -203,19 +222,6 @@ pub fn key_ready(note: impl FnOnce(String)) -> bool {
 /// on first use).
 pub fn key_source() -> Result<&'static KeySource, &'static CacheKeyError> {
     loaded().as_ref().map(|(_, source)| source)
-}
-
-impl CacheKeyError {
-    /// The error and its causes on one line, each said once.
-    pub fn one_line(&self) -> String {
-        let mut text = self.to_string();
-        let mut source = std::error::Error::source(self);
-        while let Some(s) = source {
-            text.push_str(&format!(": {s}"));
-            source = s.source();
-        }
-        text
-    }
 }
 
 impl MacKey {
@@ -301,7 +307,7 @@ fn file_name(path: &Path) -> String {
 pub(crate) fn write(path: &Path, kind: &str, content: &[u8]) -> std::io::Result<()> {
     let (key, _) = loaded()
         .as_ref()
-        .map_err(|e| std::io::Error::other(e.one_line()))?;
+        .map_err(|e| std::io::Error::other(crate::failure::text(e)))?;
     write_with(key, path, kind, content)
 }
 

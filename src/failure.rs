@@ -2,9 +2,16 @@
 //! [`FailureKind`] into its documented exit code, a hook decides from it whether a merge may
 //! go ahead. The library names no exit code; it only says whose fault a failure is.
 //!
-//! This module is a leaf, so that every subsystem's error can say its kind;
-//! [`crate::failure_kind`] reads the kind off one error of a chain, and a front end walks the
-//! chain (`anyhow::Error::chain`) and takes the first error that has one, the most specific.
+//! This module is a leaf, so that every subsystem's error can say its kind: each error type
+//! of the library implements [`HasKind`] with a `match` that names every variant, so a new
+//! variant does not compile without a kind. [`crate::failure_kind`] reads the kind off one
+//! error of a chain through the one list of the library's error types (a unit test there
+//! fails when an error type is missing from it); a front end walks the chain
+//! (`anyhow::Error::chain`) and takes the first error that has one, the outermost, whose
+//! kind already accounts for the causes it wraps.
+//!
+//! Each error says its own words or is `#[error(transparent)]`, never both, so a chain
+//! printed link by link ([`text`], anyhow's `{:#}`) says each cause once.
 
 /// Whose fault a failure is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +24,29 @@ pub enum FailureKind {
     /// The run failed for another reason: a CBMC timeout or crash, a write that failed, a
     /// limit that was hit, an internal error.
     Failed,
+}
+
+/// An error that knows whose fault it is. Implement it with a `match` that names every
+/// variant (no `_` arm), delegating to the wrapped error's kind where a variant wraps one.
+pub trait HasKind {
+    fn kind(&self) -> FailureKind;
+}
+
+/// `error` and its causes in one line, joined with `: `: how the library turns an error
+/// into text it keeps (a reason in a document, a warning). Each error of the library says
+/// only its own words, so each cause appears once.
+pub fn text(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = error.to_string();
+    let mut next = error.source();
+    while let Some(cause) = next {
+        let own = cause.to_string();
+        if !own.is_empty() {
+            out.push_str(": ");
+            out.push_str(&own);
+        }
+        next = cause.source();
+    }
+    out
 }
 
 thread_local! {
@@ -42,6 +72,27 @@ pub fn panic_contained() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("no such file")]
+    struct Leaf;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("a.json: cannot read")]
+    struct Outer(#[source] Leaf);
+
+    #[derive(Debug, thiserror::Error)]
+    #[error(transparent)]
+    struct Forward(#[from] Outer);
+
+    #[test]
+    fn text_says_each_link_once() {
+        assert_eq!(
+            text(&Forward(Outer(Leaf))),
+            "a.json: cannot read: no such file"
+        );
+        assert_eq!(text(&Leaf), "no such file");
+    }
 
     #[test]
     fn a_contained_panic_is_none_and_known_to_the_hook_only_inside() {

@@ -12,7 +12,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`bounds`] | the default loop and word-length bounds every analysis shares |
-//! | [`failure`] | [`FailureKind`]: whose fault a failure is (bad input, a missing tool, a failed run); [`failure_kind`] reads it off any error of the library, for a front end's exit code |
+//! | [`failure`] | [`FailureKind`]: whose fault a failure is (bad input, a missing tool, a failed run), which every error type of the library says through [`HasKind`]; [`failure_kind`] reads it off any of them, for a front end's exit code; `failure::text`, an error and its causes on one line |
 //! | `fingerprint` | the one content hash (SHA-256) of every cache key, and C text hashed by its tokens |
 //! | [`sandbox`] | Landlock: in a review, gcc, goto-cc and CBMC may read only the checkouts, the system and CBMC's installation |
 //! | [`stop`] | the process-wide stop request (Ctrl-C) and time budget (`--time-budget`) every run of gcc, goto-cc and CBMC obeys, so a stopped run keeps what it learned |
@@ -75,59 +75,179 @@ pub mod sandbox;
 pub mod stop;
 pub mod trust;
 
-pub use failure::FailureKind;
+pub use failure::{FailureKind, HasKind};
 
 use std::error::Error;
 
-use automaton::AutomatonError;
-use automaton::concise::ConciseError;
-use cbmc::{CbmcError, CbmcRunError, CbmcTeacherError};
-use config::ConfigError;
-use cprog::FrontEndError;
-use git::GitError;
-use report::ReportError;
-use review::ReviewError;
+/// The registry of the library's error types: [`failure_kind`] tries each in turn. Every
+/// type listed must implement [`HasKind`] (else this does not compile), and a unit test
+/// fails when an error type of the library is missing here.
+macro_rules! error_types {
+    ($($ty:ty),* $(,)?) => {
+        /// The kind of `error` when it is one of the library's errors; `None` for an error of
+        /// another crate (the caller looks further down the chain: the first error of a
+        /// chain that has a kind is the outermost, whose kind accounts for what it wraps).
+        pub fn failure_kind(error: &(dyn Error + 'static)) -> Option<FailureKind> {
+            $(
+                if let Some(e) = error.downcast_ref::<$ty>() {
+                    return Some(e.kind());
+                }
+            )*
+            None
+        }
 
-/// The kind of `error` when it is one of the library's errors that knows it; `None` for
-/// errors that do not (the caller looks further down the chain).
-pub fn failure_kind(error: &(dyn Error + 'static)) -> Option<FailureKind> {
-    use FailureKind::{BadInput, Failed, MissingTool};
-    let judged = |bad_input: bool| if bad_input { BadInput } else { Failed };
-    if let Some(e) = error.downcast_ref::<GitError>() {
-        return Some(judged(e.is_bad_input()));
+        /// The names of the registered types, for the test that every error type is one.
+        #[cfg(test)]
+        const ERROR_TYPES: &[&str] = &[$(stringify!($ty)),*];
+    };
+}
+
+error_types![
+    automaton::AutomatonError,
+    automaton::concise::ConciseError,
+    cache_mac::CacheKeyError,
+    cache_mac::Rejected,
+    cbmc::CbmcError,
+    cbmc::CbmcRunError,
+    cbmc::CbmcTeacherError,
+    cbmc::learning::LearningError,
+    cbmc::cache_store::StoreError,
+    cbmc::concrete::ConcreteError,
+    config::ConfigError,
+    cprog::ConcreteTextError,
+    cprog::FrontEndError,
+    cprog::HarnessError,
+    cprog::product::ProductError,
+    cprog::UnknownEventKind,
+    git::GitError,
+    learn::LearnError,
+    learn::ParseError,
+    limits::LimitError,
+    process::NotAMemorySize,
+    report::ReportError,
+    review::ReviewError,
+    review::CoverageError,
+    stop::Stopped,
+    trust::InternalError,
+];
+
+/// A stop request or the time budget ended the run: no fault of the input's. (`stop` is a
+/// leaf beside `failure`, so its error's kind is said here.)
+impl HasKind for stop::Stopped {
+    fn kind(&self) -> FailureKind {
+        FailureKind::Failed
     }
-    if error.downcast_ref::<ConfigError>().is_some() {
-        return Some(BadInput);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names of the types that derive or implement `Error` in the library's files (the
+    /// binary's `main.rs`, `exit.rs`, `cli/` and `commands/` aside, and unit tests).
+    fn declared_error_types() -> Vec<String> {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut names = Vec::new();
+        let mut dirs = vec![src.clone()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                let rel = path
+                    .strip_prefix(&src)
+                    .unwrap()
+                    .to_string_lossy()
+                    .to_string();
+                if ["main.rs", "exit.rs", "cli", "commands"].contains(&rel.as_str())
+                    || rel.ends_with("tests.rs")
+                {
+                    continue;
+                }
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if rel.ends_with(".rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let text = text
+                        .split("#[cfg(test)]\nmod tests")
+                        .next()
+                        .unwrap_or_default();
+                    names.extend(error_types_in(text));
+                    assert_no_catch_all(&rel, text);
+                }
+            }
+        }
+        names.sort();
+        names
     }
-    if let Some(e) = error.downcast_ref::<ReviewError>() {
-        return e.kind();
+
+    /// Each `HasKind` impl names every variant: a `_` arm would give a new variant a kind
+    /// no one chose.
+    fn assert_no_catch_all(file: &str, text: &str) {
+        for (at, _) in text.match_indices("HasKind for ") {
+            let block = &text[at..];
+            let block = &block[..block.find("\n}\n").unwrap_or(block.len())];
+            assert!(!block.contains("_ =>"), "{file}: a `_` arm in {block}");
+        }
     }
-    if let Some(e) = error.downcast_ref::<AutomatonError>() {
-        return Some(judged(!matches!(e, AutomatonError::Write { .. })));
+
+    /// The types after a `derive(...Error...)` and those named in `impl ... Error for T`.
+    fn error_types_in(text: &str) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut derived = false;
+        for line in text.lines().map(str::trim) {
+            if line.starts_with("#[derive(") && line.contains("Error") {
+                derived = true;
+            } else if derived && !line.starts_with('#') && !line.starts_with("///") {
+                let words: Vec<&str> = line.split([' ', '(', '{', '<', ';']).collect();
+                if let Some(at) = words.iter().position(|w| *w == "enum" || *w == "struct") {
+                    names.push(words[at + 1].to_string());
+                }
+                derived = false;
+            }
+            if let Some(rest) = line.strip_prefix("impl")
+                && let Some((head, ty)) = rest.split_once(" for ")
+                && head.trim_end().ends_with("Error")
+                && !head.contains("From")
+            {
+                names.push(ty.trim_end_matches(" {").to_string());
+            }
+        }
+        names
     }
-    if let Some(e) = error.downcast_ref::<ConciseError>() {
-        // Overlapping languages are the caller's input; a result that fails its check is ours.
-        return Some(judged(matches!(e, ConciseError::Overlap { .. })));
+
+    #[test]
+    fn every_error_type_of_the_library_has_a_registered_kind() {
+        let registered: Vec<&str> = ERROR_TYPES
+            .iter()
+            .map(|t| t.rsplit("::").next().unwrap().trim())
+            .collect();
+        let declared = declared_error_types();
+        assert!(
+            declared.len() >= 20,
+            "the scan finds the error types: {declared:?}"
+        );
+        for name in &declared {
+            assert!(
+                registered.contains(&name.as_str()),
+                "{name} is an error type of the library without a kind: implement HasKind for it and list it in error_types!"
+            );
+        }
+        assert_eq!(
+            registered.len(),
+            declared.len(),
+            "{registered:?} vs {declared:?}"
+        );
     }
-    if let Some(e) = error.downcast_ref::<ReportError>() {
-        return Some(judged(e.is_bad_input()));
+
+    #[test]
+    fn a_library_error_gives_its_kind_through_what_it_wraps() {
+        let e = cprog::FrontEndError::Stopped {
+            file: "a.c".into(),
+            reason: stop::StopReason::Interrupted,
+        };
+        assert_eq!(failure_kind(&e), Some(FailureKind::Failed));
+        let io = std::io::Error::other("x");
+        assert_eq!(failure_kind(&io), None);
+        let wrapped = review::ReviewError::Git(git::GitError::UnbornHead);
+        assert_eq!(failure_kind(&wrapped), Some(FailureKind::BadInput));
     }
-    if error.downcast_ref::<CbmcError>().is_some() {
-        return Some(MissingTool);
-    }
-    // The program is to blame for what the front end, goto-cc or CBMC reject; a query that
-    // timed out or crashed is a failure of the run.
-    if let Some(e) = error.downcast_ref::<FrontEndError>() {
-        return Some(judged(!matches!(e, FrontEndError::Stopped { .. })));
-    }
-    if let Some(e) = error.downcast_ref::<CbmcTeacherError>() {
-        return Some(judged(e.is_bad_input()));
-    }
-    if let Some(e) = error.downcast_ref::<CbmcRunError>() {
-        return Some(judged(matches!(
-            e,
-            CbmcRunError::Compile { .. } | CbmcRunError::GotoCc { .. } | CbmcRunError::Cbmc { .. }
-        )));
-    }
-    None
 }

@@ -7,6 +7,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use crate::failure::{FailureKind, HasKind};
 use thiserror::Error;
 
 /// The largest JSON document read from a file or standard input (automata, reports).
@@ -37,12 +38,23 @@ pub enum LimitError {
         cells: u128,
         max: u64,
     },
-    #[error("{origin}: cannot read: {source}")]
+    #[error("{origin}: cannot read")]
     Read {
         origin: String,
         #[source]
         source: std::io::Error,
     },
+}
+
+impl HasKind for LimitError {
+    /// A document too large, or one that cannot be read, is the input's fault.
+    fn kind(&self) -> FailureKind {
+        match self {
+            LimitError::TooManyBytes { .. }
+            | LimitError::TooManyCells { .. }
+            | LimitError::Read { .. } => FailureKind::BadInput,
+        }
+    }
 }
 
 /// Refuses an automaton table larger than [`MAX_CELLS`] before it is allocated.

@@ -18,7 +18,10 @@ use mergelens::report::Format;
 use cli::{AutomatonCommand, Cli, Command, HookCommand, ReportFormatArg};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
     mergelens::trust::install_quiet_panic_hook();
     // A panic is an internal failure (exit code 4), one line, no backtrace noise.
     let result =
@@ -28,10 +31,11 @@ fn main() -> ExitCode {
         Ok(Outcome::Different) => ExitCode::from(exit::DIFFERENT),
         Ok(Outcome::Conflict) => ExitCode::from(exit::CONFLICT),
         Err(error) => {
-            // One line: the outermost message, then each cause, each said once.
-            // One line, every control character escaped; only explain's choice of an
-            // assertion lists one per line (the user's own program, never a branch's text).
-            let text = commands::one_line(&error);
+            // One line: the outermost message, then each cause (each error says only its
+            // own words, so each cause is said once), every control character escaped; only
+            // explain's choice of an assertion lists one per line (the user's own program,
+            // never a branch's text).
+            let text = format!("{error:#}");
             let shown = if error
                 .downcast_ref::<commands::explain::ExplainError>()
                 .is_some()
@@ -44,6 +48,32 @@ fn main() -> ExitCode {
             ExitCode::from(exit::code_for(&error))
         }
     }
+}
+
+/// A command line clap refuses: its message on one line like every other error (what is
+/// wrong, the values it accepts), exit code 2. Help and version go out as clap writes them.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        error.exit()
+    }
+    let text = error.render().to_string();
+    let line = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let line = line.strip_prefix("error: ").unwrap_or(&line);
+    eprintln!("mergelens: error: {}", commands::term(line));
+    ExitCode::from(exit::BAD_INPUT)
 }
 
 fn run(command: Command) -> anyhow::Result<Outcome> {

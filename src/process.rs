@@ -22,6 +22,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::failure::{FailureKind, HasKind};
 use thiserror::Error;
 
 /// The most a child process may write on standard output or standard error (each).
@@ -65,6 +66,12 @@ pub struct MemorySize(pub Option<u64>);
 #[derive(Debug, Error)]
 #[error("`{0}` is no memory size; write e.g. 4GiB, 512MiB, or 0 for no limit")]
 pub struct NotAMemorySize(pub String);
+
+impl HasKind for NotAMemorySize {
+    fn kind(&self) -> FailureKind {
+        FailureKind::BadInput
+    }
+}
 
 impl std::str::FromStr for MemorySize {
     type Err = NotAMemorySize;

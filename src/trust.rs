@@ -20,6 +20,7 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use crate::config::{ConfigError, FILE_NAME, FailOn, FileConfig, OnError, Overrides, Settings};
+use crate::failure::{FailureKind, HasKind};
 use crate::git::paths::{self, Resolved};
 use crate::git::{CommitInfo, GitRepo, MergeVersions, Merged};
 
@@ -48,10 +49,8 @@ pub struct UserConfig {
 
 impl UserConfig {
     pub fn parse(text: &str, path: &Path) -> Result<UserConfig, ConfigError> {
-        let mut user: UserConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let mut user: UserConfig =
+            toml::from_str(text).map_err(|e| ConfigError::toml(path, text, &e))?;
         let dir = path.parent().unwrap_or(Path::new("."));
         for h in user.harness.iter_mut().flatten() {
             if h.is_relative() {
@@ -291,7 +290,8 @@ pub fn attach_harness(
     };
     let head = repo.resolve("HEAD").map_err(|e| {
         invalid(format!(
-            "the harness files are read from the committed HEAD, and there is none ({e}); commit them first"
+            "the harness files are read from the committed HEAD, and there is none ({}); commit them first",
+            crate::failure::text(&e)
         ))
     })?;
     let dir = tempfile::Builder::new()
@@ -406,6 +406,12 @@ pub fn settings_change(
 #[error("internal error (a bug in mergelens; please report it): {message}")]
 pub struct InternalError {
     pub message: String,
+}
+
+impl HasKind for InternalError {
+    fn kind(&self) -> FailureKind {
+        FailureKind::Failed
+    }
 }
 
 /// The message and place of the last panic, kept by [`install_quiet_panic_hook`].

@@ -500,7 +500,8 @@ fn wrong_documents_are_refused_in_one_line() {
     ];
     for (text, expected) in cases {
         let error = report::parse(&text, "in.json").unwrap_err();
-        let message = error.to_string();
+        // The error and its causes, as the binary prints them.
+        let message = mergelens::failure::text(&error);
         assert!(message.contains(expected), "{message:?} lacks {expected:?}");
         assert!(message.starts_with("in.json: "), "{message}");
         assert!(!message.contains('\n'), "{message}");

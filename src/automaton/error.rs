@@ -1,18 +1,20 @@
 use thiserror::Error;
 
+use crate::failure::{FailureKind, HasKind};
+
 /// Everything that can be wrong with an automaton or a request about one.
 #[derive(Debug, Error)]
 pub enum AutomatonError {
     /// A document over the size budget of [`crate::limits`], refused before allocation.
     #[error(transparent)]
     Limit(#[from] crate::limits::LimitError),
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Read {
         path: String,
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: not valid JSON ({source}); expected a mergelens-dfa/1 automaton")]
+    #[error("{path}: not valid JSON for a mergelens-dfa/1 automaton")]
     Json {
         path: String,
         #[source]
@@ -61,10 +63,29 @@ pub enum AutomatonError {
         count: String,
         limit: u64,
     },
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}")]
     Write {
         path: String,
         #[source]
         source: std::io::Error,
     },
+}
+
+impl HasKind for AutomatonError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            AutomatonError::Limit(e) => e.kind(),
+            AutomatonError::Read { .. }
+            | AutomatonError::Json { .. }
+            | AutomatonError::WrongFormat { .. }
+            | AutomatonError::DuplicateLetter { .. }
+            | AutomatonError::StateOutOfRange { .. }
+            | AutomatonError::UnknownLetter { .. }
+            | AutomatonError::Nondeterministic { .. }
+            | AutomatonError::NoStates { .. }
+            | AutomatonError::TooLarge { .. }
+            | AutomatonError::TooManyWords { .. } => FailureKind::BadInput,
+            AutomatonError::Write { .. } => FailureKind::Failed,
+        }
+    }
 }

@@ -35,6 +35,7 @@ use thiserror::Error;
 use super::locate::{Toolchain, Version};
 use crate::automaton::{Alphabet, Dfa, Word, json, ops};
 use crate::cprog::InstrumentedProgram;
+use crate::failure::{FailureKind, HasKind};
 use crate::fingerprint::Fingerprint;
 
 /// The kind of entry the store file's MAC names ([`crate::cache_mac`]).
@@ -255,12 +256,21 @@ pub enum StoreError {
     Rejected(#[from] crate::cache_mac::Rejected),
     #[error("ignoring the corrupt cache file {}: {reason}", path.display())]
     Corrupt { path: PathBuf, reason: String },
-    #[error("cannot write the cache file {}: {source}", path.display())]
+    #[error("cannot write the cache file {}", path.display())]
     Write {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
+}
+
+impl HasKind for StoreError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            StoreError::Rejected(e) => e.kind(),
+            StoreError::Corrupt { .. } | StoreError::Write { .. } => FailureKind::Failed,
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize)]

@@ -2,6 +2,8 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::failure::{FailureKind, HasKind};
+
 /// Everything that can go wrong while compiling a program version or answering a query
 /// with CBMC. Each variant prints as one line.
 ///
@@ -59,7 +61,7 @@ pub enum CbmcRunError {
     /// The run was stopped (Ctrl-C, `--time-budget`) before CBMC answered.
     #[error("stopped before CBMC answered: {reason}")]
     Stopped { reason: crate::stop::StopReason },
-    #[error("{}: {source}", path.display())]
+    #[error("{}: cannot read or write", path.display())]
     Io {
         path: PathBuf,
         #[source]
@@ -97,5 +99,25 @@ impl CbmcRunError {
     pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> CbmcRunError {
         let path = path.into();
         move |source| CbmcRunError::Io { path, source }
+    }
+}
+
+impl HasKind for CbmcRunError {
+    /// The program is to blame for what goto-cc or CBMC reject; a run that timed out,
+    /// crashed or hit a limit is a failure of the run.
+    fn kind(&self) -> FailureKind {
+        match self {
+            CbmcRunError::Compile { .. }
+            | CbmcRunError::GotoCc { .. }
+            | CbmcRunError::Cbmc { .. } => FailureKind::BadInput,
+            CbmcRunError::Crashed { .. }
+            | CbmcRunError::Json { .. }
+            | CbmcRunError::Contract { .. }
+            | CbmcRunError::Timeout { .. }
+            | CbmcRunError::Limit { .. }
+            | CbmcRunError::OutOfMemory { .. }
+            | CbmcRunError::Stopped { .. }
+            | CbmcRunError::Io { .. } => FailureKind::Failed,
+        }
     }
 }

@@ -9,6 +9,7 @@
 use super::{CbmcTeacher, CbmcTeacherError, MEMBERSHIP_BATCH};
 use crate::automaton::Dfa;
 use crate::cprog::InstrumentedProgram;
+use crate::failure::{FailureKind, HasKind};
 use crate::learn::{
     Entry, GuessPolicy, LearnConfig, LearnError, LearnStats, Learner, QueryCache, Source,
 };
@@ -33,6 +34,15 @@ pub enum LearningError {
     /// The learner gave up, or a teacher error that is not CBMC's.
     #[error(transparent)]
     Learn(LearnError),
+}
+
+impl HasKind for LearningError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            LearningError::Teacher(e) => e.kind(),
+            LearningError::Learn(e) => e.kind(),
+        }
+    }
 }
 
 /// Learns `program`'s language at the teacher's bounds with the `guess` policy, starting

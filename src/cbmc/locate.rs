@@ -3,6 +3,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::failure::{FailureKind, HasKind};
 use thiserror::Error;
 
 /// The oldest CBMC whose `--json-ui` output and `goto-cc` linking mergelens relies on.
@@ -54,6 +55,17 @@ pub enum CbmcError {
     TooOld { path: PathBuf, found: Version },
     #[error("{path}: CBMC found, but {tool} is missing beside it; {INSTALL_HINT}")]
     MissingCompanion { path: PathBuf, tool: &'static str },
+}
+
+impl HasKind for CbmcError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            CbmcError::NotFound { .. }
+            | CbmcError::Broken { .. }
+            | CbmcError::TooOld { .. }
+            | CbmcError::MissingCompanion { .. } => FailureKind::MissingTool,
+        }
+    }
 }
 
 /// The CBMC tools mergelens runs, all from one installation, and the one setting of CBMC's

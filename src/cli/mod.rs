@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 mod merge;
 mod sampling;
 mod values;
+pub(crate) use values::{NotAShare, NotSeconds};
 
 pub use merge::{AuditCli, DiffCli, ReviewCli};
 use values::{AllocationsArg, EventsArg, seconds};

@@ -25,10 +25,10 @@ pub struct SamplingCli {
     #[arg(long, value_enum, default_value_t = ModeArg::Exact)]
     pub mode: ModeArg,
     /// With --mode pac: the largest share of sampled words the result may get wrong.
-    #[arg(long, value_name = "E", default_value_t = 0.05, requires = "mode")]
+    #[arg(long, value_name = "E", default_value_t = 0.05, requires = "mode", value_parser = super::values::share)]
     pub epsilon: f64,
     /// With --mode pac: the largest probability that the result errs on more than E.
-    #[arg(long, value_name = "D", default_value_t = 0.05, requires = "mode")]
+    #[arg(long, value_name = "D", default_value_t = 0.05, requires = "mode", value_parser = super::values::share)]
     pub delta: f64,
 }
 

@@ -64,3 +64,17 @@ pub(super) fn seconds(text: &str) -> Result<f64, NotSeconds> {
         .filter(|&v| v >= 0.0 && std::time::Duration::try_from_secs_f64(v).is_ok())
         .ok_or_else(|| NotSeconds(text.to_string()))
 }
+
+/// A value that is not a share strictly between 0 and 1.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} is not a share strictly between 0 and 1")]
+pub struct NotAShare(String);
+
+/// `--epsilon`, `--delta`: a probability strictly between 0 and 1 (0 would ask for
+/// infinitely many samples, 1 or more for none).
+pub(super) fn share(text: &str) -> Result<f64, NotAShare> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|&v| v > 0.0 && v < 1.0)
+        .ok_or_else(|| NotAShare(text.to_string()))
+}

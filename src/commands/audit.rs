@@ -88,7 +88,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
             // terminal, and it is an unfinished review for the command line's fail-on (the
             // merge's own settings may be what could not be read).
             Err(error) => {
-                let why = super::one_line(&error);
+                let why = format!("{error:#}");
                 errln!(
                     "mergelens: warning: merge {} not reviewed (unfinished): {why}",
                     &merge.sha()[..10]

@@ -28,7 +28,7 @@ pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
         Ok(source) => outln!("cache key       {source}"),
         Err(why) => outln!(
             "cache key       none ({}): caches are neither read nor written",
-            why.one_line()
+            mergelens::failure::text(why)
         ),
     }
     match mergelens::sandbox::status() {

@@ -127,8 +127,10 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
                 .callable
                 .iter()
                 .find(|c| &c.name == f)
-                .with_context(|| {
-                    format!("--harness-for {f}: no analysed function `{f}` that is not static")
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "--harness-for {f}: no analysed function `{f}` that is not static"
+                    ))
                 })?;
             let defines_main = program.callable.iter().any(|c| c.name == "main");
             let entry = if defines_main {
@@ -150,7 +152,7 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
             .candidates
             .first()
             .map(|c| c.name.clone())
-            .context("no function to analyse: no C file defines one")?,
+            .ok_or_else(|| UsageError("no function to analyse: no C file defines one".into()))?,
     };
     std::fs::write(
         &config_path,
@@ -239,7 +241,7 @@ fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
                 match cprog::preprocess_check(&root.join(f), &program.include_dirs, &[]) {
                     Ok(()) => true,
                     Err(e) => {
-                        let why = e.to_string();
+                        let why = mergelens::failure::text(&e);
                         let first = why.lines().next().unwrap_or_default();
                         program
                             .left_out

@@ -337,7 +337,10 @@ fn empty_reason(
     let reason = match teacher.reach() {
         Ok(reach) => Some(reach),
         Err(e) => {
-            errln!("mergelens: warning: cannot tell why the language is empty: {e}");
+            errln!(
+                "mergelens: warning: cannot tell why the language is empty: {}",
+                mergelens::failure::text(&e)
+            );
             None
         }
     };

@@ -10,6 +10,7 @@ use anyhow::Context;
 use mergelens::automaton::json;
 use mergelens::learn::{CexProcessing, DfaTeacher, GuessPolicy, LearnConfig, Learner, QueryCache};
 
+use super::review::UsageError;
 use super::write_output;
 
 /// `--lazy`: lazy learning's guess, or none.
@@ -75,8 +76,17 @@ pub struct LearnTargetArgs {
 /// Learns the target, writes the learned automaton and prints the statistics to standard
 /// error as one JSON line (also when learning fails, since they say how far it got).
 pub fn run(args: &LearnTargetArgs) -> anyhow::Result<()> {
-    if args.wrong_guess_rate != 0.0 && args.lazy == LazyMode::Off {
-        anyhow::bail!("--wrong-guess-rate spoils guesses, so it needs --lazy yes or --lazy no");
+    // Usage errors, said before the run (whose statistics line a failed run prints too).
+    let rate = args.wrong_guess_rate;
+    if !(0.0..=1.0).contains(&rate) {
+        anyhow::bail!(UsageError(format!(
+            "--wrong-guess-rate {rate}: a share of the guesses, between 0 and 1"
+        )));
+    }
+    if rate != 0.0 && args.lazy == LazyMode::Off {
+        anyhow::bail!(UsageError(
+            "--wrong-guess-rate spoils guesses, so it needs --lazy yes or --lazy no".to_string()
+        ));
     }
     let target = json::read(&args.target)?;
     let config = LearnConfig {

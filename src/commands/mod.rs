@@ -88,25 +88,6 @@ pub(crate) fn terms(names: &[String]) -> String {
     names.iter().map(|n| term(n)).collect::<Vec<_>>().join(", ")
 }
 
-/// An error and its causes in one line, each said once: a level whose message ends with its
-/// cause's (`"{context}: {source}"`) contributes only its own words.
-pub(crate) fn one_line(error: &anyhow::Error) -> String {
-    let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
-    let mut parts: Vec<&str> = Vec::new();
-    for (i, message) in chain.iter().enumerate() {
-        let own = match chain.get(i + 1) {
-            Some(cause) => message
-                .strip_suffix(cause.as_str())
-                .map_or(message.as_str(), |rest| rest.trim_end_matches([':', ' '])),
-            None => message.as_str(),
-        };
-        if !own.is_empty() && !parts.contains(&own) {
-            parts.push(own);
-        }
-    }
-    parts.join(": ")
-}
-
 /// Writes text meant for people (lists of words, a summary) to `output`, or to the terminal
 /// with its control characters but line breaks escaped when there is none.
 pub(crate) fn write_text(output: Option<&Path>, text: &str) -> anyhow::Result<()> {
@@ -132,40 +113,4 @@ pub(crate) fn write_output(output: Option<&Path>, text: &str) -> anyhow::Result<
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Debug, thiserror::Error)]
-    #[error("goto-cc failed (exit code 1): no such file")]
-    struct Leaf;
-
-    #[derive(Debug, thiserror::Error)]
-    #[error("{0}")]
-    struct Transparentish(#[source] Leaf);
-
-    #[derive(Debug, thiserror::Error)]
-    #[error("base (main): {source}")]
-    struct Outer {
-        #[source]
-        source: Transparentish,
-    }
-
-    #[test]
-    fn each_cause_is_said_once() {
-        let error = anyhow::Error::new(Outer {
-            source: Transparentish(Leaf),
-        });
-        assert_eq!(
-            one_line(&error),
-            "base (main): goto-cc failed (exit code 1): no such file"
-        );
-        let context = anyhow::Error::new(Leaf).context("learning `main` at small bounds");
-        assert_eq!(
-            one_line(&context),
-            "learning `main` at small bounds: goto-cc failed (exit code 1): no such file"
-        );
-    }
 }

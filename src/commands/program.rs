@@ -201,7 +201,7 @@ pub(crate) fn load_answers(store: Option<&AnswerStore>, teacher: &mut CbmcTeache
             loaded
         }
         Err(e) => {
-            errln!("mergelens: warning: {e}");
+            errln!("mergelens: warning: {}", mergelens::failure::text(&e));
             0
         }
     }
@@ -216,7 +216,7 @@ pub(crate) fn save_answers(store: Option<&AnswerStore>, teacher: &CbmcTeacher<'_
     match store.save(&teacher.known()) {
         Ok(()) => true,
         Err(e) => {
-            errln!("mergelens: warning: {e}");
+            errln!("mergelens: warning: {}", mergelens::failure::text(&e));
             false
         }
     }

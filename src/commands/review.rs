@@ -84,7 +84,7 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
         Err(error) if args.hook && on_error == OnError::Allow => {
             errln!(
                 "mergelens: WARNING: THIS MERGE WAS NOT REVIEWED: mergelens failed, and on-error = \"allow\" lets the merge go ahead: {}",
-                super::one_line(&error)
+                format!("{error:#}")
             );
             Ok(Outcome::Success)
         }

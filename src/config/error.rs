@@ -4,18 +4,24 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::failure::{FailureKind, HasKind};
+
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    #[error("{}: {source}", path.display())]
+    #[error("{}: cannot read", path.display())]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    /// toml's message names the unknown key and the line.
-    #[error("{}: {}", path.display(), message.trim_end().replace('\n', " "))]
-    Parse { path: PathBuf, message: String },
-    #[error("{}: not a compile_commands.json: {source}", path.display())]
+    /// `at` is `: line L, column C` where toml says where; toml's message names the key.
+    #[error("{}{at}: {message}", path.display())]
+    Parse {
+        path: PathBuf,
+        at: String,
+        message: String,
+    },
+    #[error("{}: not a compile_commands.json", path.display())]
     CompileCommands {
         path: PathBuf,
         #[source]
@@ -44,4 +50,35 @@ pub enum ConfigError {
         value: String,
         why: &'static str,
     },
+}
+
+impl ConfigError {
+    /// A TOML file `text` at `path` that toml refuses: where (line and column) and what,
+    /// on one line, without toml's drawing of the line.
+    pub(crate) fn toml(path: &std::path::Path, text: &str, error: &toml::de::Error) -> ConfigError {
+        let at = error.span().map_or_else(String::new, |span| {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!(": line {line}, column {column}")
+        });
+        ConfigError::Parse {
+            path: path.to_path_buf(),
+            at,
+            message: error.message().trim_end().replace('\n', " "),
+        }
+    }
+}
+
+impl HasKind for ConfigError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            ConfigError::Read { .. }
+            | ConfigError::Parse { .. }
+            | ConfigError::CompileCommands { .. }
+            | ConfigError::Invalid { .. }
+            | ConfigError::ToolInRepository { .. }
+            | ConfigError::Outside { .. } => FailureKind::BadInput,
+        }
+    }
 }

@@ -128,10 +128,8 @@ pub enum MemoryText {
 
 impl FileConfig {
     pub fn parse(text: &str, path: &Path) -> Result<FileConfig, ConfigError> {
-        let file: FileConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let file: FileConfig =
+            toml::from_str(text).map_err(|e| ConfigError::toml(path, text, &e))?;
         if file.cbmc.is_some() {
             let line = text
                 .lines()

@@ -18,6 +18,7 @@
 use tree_sitter::Node;
 
 use super::syntax::{self, children};
+use crate::failure::{FailureKind, HasKind};
 
 /// The function a loop body calls on each iteration: `(iteration, is_do)`.
 pub(crate) const ITERATION_HOOK: &str = "__mergelens_iteration";
@@ -34,6 +35,17 @@ pub enum ConcreteTextError {
     Unparsed { offset: usize },
     #[error("`{0}` returns a pointer or takes parameters: no concrete value for it")]
     Nondet(String),
+}
+
+impl HasKind for ConcreteTextError {
+    /// Code the concrete runs cannot follow: the program is fine, CBMC still answers.
+    fn kind(&self) -> FailureKind {
+        match self {
+            ConcreteTextError::Goto { .. }
+            | ConcreteTextError::Unparsed { .. }
+            | ConcreteTextError::Nondet(_) => FailureKind::BadInput,
+        }
+    }
 }
 
 /// An instrumented file made ready for gcc.

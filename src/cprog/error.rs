@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::failure::{FailureKind, HasKind};
+
 /// Why [`super::instrument`] could not produce an instrumented program.
 #[derive(Debug, thiserror::Error)]
 pub enum FrontEndError {
@@ -91,7 +93,7 @@ pub enum FrontEndError {
         existing: Vec<String>,
     },
     /// Reading a source file or writing the instrumented copy failed.
-    #[error("{}: {source}; check that the path exists and is readable (inputs) or writable (the output directory)", path.display())]
+    #[error("{}: cannot read or write it (check that an input exists and is readable, and that the output directory is writable)", path.display())]
     Io {
         path: PathBuf,
         #[source]
@@ -134,6 +136,27 @@ impl FrontEndError {
     }
 }
 
+impl HasKind for FrontEndError {
+    /// The program (or the flags that select its parts) is to blame for all but a stop.
+    fn kind(&self) -> FailureKind {
+        match self {
+            FrontEndError::Stopped { .. } => FailureKind::Failed,
+            FrontEndError::Harness(e) => e.kind(),
+            FrontEndError::SyntaxError { .. }
+            | FrontEndError::Preprocess { .. }
+            | FrontEndError::TooDeep { .. }
+            | FrontEndError::MissingEntry { .. }
+            | FrontEndError::DuplicateEntry { .. }
+            | FrontEndError::EmptyAlphabet
+            | FrontEndError::ReservedLetter { .. }
+            | FrontEndError::ReservedName { .. }
+            | FrontEndError::NoAssertion
+            | FrontEndError::UnknownAssertion { .. }
+            | FrontEndError::Io { .. } => FailureKind::BadInput,
+        }
+    }
+}
+
 fn list_or_none(names: &[String]) -> String {
     if names.is_empty() {
         "no functions".to_string()
@@ -166,6 +189,16 @@ pub enum HarnessError {
         parameter: String,
         reason: String,
     },
+}
+
+impl HasKind for HarnessError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            HarnessError::Incomplete { .. } | HarnessError::Unsupported { .. } => {
+                FailureKind::BadInput
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! linked into one C program, so that one CBMC run executes all four on the same input.
 //!
 //! Key items:
-//!
 //! * [`ProductVersion`]: a version instrumented with [`super::FrontEndConfig::record_returns`]
 //!   (see [`super::instrument`]) whose translation units are rewritten by
 //!   [`product_version`] so that they link beside the other three.
@@ -293,6 +292,15 @@ pub enum ProductError {
     Parameter { entry: String, parameter: String },
     #[error(transparent)]
     FrontEnd(#[from] FrontEndError),
+}
+
+impl crate::failure::HasKind for ProductError {
+    fn kind(&self) -> crate::failure::FailureKind {
+        match self {
+            ProductError::FrontEnd(e) => e.kind(),
+            ProductError::Parameter { .. } => crate::failure::FailureKind::BadInput,
+        }
+    }
 }
 
 /// How the product calls the version's entry: its parameter declarations and argument

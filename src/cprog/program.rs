@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::cfg::{ProgramModel, SiteKind};
 use super::warning::FrontEndWarning;
 use crate::automaton::{Alphabet, Letter};
+use crate::failure::{FailureKind, HasKind};
 
 /// The letter that ends every word: the entry function returned.
 pub const END_LETTER: &str = "end";
@@ -96,6 +97,12 @@ impl fmt::Display for EventKind {
 #[derive(Debug, thiserror::Error)]
 #[error("unknown event kind `{0}`: expected functions, calls or branches")]
 pub struct UnknownEventKind(pub String);
+
+impl HasKind for UnknownEventKind {
+    fn kind(&self) -> FailureKind {
+        FailureKind::BadInput
+    }
+}
 
 impl FromStr for EventKind {
     type Err = UnknownEventKind;

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::failure::{FailureKind, HasKind};
+
 /// Why a repository, a revision or a merge could not be read.
 #[derive(Debug, Error)]
 pub enum GitError {
@@ -25,13 +27,13 @@ pub enum GitError {
         parents: usize,
         what: &'static str,
     },
-    #[error("{what}: {source}")]
+    #[error("{what}")]
     Git {
         what: String,
         #[source]
         source: git2::Error,
     },
-    #[error("{}: {source}", path.display())]
+    #[error("{}: cannot read or write", path.display())]
     Io {
         path: PathBuf,
         #[source]
@@ -45,10 +47,19 @@ pub enum GitError {
     Hook { path: PathBuf, message: String },
 }
 
-impl GitError {
-    /// Whether the user's input is to blame (exit code 2) rather than the run.
-    pub fn is_bad_input(&self) -> bool {
-        !matches!(self, GitError::Io { .. } | GitError::Git { .. })
+impl HasKind for GitError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            GitError::NotARepository { .. }
+            | GitError::NoSuchRevision { .. }
+            | GitError::NoMergeBase { .. }
+            | GitError::UnbornHead
+            | GitError::NotAMerge { .. }
+            | GitError::UnsafePath { .. }
+            | GitError::HookContext(_)
+            | GitError::Hook { .. } => FailureKind::BadInput,
+            GitError::Git { .. } | GitError::Io { .. } => FailureKind::Failed,
+        }
     }
 }
 

@@ -2,6 +2,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::automaton::Dfa;
+use crate::failure::{FailureKind, HasKind};
 
 /// How a counterexample refines the observation table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -49,6 +50,12 @@ pub struct ParseError {
     what: &'static str,
     found: String,
     expected: &'static str,
+}
+
+impl HasKind for ParseError {
+    fn kind(&self) -> FailureKind {
+        FailureKind::BadInput
+    }
 }
 
 impl FromStr for CexProcessing {

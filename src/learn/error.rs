@@ -2,6 +2,7 @@ use thiserror::Error;
 
 use super::cache::Source;
 use super::teacher::TeacherError;
+use crate::failure::{FailureKind, HasKind};
 
 /// Why a learning run stopped without an automaton.
 ///
@@ -13,7 +14,7 @@ pub enum LearnError {
     /// questions to the teacher.
     #[error(transparent)]
     Stopped(#[from] crate::stop::Stopped),
-    #[error("the teacher failed: {0}")]
+    #[error("the teacher failed")]
     Teacher(#[source] TeacherError),
     #[error(
         "the teacher answered \"don't care\" for [{}]; this learner only uses yes and no answers",
@@ -65,6 +66,28 @@ pub enum LearnError {
     },
     #[error("the wrong-guess rate must be between 0 and 1, not {0}")]
     WrongGuessRate(f64),
+}
+
+impl HasKind for LearnError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            // Any teacher's error, behind a box whose type this layer cannot name; a CBMC
+            // teacher's errors are unpacked above (`cbmc::learning::LearningError`), so what
+            // is left here is a failed run.
+            LearnError::WrongGuessRate(_) => FailureKind::BadInput,
+            LearnError::Teacher(_)
+            | LearnError::Stopped(_)
+            | LearnError::DontCareUnsupported { .. }
+            | LearnError::BatchSize { .. }
+            | LearnError::ContradictsCache { .. }
+            | LearnError::NotACounterexample { .. }
+            | LearnError::BadCounterexample { .. }
+            | LearnError::NoProgress { .. }
+            | LearnError::TooManyStates { .. }
+            | LearnError::TooManyEquivalenceQueries { .. }
+            | LearnError::CacheAlphabet { .. } => FailureKind::Failed,
+        }
+    }
 }
 
 fn yes_no(accepted: bool) -> &'static str {

@@ -486,7 +486,8 @@ fn dont_care_and_teacher_errors_are_reported() {
         .unwrap();
     let err = learn(&alphabet, &mut Unsure, &mut cache, &LearnConfig::default()).unwrap_err();
     assert!(matches!(err, LearnError::Teacher(_)));
-    assert!(err.to_string().contains("cbmc crashed"));
+    let text = crate::failure::text(&err);
+    assert_eq!(text, "the teacher failed: cbmc crashed", "{text}");
     let other = QueryCache::new(Alphabet::from_names(["b"]));
     let err = learn(
         &alphabet,

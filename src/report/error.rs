@@ -3,18 +3,19 @@
 use thiserror::Error;
 
 use crate::automaton::AutomatonError;
+use crate::failure::{FailureKind, HasKind};
 
 /// Everything that can stop a report from being made. Each message is one line that names
 /// the input; all but [`ReportError::Template`] are the input's fault.
 #[derive(Debug, Error)]
 pub enum ReportError {
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Read {
         path: String,
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: not valid JSON ({source})")]
+    #[error("{path}: not valid JSON")]
     Json {
         path: String,
         #[source]
@@ -28,7 +29,7 @@ pub enum ReportError {
         "{path}: format is {found:?}; mergelens report reads mergelens-review/1, mergelens-diff/1, mergelens-audit/1 and mergelens-dfa/1"
     )]
     UnknownFormat { path: String, found: String },
-    #[error("{path}: not a valid {format} document: {source}")]
+    #[error("{path}: not a valid {format} document")]
     Invalid {
         path: String,
         format: &'static str,
@@ -48,13 +49,29 @@ pub enum ReportError {
     NoSarif,
     /// A bug rather than bad input: the templates are compiled in, so they only fail when
     /// writing into the output string fails.
-    #[error("cannot render the HTML report: {0}")]
+    #[error("cannot render the HTML report")]
     Template(#[from] askama::Error),
 }
 
 impl ReportError {
     /// Whether the input is to blame (exit code 2), rather than mergelens (exit code 4).
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, ReportError::Template(_))
+        self.kind() == FailureKind::BadInput
+    }
+}
+
+impl HasKind for ReportError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            ReportError::Limit(e) => e.kind(),
+            ReportError::Automaton(e) => e.kind(),
+            ReportError::Read { .. }
+            | ReportError::Json { .. }
+            | ReportError::NoFormat { .. }
+            | ReportError::UnknownFormat { .. }
+            | ReportError::Invalid { .. }
+            | ReportError::NoSarif => FailureKind::BadInput,
+            ReportError::Template(_) => FailureKind::Failed,
+        }
     }
 }

@@ -103,7 +103,12 @@ pub(crate) fn tool_failure(error: &ReviewError) -> Option<String> {
         ReviewError::Product { source, .. } => tool_run(source),
         _ => false,
     };
-    contained.then(|| format!("{error}; this entry's review did not finish"))
+    contained.then(|| {
+        format!(
+            "{}; this entry's review did not finish",
+            crate::failure::text(error)
+        )
+    })
 }
 
 /// Whether a run was stopped or passed a limit (no fault of the program's or the setup's).

@@ -35,6 +35,7 @@ use crate::config::{BoundsSetting, Settings};
 use crate::cprog::{self, FrontEndError, HunkCode, LineRange};
 use crate::document::Version;
 use crate::document::coverage::{Coverage, CoveredHunk, HunkSide};
+use crate::failure::{FailureKind, HasKind};
 use crate::fingerprint::Fingerprint;
 
 /// One changed region, in the lines (1-based, inclusive) of the version that introduced it.
@@ -172,8 +173,10 @@ pub(crate) fn check(
                     Err(e) => (
                         job.unchecked(&e),
                         Some(format!(
-                            "{} ({}): the coverage of the change could not be checked: {e}",
-                            change.version, learned.entry
+                            "{} ({}): the coverage of the change could not be checked: {}",
+                            change.version,
+                            learned.entry,
+                            crate::failure::text(&e)
                         )),
                     ),
                 }
@@ -623,6 +626,15 @@ pub(crate) enum CoverageError {
     FrontEnd(#[from] FrontEndError),
     #[error(transparent)]
     Cbmc(#[from] CbmcRunError),
+}
+
+impl HasKind for CoverageError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            CoverageError::FrontEnd(e) => e.kind(),
+            CoverageError::Cbmc(e) => e.kind(),
+        }
+    }
 }
 
 impl CoverageError {

@@ -9,18 +9,18 @@ use crate::cbmc::{CbmcError, CbmcRunError, CbmcTeacherError};
 use crate::config::ConfigError;
 use crate::cprog::FrontEndError;
 use crate::document::Version;
-use crate::failure::FailureKind;
+use crate::failure::{FailureKind, HasKind};
 use crate::git::GitError;
 use crate::learn::LearnError;
 
 /// Why a review or diff could not be made.
 #[derive(Debug, Error)]
 pub enum ReviewError {
-    #[error("{0}")]
+    #[error(transparent)]
     Git(#[from] GitError),
-    #[error("{0}")]
+    #[error(transparent)]
     Config(#[from] ConfigError),
-    #[error("{0}")]
+    #[error(transparent)]
     Cbmc(#[from] CbmcError),
     #[error(
         "no C files to analyse in any version (looked for {what}); name them with `files` in .mergelens.toml or --files"
@@ -33,7 +33,7 @@ pub enum ReviewError {
     UnmatchedFiles { files: Vec<String> },
     #[error("the entry function `{entry}` is defined in no version; name another with --entry")]
     EntryNowhere { entry: String },
-    #[error("{version} ({revision}), entry `{entry}`: {source}")]
+    #[error("{version} ({revision}), entry `{entry}`")]
     FrontEnd {
         version: Version,
         revision: String,
@@ -41,7 +41,7 @@ pub enum ReviewError {
         #[source]
         source: Box<FrontEndError>,
     },
-    #[error("{version} ({revision}), entry `{entry}`: {source}")]
+    #[error("{version} ({revision}), entry `{entry}`")]
     Teacher {
         version: Version,
         revision: String,
@@ -49,7 +49,7 @@ pub enum ReviewError {
         #[source]
         source: Box<CbmcTeacherError>,
     },
-    #[error("{version} ({entry}): learning failed: {source}")]
+    #[error("{version} ({entry}): learning failed")]
     Learn {
         version: Version,
         entry: String,
@@ -58,13 +58,13 @@ pub enum ReviewError {
     },
     /// The per-execution merge check failed (a CBMC timeout, crash, or a product program
     /// goto-cc rejects).
-    #[error("{entry}: the per-execution merge check failed: {source}")]
+    #[error("{entry}: the per-execution merge check failed")]
     Product {
         entry: String,
         #[source]
         source: Box<CbmcRunError>,
     },
-    #[error("{}: {source}", path.display())]
+    #[error("{}: cannot set up the run", path.display())]
     Io {
         path: PathBuf,
         #[source]
@@ -106,29 +106,24 @@ impl ReviewError {
             source: Box::new(source.relative_to(root)),
         }
     }
+}
 
-    /// The kind of the errors that are this module's own; `None` for those that wrap
-    /// another subsystem's error, whose own kind applies (see [`crate::failure_kind`]).
-    pub fn kind(&self) -> Option<FailureKind> {
+impl HasKind for ReviewError {
+    fn kind(&self) -> FailureKind {
         match self {
             ReviewError::NoSources { .. }
             | ReviewError::UnmatchedFiles { .. }
-            | ReviewError::EntryNowhere { .. } => Some(FailureKind::BadInput),
-            ReviewError::FrontEnd { source, .. } => Some(match **source {
-                FrontEndError::Stopped { .. } => FailureKind::Failed,
-                _ => FailureKind::BadInput,
-            }),
-            // The sources are boxed (they are large), which hides their types from the
-            // chain's downcasts: decide here as `crate::failure_kind` does for them.
-            ReviewError::Teacher { source, .. } => Some(if source.is_bad_input() {
-                FailureKind::BadInput
-            } else {
-                FailureKind::Failed
-            }),
-            ReviewError::Io { .. } | ReviewError::Learn { .. } | ReviewError::Product { .. } => {
-                Some(FailureKind::Failed)
-            }
-            ReviewError::Git(_) | ReviewError::Config(_) | ReviewError::Cbmc(_) => None,
+            | ReviewError::EntryNowhere { .. } => FailureKind::BadInput,
+            ReviewError::Git(e) => e.kind(),
+            ReviewError::Config(e) => e.kind(),
+            ReviewError::Cbmc(e) => e.kind(),
+            ReviewError::FrontEnd { source, .. } => source.kind(),
+            ReviewError::Teacher { source, .. } => source.kind(),
+            ReviewError::Learn { source, .. } => source.kind(),
+            // The product program is mergelens's own: goto-cc or CBMC failing on it is a
+            // failed run, not the program's fault.
+            ReviewError::Product { .. } => FailureKind::Failed,
+            ReviewError::Io { .. } => FailureKind::Failed,
         }
     }
 }

@@ -56,6 +56,7 @@ use crate::document::{
 };
 use crate::git::{CommitInfo, GitRepo, MergeVersions, Merged, Snapshot};
 pub use context::LearnContext;
+pub(crate) use coverage::CoverageError;
 use engine::VersionInput;
 use entries::EntryRun;
 pub use error::ReviewError;

@@ -73,6 +73,7 @@ use thiserror::Error;
 use crate::automaton::analysis::{inclusion_witness, shortest_accepted};
 use crate::automaton::dfa::{Alphabet, Dfa, Letter};
 use crate::automaton::ops::{BoolOp, complement, minimize, product};
+use crate::failure::{FailureKind, HasKind};
 use sample::Sample;
 
 /// How long the search may take, and the largest size the SAT solver tries.
@@ -161,6 +162,16 @@ pub enum ConciseError {
         word: Vec<String>,
         accepts_no: bool,
     },
+}
+
+impl HasKind for ConciseError {
+    /// Overlapping languages are the caller's input; a result that fails its check is ours.
+    fn kind(&self) -> FailureKind {
+        match self {
+            ConciseError::Overlap { .. } => FailureKind::BadInput,
+            ConciseError::Inconsistent { .. } => FailureKind::Failed,
+        }
+    }
 }
 
 fn show(word: &[String]) -> String {

@@ -35,6 +35,7 @@ use thiserror::Error;
 
 use crate::automaton::{Letter, Word};
 use crate::cprog::{ConcreteTextError, InstrumentedProgram, concrete_text};
+use crate::failure::{FailureKind, HasKind};
 use crate::process::{Ran, run_bounded};
 
 /// The longest one concrete run may take.
@@ -43,7 +44,7 @@ pub const RUN_TIMEOUT: Duration = Duration::from_secs(1);
 /// Why a program gets no concrete runs.
 #[derive(Debug, Error)]
 pub enum ConcreteError {
-    #[error("gcc or objcopy cannot be run: {0}")]
+    #[error("gcc or objcopy cannot be run")]
     NoCompiler(#[source] std::io::Error),
     #[error(transparent)]
     Text(#[from] ConcreteTextError),
@@ -56,12 +57,24 @@ pub enum ConcreteError {
     /// The front end could not instrument the program a second time.
     #[error(transparent)]
     FrontEnd(#[from] crate::cprog::FrontEndError),
-    #[error("{path}: {source}")]
+    #[error("{path}: cannot read or write")]
     Io {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
+}
+
+impl HasKind for ConcreteError {
+    fn kind(&self) -> FailureKind {
+        match self {
+            ConcreteError::NoCompiler(_) => FailureKind::MissingTool,
+            ConcreteError::Text(e) => e.kind(),
+            ConcreteError::FrontEnd(e) => e.kind(),
+            ConcreteError::Compile { .. } | ConcreteError::Link { .. } => FailureKind::BadInput,
+            ConcreteError::Alphabet | ConcreteError::Io { .. } => FailureKind::Failed,
+        }
+    }
 }
 
 /// One accepted concrete run.

@@ -56,7 +56,7 @@ impl<'p> CbmcTeacher<'p> {
                     self.stats.concrete = true;
                 }
                 Err(why) => {
-                    self.stats.concrete_note = Some(why.to_string());
+                    self.stats.concrete_note = Some(crate::failure::text(&why));
                     self.concrete = None;
                     return Vec::new();
                 }

@@ -85,6 +85,7 @@ use super::program::GotoProgram;
 use super::run::CbmcCounters;
 use crate::automaton::{Dfa, Letter, Word};
 use crate::cprog::InstrumentedProgram;
+use crate::failure::{FailureKind, HasKind};
 use crate::stop::StopReason;
 pub use bounds::{DEFAULT_EXACT_LIMIT, LearnBounds, MEMBERSHIP_BATCH, TeacherOptions};
 use bounds::{Known, min_option};
@@ -155,8 +156,8 @@ pub struct TeacherStats {
 #[derive(Debug, Error)]
 pub enum CbmcTeacherError {
     /// goto-cc rejected the instrumented program (a `file:line` of the user's source).
-    #[error("{0}")]
-    Compile(#[source] CbmcRunError),
+    #[error(transparent)]
+    Compile(CbmcRunError),
     /// A CBMC run took longer than the query timeout.
     #[error(
         "CBMC timed out after {seconds:.1} s on {query} at --unwind {unwind} --max-word-length {max_word_length}; raise --query-timeout or lower the bounds{hint}"
@@ -180,7 +181,7 @@ pub enum CbmcTeacherError {
     )]
     ConcreteDisagrees { word: String },
     /// CBMC failed on a query: it crashed, reported an error, or its output was unreadable.
-    #[error("{query} at --unwind {unwind} --max-word-length {max_word_length}: {source}")]
+    #[error("{query} at --unwind {unwind} --max-word-length {max_word_length}")]
     Query {
         query: String,
         unwind: u32,
@@ -210,20 +211,18 @@ impl CbmcTeacherError {
             other => other,
         }
     }
+}
 
-    /// Whether the input is to blame (the program does not compile, CBMC rejects it) rather
-    /// than the run (a timeout, a crash).
-    pub fn is_bad_input(&self) -> bool {
-        let run_error = match self {
-            CbmcTeacherError::Compile(e) | CbmcTeacherError::Query { source: e, .. } => e,
+impl HasKind for CbmcTeacherError {
+    /// The program is to blame when it does not compile or CBMC rejects it
+    /// ([`CbmcRunError`]'s kind); a timeout, a stop or a disagreement is the run's.
+    fn kind(&self) -> FailureKind {
+        match self {
+            CbmcTeacherError::Compile(e) | CbmcTeacherError::Query { source: e, .. } => e.kind(),
             CbmcTeacherError::Timeout { .. }
             | CbmcTeacherError::Stopped { .. }
-            | CbmcTeacherError::ConcreteDisagrees { .. } => return false,
-        };
-        matches!(
-            run_error,
-            CbmcRunError::Compile { .. } | CbmcRunError::GotoCc { .. } | CbmcRunError::Cbmc { .. }
-        )
+            | CbmcTeacherError::ConcreteDisagrees { .. } => FailureKind::Failed,
+        }
     }
 }
 

@@ -84,7 +84,10 @@ pub(super) fn front_end_error(
         None => ReviewError::Product {
             entry: entry.to_string(),
             source: Box::new(CbmcRunError::Contract {
-                message: format!("no version for the product's tag {tag}: {source}"),
+                message: format!(
+                    "no version for the product's tag {tag}: {}",
+                    crate::failure::text(&source)
+                ),
             }),
         },
     }
