@@ -615,6 +615,10 @@ impl<'a, 't> Builder<'a, 't> {
             Some(callee) => self.edge(at, Edge::Call(callee)),
             // The path ends here; a fresh node has no way on.
             None if EXITS.contains(&name) => self.node(),
+            // A compiler builtin (`INFINITY` is `__builtin_inff ()`) never calls back into
+            // the program: counted as unknown code, it made every function whose address
+            // is taken callable from any entry that names one.
+            None if name.starts_with("__builtin_") => at,
             None => self.edge(at, Edge::Unknown),
         }
     }
