@@ -76,16 +76,7 @@ pub(crate) fn run(
     let entry = find_entry(&index, &config.entry)?;
     let mut findings = find_sites(config, &units, &index, entry, target, computed_gotos)?;
     let stopped = stopped_in(&units[index.defs[entry].unit]);
-    let taken = address_taken(&units, &index).map_err(&stopped)?;
-    if taken.contains(&entry) {
-        findings.warnings.push(FrontEndWarning::new(
-            WarningKind::EntryReused,
-            format!(
-                "the entry function `{}` is used as a value: the pre-check accepts any word ending in `end`",
-                config.entry
-            ),
-        ));
-    }
+    let taken = taken_functions(&units, &index, entry, &mut findings).map_err(&stopped)?;
 
     let assertions = match target {
         Some(target) => choose_target(target, &mut findings)?,
@@ -129,17 +120,9 @@ pub(crate) fn run(
     for (u, unit) in units.iter().enumerate() {
         let mut edits = std::mem::take(&mut findings.edits[u]);
         site_edits(&findings.sites, u, &letters, &mut edits);
-        let mut hits = std::mem::take(&mut marks.edits[u]);
-        // What the entry can never reach goes, and the edits inside it with it.
-        if !cut[u].is_empty() {
-            edits.retain(|e| !prune::inside(e, &cut[u]));
-            hits.retain(|e| !prune::inside(e, &cut[u]));
-            if let Some(shared) = shared.as_mut() {
-                shared.edits[u].retain(|e| !prune::inside(e, &cut[u]));
-            }
-            edits.extend(prune::blank_edits(&unit.pre.text, &cut[u]));
-        }
-        let mut instrumented = instrumented_text(config, (u, unit), edits, shared.as_mut(), hits);
+        let hits = std::mem::take(&mut marks.edits[u]);
+        let mut instrumented =
+            instrumented_text(config, (u, unit), (edits, hits), shared.as_mut(), &cut[u]);
         if let Some(h) = harness.as_ref().filter(|_| u == entry_def.unit) {
             instrumented.push_str(&h.text);
         }
@@ -334,10 +317,19 @@ fn find_sites(
 fn instrumented_text(
     config: &FrontEndConfig,
     (u, unit): (usize, &Unit),
-    mut edits: Vec<edit::Edit>,
-    shared: Option<&mut inputs::InputEdits>,
-    mut hits: Vec<edit::Edit>,
+    (mut edits, mut hits): (Vec<edit::Edit>, Vec<edit::Edit>),
+    mut shared: Option<&mut inputs::InputEdits>,
+    cut: &[(usize, usize)],
 ) -> String {
+    // What the entry can never reach goes, and the edits inside it with it.
+    if !cut.is_empty() {
+        edits.retain(|e| !prune::inside(e, cut));
+        hits.retain(|e| !prune::inside(e, cut));
+        if let Some(shared) = shared.as_mut() {
+            shared.edits[u].retain(|e| !prune::inside(e, cut));
+        }
+        edits.extend(prune::blank_edits(&unit.pre.text, cut));
+    }
     let mut hooks = if config.record_returns {
         format!("{HOOKS}{RETURN_HOOK}")
     } else {
@@ -356,6 +348,26 @@ fn instrumented_text(
     }
     edits.append(&mut hits);
     format!("{hooks}{}{tail}", edit::apply(&unit.pre.text, edits))
+}
+
+/// The functions whose address is taken, with a warning when the entry is one of them.
+fn taken_functions(
+    units: &[Unit],
+    index: &index::Index,
+    entry: usize,
+    findings: &mut Findings,
+) -> Result<Vec<usize>, crate::stop::Stopped> {
+    let taken = address_taken(units, index)?;
+    if taken.contains(&entry) {
+        findings.warnings.push(FrontEndWarning::new(
+            WarningKind::EntryReused,
+            format!(
+                "the entry function `{}` is used as a value: the pre-check accepts any word ending in `end`",
+                index.defs[entry].name
+            ),
+        ));
+    }
+    Ok(taken)
 }
 
 /// Per unit, the file-scope definitions no execution of the entry reaches

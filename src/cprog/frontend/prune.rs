@@ -145,23 +145,26 @@ fn identifiers(text: &str) -> impl Iterator<Item = &str> {
                 at = literal_end(bytes, at);
             } else if c.is_ascii_alphabetic() || c == b'_' {
                 let start = at;
-                while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_')
-                {
-                    at += 1;
-                }
+                at = word_end(bytes, at);
                 return Some(&text[start..at]);
             } else if c.is_ascii_digit() {
                 // A number's suffix (`10u`, `0x1F`) is no identifier.
-                while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_')
-                {
-                    at += 1;
-                }
+                at = word_end(bytes, at);
             } else {
                 at += 1;
             }
         }
         None
     })
+}
+
+/// The offset after the letters, digits and underscores from `start`.
+fn word_end(bytes: &[u8], start: usize) -> usize {
+    let mut at = start;
+    while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
+        at += 1;
+    }
+    at
 }
 
 /// The offset after the literal opening at `start` (its closing quote, past escapes; the
