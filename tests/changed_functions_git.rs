@@ -319,3 +319,37 @@ fn a_struct_pointer_the_function_only_dereferences_is_never_null_at_its_own_entr
     assert_eq!(check["self_check"]["identical"], true, "{check}");
     assert_eq!(check["complete"], true, "{check}");
 }
+
+#[test]
+fn a_merge_that_drops_a_function_one_branch_added_loses_it() {
+    // Theirs adds `count`, which nothing calls; ours changes parse; the merge commit takes
+    // ours' file and leaves `count` out (jsmn 07af5df drops `jsmn_count_tokens` so).
+    let base = library("", "", true);
+    let ours = library("", "    if (mode == 1)\n        c();\n", true);
+    let theirs = format!(
+        "{base}\nint count(const char *s)\n{{\n    int n = 0;\n    b();\n    return n;\n}}\n"
+    );
+    let repo = common::three_way(&base, &ours, &theirs);
+    repo.git(&["merge", "-q", "--no-commit", "feature"]);
+    repo.commit("prog.c", &ours, "merge, dropping count");
+    assert!(repo.merged());
+    let out = repo.mergelens(&["review", "--commit", "HEAD", "--format", "json"]);
+    let doc: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    let said = text(&out);
+    // Written `unexpected` (the document's word for lost), told apart by the languages.
+    assert_eq!(doc["verdict"], "unexpected", "{said}");
+    let count = entry(&doc, "count").unwrap_or_else(|| panic!("no entry `count`: {doc}"));
+    let lost = common::example_words(&count["lost"]);
+    assert!(lost.iter().any(|w| w.starts_with('b')), "{lost:?} {said}");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("`count`: theirs adds it and the merge does not define it"),
+        "{notes}"
+    );
+    let inconclusive = doc["inconclusive"].to_string();
+    assert!(
+        !inconclusive.contains("`count` is not defined"),
+        "{inconclusive}"
+    );
+}

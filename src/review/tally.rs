@@ -8,6 +8,7 @@ use super::engine::{self, VersionInput};
 use super::error::ReviewError;
 use super::{budget, coverage};
 use crate::config::Settings;
+use crate::document::Version;
 use crate::document::coverage as covered;
 
 /// Why a review or diff learned nothing.
@@ -49,10 +50,33 @@ fn shortfalls(learned: &engine::EntryAutomata, bound: usize) -> Vec<String> {
             )
         })
         .collect();
+    if merge_drops(learned).is_some() {
+        // The merge's empty language is a fact, and the lost words say it; the versions that
+        // lack the function beside it have nothing to learn.
+        return out;
+    }
     out.extend(learned.absent.iter().map(|version| {
         format!("{version}: the entry `{entry}` is not defined, so its behaviour was not learned")
     }));
     out
+}
+
+/// Where the merge does not define an entry one branch added, what it drops: then every
+/// word of that branch at the entry is lost.
+fn merge_drops(learned: &engine::EntryAutomata) -> Option<String> {
+    let absent = |v: Version| learned.absent.contains(&v);
+    if !absent(Version::Merged) || !absent(Version::Base) {
+        return None;
+    }
+    let adder = match (absent(Version::Ours), absent(Version::Theirs)) {
+        (true, false) => Version::Theirs,
+        (false, true) => Version::Ours,
+        _ => return None,
+    };
+    Some(format!(
+        "`{}`: {adder} adds it and the merge does not define it, so what {adder} does at its entry is lost",
+        learned.entry
+    ))
 }
 
 /// The coverage of one entry's change, with the reasons a side could not be checked (a
@@ -150,6 +174,7 @@ impl Tally {
     ) -> covered::Coverage {
         self.inconclusive
             .extend(shortfalls(learned, settings.bounds.max_word_length()));
+        self.notes.extend(merge_drops(learned));
         self.stopped |= !learned.stopped.is_empty();
         self.unfinished.extend(learned.stopped.iter().cloned());
         let coverage = entry_coverage(

@@ -217,6 +217,80 @@ pub(super) fn inside(edit: &Edit, cut: &[(usize, usize)]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cprog::{FrontEndConfig, instrument};
+
+    /// The instrumented text of `source` at `entry`, and the functions it can call.
+    fn instrumented(source: &str, entry: &str) -> (String, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.c");
+        std::fs::write(&path, source).unwrap();
+        let mut config = FrontEndConfig::new(vec![path]);
+        config.entry = entry.to_string();
+        let out = tempfile::tempdir().unwrap();
+        let p = instrument(&config, out.path()).unwrap();
+        let text = std::fs::read_to_string(&p.path).unwrap();
+        (text, p.callable_functions().unwrap())
+    }
+
+    const TABLES: &str = "#include <math.h>\n\
+        static const int table[3] = {1, 2, 3};\n\
+        const int *row = table;\n\
+        int lookup(int i);\n\
+        int lookup(int i) { return table[i]; }\n\
+        static int twice(int x) { return 2 * x; }\n\
+        int (*hook)(int) = twice;\n\
+        static int used = 7;\n\
+        double limit(double x) { if (x > 1e9) return INFINITY; return x + used; }\n\
+        int apply(int x) { return hook(x) + lookup(x); }\n";
+
+    #[test]
+    fn what_the_entry_cannot_reach_is_not_compiled_and_lines_stay() {
+        let (text, callable) = instrumented(TABLES, "limit");
+        // `INFINITY` is a builtin call: no unknown code that could call `twice` back.
+        assert_eq!(callable, ["limit"]);
+        for gone in [
+            "table[3] =",
+            "*row",
+            "return table[i]",
+            "return 2 * x",
+            "(*hook)",
+        ] {
+            assert!(!text.contains(gone), "{gone} stayed:\n{text}");
+        }
+        assert!(text.contains("static int used = 7;"), "{text}");
+        // Line markers and breaks keep `limit` on its line of p.c, line 9.
+        assert_eq!(source_line(&text, "double limit("), 9, "{text}");
+    }
+
+    /// The line of p.c the text's line holding `needle` comes from, by its line markers.
+    fn source_line(text: &str, needle: &str) -> usize {
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines.iter().position(|l| l.contains(needle)).unwrap();
+        let (marker, line) = (0..at)
+            .rev()
+            .find_map(|m| {
+                let rest = lines[m].strip_prefix("# ")?;
+                let (number, file) = rest.split_once(' ')?;
+                file.contains("p.c")
+                    .then(|| (m, number.parse::<usize>().unwrap()))
+            })
+            .unwrap();
+        line + (at - marker - 1)
+    }
+
+    #[test]
+    fn what_a_reachable_pointer_call_may_run_stays() {
+        let (text, callable) = instrumented(TABLES, "apply");
+        assert!(callable.iter().any(|c| c == "twice"), "{callable:?}");
+        for kept in ["table[3] =", "return table[i]", "return 2 * x", "(*hook)"] {
+            assert!(text.contains(kept), "{kept} went:\n{text}");
+        }
+        // Nothing reachable names `row` or `limit`.
+        assert!(
+            !text.contains("*row") && !text.contains("return x + used"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn identifiers_skip_literals_and_numbers() {
