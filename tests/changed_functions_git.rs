@@ -339,6 +339,10 @@ fn a_merge_that_drops_a_function_one_branch_added_loses_it() {
     let said = text(&out);
     // Written `unexpected` (the document's word for lost), told apart by the languages.
     assert_eq!(doc["verdict"], "unexpected", "{said}");
+    assert!(
+        said.contains("merge does not do what a branch's change does (lost)"),
+        "{said}"
+    );
     let count = entry(&doc, "count").unwrap_or_else(|| panic!("no entry `count`: {doc}"));
     let lost = common::example_words(&count["lost"]);
     assert!(lost.iter().any(|w| w.starts_with('b')), "{lost:?} {said}");
@@ -351,5 +355,42 @@ fn a_merge_that_drops_a_function_one_branch_added_loses_it() {
     assert!(
         !inconclusive.contains("`count` is not defined"),
         "{inconclusive}"
+    );
+}
+
+#[test]
+fn a_global_the_function_never_names_does_not_keep_it_from_being_judged() {
+    // Ours changes a table and a prototype `scale` never names; theirs changes `scale`. At
+    // `scale`'s entry the merge runs exactly theirs' code: judged without learning.
+    let program = |table: &str, scale: &str| {
+        format!(
+            "int table[3] = {{{table}}};\nint lookup(int i{});\nint lookup(int i{}) {{ return table[i]; }}\nint scale(int x)\n{{\n    return {scale};\n}}\n",
+            if table.starts_with('1') {
+                ""
+            } else {
+                ", int j"
+            },
+            if table.starts_with('1') {
+                ""
+            } else {
+                ", int j"
+            },
+        )
+    };
+    let base = program("1, 2, 3", "2 * x");
+    let ours = program("4, 5, 6", "2 * x");
+    let theirs = program("1, 2, 3", "3 * x");
+    let repo = common::three_way(&base, &ours, &theirs);
+    let config = "entries = []\n";
+    repo.commit(".mergelens.toml", config, "config");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.commit(".mergelens.toml", config, "config");
+    repo.git(&["checkout", "-q", "main"]);
+    let (doc, said) = review(&repo, &[]);
+    assert_eq!(doc["verdict"], "clean", "{said}");
+    let notes = doc["bounds"]["notes"].to_string();
+    assert!(
+        notes.contains("judged at `scale`'s entry: the merge runs exactly theirs' code there"),
+        "{notes}"
     );
 }

@@ -469,8 +469,12 @@ const LISTED_UNREACHED: usize = 3;
 fn verdict_line(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Clean => "clean: the merge does what the branches' changes do, and nothing else",
-        Verdict::Unexpected | Verdict::Lost => {
+        Verdict::Unexpected => {
             "unexpected: on some input the merge does what neither branch's change, nor both together, do"
+        }
+        // Written `unexpected` as the document writes it; what it found is a loss.
+        Verdict::Lost => {
+            "unexpected: on some input the merge does not do what a branch's change does (lost)"
         }
         Verdict::Overlapping => {
             "overlapping: on some input both branches changed the same part of the execution differently"

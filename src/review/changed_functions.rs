@@ -362,18 +362,20 @@ mod tests {
     fn a_function_missing_or_doubled_in_a_version_gets_no_entry() {
         let mut defined = BTreeMap::new();
         defined.insert(Version::Base, vec![function("f", 1, 3)]);
-        defined.insert(
-            Version::Ours,
-            vec![function("f", 1, 3), function("g", 5, 9)],
-        );
+        let with_g = vec![function("f", 1, 3), function("g", 5, 9)];
+        defined.insert(Version::Ours, with_g.clone());
         assert!(no_own_entry("f", &defined).is_none());
+        // One branch added `g` (whether the merge keeps it or drops it): an entry of its own.
+        assert!(no_own_entry("g", &defined).is_none());
+        // Both added it: neither branch's alone, so the base's absence says no.
+        defined.insert(Version::Theirs, with_g);
         let missing = no_own_entry("g", &defined).unwrap();
         assert!(missing.contains("not defined in base"), "{missing}");
         defined.insert(
-            Version::Theirs,
+            Version::Merged,
             vec![function("f", 1, 3), function("f", 5, 9)],
         );
         let twice = no_own_entry("f", &defined).unwrap();
-        assert!(twice.contains("more than once in theirs"), "{twice}");
+        assert!(twice.contains("more than once in merged"), "{twice}");
     }
 }

@@ -109,12 +109,17 @@ pub(crate) fn run(
     };
     let model =
         program_model(&units, &index, &letters, &findings, entry, &taken).map_err(&stopped)?;
-    let cut = unreachable_items(
-        target,
+    let reach = unreachable_items(
         (&units, &index, &model),
         harness.as_ref().map(|h| h.text.as_str()),
         shared.as_ref(),
     );
+    // Error mode compiles everything: every assertion stays a property.
+    let no_cut = vec![Vec::new(); units.len()];
+    let cut = reach
+        .as_ref()
+        .filter(|_| target.is_none())
+        .unwrap_or(&no_cut);
     let mut paths = Vec::new();
     let mut used_names = HashSet::new();
     for (u, unit) in units.iter().enumerate() {
@@ -131,13 +136,9 @@ pub(crate) fn run(
         paths.push(path);
     }
 
-    let slice_fingerprint = slice::fingerprint(
-        config,
-        &units,
-        &index,
-        &model,
-        harness.as_ref().map(|h| h.text.as_str()),
-    );
+    let slice_fingerprint = reach
+        .as_deref()
+        .map(|cut| slice::fingerprint(config, &units, cut, harness.as_ref().map(|h| &*h.text)));
     let functions = function_infos(&index);
     let globals = file_scope_variables(&units);
     let fingerprint = instance_fingerprint(
@@ -371,27 +372,21 @@ fn taken_functions(
 }
 
 /// Per unit, the file-scope definitions no execution of the entry reaches
-/// ([`prune::unreachable_items`]); none in error mode (where every assertion stays a
-/// property) or where the call graph cannot tell what the entry calls.
+/// ([`prune::unreachable_items`]); `None` where the call graph cannot tell what the entry
+/// calls.
 fn unreachable_items(
-    target: Option<&AssertionTarget>,
     (units, index, model): (&[Unit], &index::Index, &ProgramModel),
     harness: Option<&str>,
     shared: Option<&inputs::InputEdits>,
-) -> Vec<Vec<(usize, usize)>> {
-    let callable = target
-        .is_none()
-        .then(|| super::precheck::callable_functions(model))
-        .flatten();
-    let Some(callable) = callable else {
-        return vec![Vec::new(); units.len()];
-    };
-    let callable: HashSet<usize> = callable.into_iter().collect();
+) -> Option<Vec<Vec<(usize, usize)>>> {
+    let callable: HashSet<usize> = super::precheck::callable_functions(model)?
+        .into_iter()
+        .collect();
     let mut extra: Vec<&str> = harness.into_iter().collect();
     if let Some(shared) = shared {
         extra.extend(shared.tails.iter().map(String::as_str));
     }
-    prune::unreachable_items(units, index, &callable, &extra)
+    Some(prune::unreachable_items(units, index, &callable, &extra))
 }
 
 /// The control-flow model of the pre-check; in error mode it knows where each assertion

@@ -1,53 +1,41 @@
 //! The fingerprint of what an entry can run ([`fingerprint`]): the program's code, token for
-//! token after preprocessing, less the definitions of the functions the entry's executions
-//! cannot call; and the token fingerprints of whole units ([`units_fingerprint`]) and of
-//! the configuration ([`config_fingerprint`]) that the program's fingerprint is made of.
+//! token after preprocessing, less what no execution of the entry reaches; and the token
+//! fingerprints of whole units ([`units_fingerprint`]) and of the configuration
+//! ([`config_fingerprint`]) that the program's fingerprint is made of.
 //!
 //! Why: two versions whose code the entry can run is the same behave alike at that entry
 //! on every input and at every bound, whatever else differs, so a review need not learn or
 //! check them apart (the idea of DiffKemp's and SafeMerge's per-function comparison, as an
-//! equality of program slices). Only whole function definitions are cut: declarations,
-//! types, globals and their initialisers stay, so a change to any of them still tells the
-//! versions apart. Which functions are callable is the pre-check's call graph
-//! ([`crate::cprog::precheck::callable_functions`]): a call through a pointer counts every
-//! function whose address is taken, and a `goto` the graph cannot follow gives no slice.
+//! equality of program slices). What is cut is [`super::prune`]'s: the definitions of the
+//! functions the entry cannot call (by the pre-check's call graph,
+//! [`crate::cprog::precheck::callable_functions`]: a call through a pointer counts every
+//! function whose address is taken, and a `goto` the graph cannot follow gives no slice),
+//! and the prototypes and file-scope variables that nothing kept names. Types stay, so a
+//! change to a type still tells the versions apart; so does a change to any global or
+//! prototype the kept code names.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::index::{Index, Unit};
-use crate::cprog::cfg::ProgramModel;
-use crate::cprog::precheck;
+use super::index::Unit;
 use crate::cprog::program::FrontEndConfig;
 use crate::fingerprint::Fingerprint;
 
-/// The slice's fingerprint, with the generated harness's text; `None` when the call graph
-/// cannot tell which functions the entry calls.
+/// The slice's fingerprint, with the generated harness's text: the units less the ranges
+/// `cut` ([`super::prune::unreachable_items`]: the definitions, prototypes and variables
+/// no execution of the entry reaches).
 pub(super) fn fingerprint(
     config: &FrontEndConfig,
     units: &[Unit],
-    index: &Index,
-    model: &ProgramModel,
+    cut: &[Vec<(usize, usize)>],
     harness: Option<&str>,
-) -> Option<String> {
-    let callable: HashSet<usize> = precheck::callable_functions(model)?.into_iter().collect();
+) -> String {
     let mut h = Fingerprint::new();
-    h.field("mergelens-slice/1");
+    h.field("mergelens-slice/2");
     config_fingerprint(&mut h, config);
-    units_fingerprint_without(&mut h, config, units, |u| {
-        let mut cut: Vec<(usize, usize)> = index
-            .defs
-            .iter()
-            .enumerate()
-            .filter(|(i, d)| d.unit == u && !callable.contains(i))
-            .map(|(_, d)| (d.node.start_byte(), d.node.end_byte()))
-            .collect();
-        cut.sort_unstable();
-        cut
-    });
+    units_fingerprint_without(&mut h, config, units, |u| cut[u].clone());
     h.field("harness");
     h.field(harness.unwrap_or(""));
-    Some(h.hex())
+    h.hex()
 }
 
 /// `# 12 "file" 1 3` or `#line 12`.
