@@ -97,34 +97,60 @@ fn under(name: &str, roots: &[PathBuf]) -> bool {
 }
 
 /// gcc's system include directories (`#include <...>` search list without any flag of the
-/// user's), canonical; asked once per process.
+/// user's), canonical; asked once per process. A query the run's stop cut short is a stop
+/// (no fault of the program's, and not kept: a later run asks again).
 pub(crate) fn system_include_dirs() -> Result<&'static [PathBuf], FrontEndError> {
     static DIRS: OnceLock<Result<Vec<PathBuf>, String>> = OnceLock::new();
-    DIRS.get_or_init(ask_gcc)
-        .as_deref()
+    if let Some(dirs) = DIRS.get() {
+        return known(dirs);
+    }
+    let asked = match ask_gcc() {
+        Asked::Stopped => {
+            return Err(FrontEndError::Stopped {
+                file: PathBuf::from("/dev/null"),
+                reason: crate::stop::stop_reason().unwrap_or(crate::stop::StopReason::Interrupted),
+            });
+        }
+        Asked::Answer(answer) => answer,
+    };
+    known(DIRS.get_or_init(|| asked))
+}
+
+fn known(dirs: &Result<Vec<PathBuf>, String>) -> Result<&[PathBuf], FrontEndError> {
+    dirs.as_deref()
         .map_err(|message| FrontEndError::Preprocess {
             file: PathBuf::from("/dev/null"),
             message: message.clone(),
         })
 }
 
-fn ask_gcc() -> Result<Vec<PathBuf>, String> {
+/// What asking gcc gave: its directories or why not, or nothing because the run was
+/// stopped.
+enum Asked {
+    Answer(Result<Vec<PathBuf>, String>),
+    Stopped,
+}
+
+fn ask_gcc() -> Asked {
     use crate::process::{self, Ran};
     let mut cmd = Command::new("gcc");
     cmd.args(["-xc", "-E", "-v", "/dev/null"]);
     let why = "cannot ask gcc for its system include directories (`gcc -xc -E -v /dev/null`)";
-    match process::run_bounded(cmd, process::tool_deadline(), process::MAX_TOOL_OUTPUT) {
-        Ok(Ran::Finished { status, stderr, .. }) if status.success() => {
-            let dirs = search_list(&String::from_utf8_lossy(&stderr));
-            if dirs.is_empty() {
-                Err(format!("{why}: it listed none"))
-            } else {
-                Ok(dirs)
+    Asked::Answer(
+        match process::run_bounded(cmd, process::tool_deadline(), process::MAX_TOOL_OUTPUT) {
+            Ok(Ran::Finished { status, stderr, .. }) if status.success() => {
+                let dirs = search_list(&String::from_utf8_lossy(&stderr));
+                if dirs.is_empty() {
+                    Err(format!("{why}: it listed none"))
+                } else {
+                    Ok(dirs)
+                }
             }
-        }
-        Ok(_) => Err(format!("{why}: it failed or was stopped")),
-        Err(e) => Err(format!("{why}: {e}; install gcc")),
-    }
+            Ok(Ran::Stopped) => return Asked::Stopped,
+            Ok(_) => Err(format!("{why}: it failed or timed out")),
+            Err(e) => Err(format!("{why}: {e}; install gcc")),
+        },
+    )
 }
 
 /// The directories of `gcc -v`'s `#include <...>` search list, canonical (those that exist).
