@@ -22,8 +22,8 @@ use super::index::{Index, Unit};
 use crate::cprog::edit::Edit;
 use crate::cprog::syntax::{self, named_children};
 
-/// One file-scope item: its byte range in its unit's text, the names it defines (empty for
-/// an item that always stays) and whether it may go.
+/// One file-scope item: its byte range in its unit's text and the names it defines (empty
+/// for an item that always stays).
 struct Item {
     unit: usize,
     range: (usize, usize),
@@ -53,7 +53,8 @@ pub(super) fn unreachable_items(
         for top in named_children(unit.tree.root_node()) {
             let range = (top.start_byte(), top.end_byte());
             let defines = match top.kind() {
-                "function_definition" => may_go
+                // A constructor runs though nothing names it.
+                "function_definition" if !runs_by_itself(top, src) => may_go
                     .get(&(u, range.0))
                     .map(|name| vec![name.to_string()])
                     .unwrap_or_default(),
@@ -121,6 +122,16 @@ fn kept_items(units: &[Unit], items: &[Item], extra: &[&str]) -> Vec<bool> {
 
 fn item_text<'u>(units: &'u [Unit], item: &Item) -> &'u str {
     &units[item.unit].src()[item.range.0..item.range.1]
+}
+
+/// Whether a function definition carries `__attribute__((constructor))` (or `destructor`):
+/// it runs without a call.
+fn runs_by_itself(definition: tree_sitter::Node, src: &str) -> bool {
+    let head = definition
+        .child_by_field_name("body")
+        .map_or(definition.end_byte(), |b| b.start_byte());
+    let head = &src[definition.start_byte()..head];
+    head.contains("constructor") || head.contains("destructor")
 }
 
 /// Whether a declaration also defines a struct, union or enum (`struct s { int a; } x;`):
@@ -276,6 +287,14 @@ mod tests {
             })
             .unwrap();
         line + (at - marker - 1)
+    }
+
+    #[test]
+    fn a_constructor_stays_though_nothing_names_it() {
+        let source = "int ready;\nstatic void __attribute__((constructor)) setup(void) { ready = 1; }\nstatic void unused(void) { ready = 2; }\nint f(void) { return 0; }\n";
+        let (text, _) = instrumented(source, "f");
+        assert!(text.contains("ready = 1"), "{text}");
+        assert!(!text.contains("ready = 2"), "{text}");
     }
 
     #[test]
