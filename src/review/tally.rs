@@ -38,8 +38,9 @@ pub(super) fn contained<T>(
 }
 
 /// What keeps "no difference" from meaning "no difference within the bounds": a version
-/// whose automaton is exact only up to a shorter length, a version without the entry.
-fn shortfalls(learned: &engine::EntryAutomata, bound: usize) -> Vec<String> {
+/// whose automaton is exact only up to a shorter length, a version without the entry (not
+/// where `merge_drops`: the merge lacks a function a branch added, which is a finding).
+fn shortfalls(learned: &engine::EntryAutomata, bound: usize, merge_drops: bool) -> Vec<String> {
     let entry = &learned.entry;
     let mut out: Vec<String> = learned
         .inexact
@@ -50,7 +51,7 @@ fn shortfalls(learned: &engine::EntryAutomata, bound: usize) -> Vec<String> {
             )
         })
         .collect();
-    if merge_drops(learned).is_some() {
+    if merge_drops {
         // The merge's empty language is a fact, and the lost words say it; the versions that
         // lack the function beside it have nothing to learn.
         return out;
@@ -172,9 +173,13 @@ impl Tally {
         settings: &Settings,
         ctx: &LearnContext,
     ) -> covered::Coverage {
-        self.inconclusive
-            .extend(shortfalls(learned, settings.bounds.max_word_length()));
-        self.notes.extend(merge_drops(learned));
+        let drops = merge_drops(learned);
+        self.inconclusive.extend(shortfalls(
+            learned,
+            settings.bounds.max_word_length(),
+            drops.is_some(),
+        ));
+        self.notes.extend(drops);
         self.stopped |= !learned.stopped.is_empty();
         self.unfinished.extend(learned.stopped.iter().cloned());
         let coverage = entry_coverage(

@@ -220,8 +220,8 @@ pub(super) fn inside(edit: &Edit, cut: &[(usize, usize)]) -> bool {
     cut.iter().any(|&(start, end)| {
         start <= edit.start
             && edit.end <= end
-            && !(edit.start == end && edit.side == Side::Open && edit.end == end)
-            && !(edit.end == start && edit.side == Side::Close && edit.start == start)
+            && !(edit.start == end && edit.side == Side::Open)
+            && !(edit.end == start && edit.side == Side::Close)
     })
 }
 
