@@ -8,12 +8,15 @@
 //! time budget being read. The same slice the review's identity check uses
 //! ([`super::slice`]) says which functions the entry can call; what those functions, the
 //! harness and every declaration name (by identifier, transitively) is kept, and the rest
-//! of the function and variable definitions goes: no kept text names them, so no execution
-//! reaches them, and the program's behaviour at the entry is unchanged.
+//! of the function and variable definitions, prototypes and types goes: no kept text names
+//! them, so no execution reaches them, and the program's behaviour at the entry is
+//! unchanged. That a type goes matters to the identity check: a header one branch includes
+//! (hiredis's merge of a vendored float parser) adds types every function's slice would
+//! otherwise carry, though none of them names one.
 //!
 //! Conservative by construction: names are matched as tokens whatever their scope (a
-//! local that shadows a global keeps the global), a declaration that also defines a type
-//! stays, and the line structure is kept (line markers and line breaks stay), so every
+//! local that shadows a global keeps the global; a struct's field named as a type keeps
+//! the type), and the line structure is kept (line markers and line breaks stay), so every
 //! line after a cut keeps its number.
 
 use std::collections::{HashMap, HashSet};
@@ -23,15 +26,16 @@ use crate::cprog::edit::Edit;
 use crate::cprog::syntax::{self, named_children};
 
 /// One file-scope item: its byte range in its unit's text and the names it defines (empty
-/// for an item that always stays).
+/// for an item that always stays: a definition the entry can call, an asm or pragma, an
+/// anonymous type).
 struct Item {
     unit: usize,
     range: (usize, usize),
     defines: Vec<String>,
 }
 
-/// The byte ranges, per unit, of the function and variable definitions that nothing the
-/// entry can run names. `callable` are the definitions (indices of `index.defs`) the call
+/// The byte ranges, per unit, of the function and variable definitions, prototypes and
+/// types that nothing the entry can run names. `callable` are the definitions (indices of `index.defs`) the call
 /// graph says the entry can call; `extra` is text added to the program (the harness, the
 /// shared inputs' declarations), whose names are kept too.
 pub(super) fn unreachable_items(
@@ -58,13 +62,20 @@ pub(super) fn unreachable_items(
                     .get(&(u, range.0))
                     .map(|name| vec![name.to_string()])
                     .unwrap_or_default(),
-                // A prototype names its function without calling it: it goes with it.
-                "declaration" if !defines_type(top) => syntax::declared_names(top, src)
+                // A prototype names its function without calling it: it goes with it. A
+                // type (and a variable declared with it) goes when nothing kept names the
+                // type, its tag or its constants: no execution can depend on it.
+                "declaration" => syntax::declared_names(top, src)
                     .into_iter()
                     .map(str::to_string)
+                    .chain(type_names(top, src))
                     .collect(),
+                "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                    type_names(top, src)
+                }
                 _ => Vec::new(),
             };
+            let range = (range.0, past_semicolon(src, range.1));
             items.push(Item {
                 unit: u,
                 range,
@@ -134,15 +145,79 @@ fn runs_by_itself(definition: tree_sitter::Node, src: &str) -> bool {
     head.contains("constructor") || head.contains("destructor")
 }
 
-/// Whether a declaration also defines a struct, union or enum (`struct s { int a; } x;`):
-/// its type may be used elsewhere, so it stays.
-fn defines_type(declaration: tree_sitter::Node) -> bool {
-    declaration.child_by_field_name("type").is_some_and(|t| {
+/// The names a type item defines: a typedef's names, the tag of a struct, union or enum
+/// it declares or defines, and an enum's constants.
+fn type_names(top: tree_sitter::Node, src: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    if top.kind() == "type_definition" {
+        let mut cursor = top.walk();
+        for declarator in top.children_by_field_name("declarator", &mut cursor) {
+            names.extend(typedef_name(declarator, src));
+        }
+    }
+    let specifier = if top.kind().ends_with("_specifier") {
+        Some(top)
+    } else {
+        top.child_by_field_name("type")
+    };
+    let Some(specifier) = specifier.filter(|t| {
         matches!(
             t.kind(),
             "struct_specifier" | "union_specifier" | "enum_specifier"
-        ) && t.child_by_field_name("body").is_some()
-    })
+        )
+    }) else {
+        return names;
+    };
+    // A tag counts where the item defines it (`struct s { … }`) or declares it alone
+    // (`struct s;`), not where a declaration only uses it (`struct s *p;`).
+    let body = specifier.child_by_field_name("body");
+    let alone = top.child_by_field_name("declarator").is_none();
+    if let Some(tag) = specifier.child_by_field_name("name")
+        && (body.is_some() || alone)
+    {
+        names.push(syntax::text(tag, src).to_string());
+    }
+    if let Some(body) = body
+        && body.kind() == "enumerator_list"
+    {
+        names.extend(
+            named_children(body)
+                .into_iter()
+                .filter_map(|e| e.child_by_field_name("name"))
+                .map(|n| syntax::text(n, src).to_string()),
+        );
+    }
+    names
+}
+
+/// The name a typedef's declarator declares (`name` in `typedef int (*name)(int);`).
+fn typedef_name(declarator: tree_sitter::Node, src: &str) -> Option<String> {
+    let mut node = declarator;
+    loop {
+        if matches!(
+            node.kind(),
+            "type_identifier" | "identifier" | "primitive_type"
+        ) {
+            return Some(syntax::text(node, src).to_string());
+        }
+        node = node.child_by_field_name("declarator").or_else(|| {
+            named_children(node)
+                .into_iter()
+                .find(|c| c.kind().ends_with("declarator") || c.kind() == "type_identifier")
+        })?;
+    }
+}
+
+/// The end of an item extended over the `;` that closes a bare `struct s { … };` (the
+/// syntax tree leaves it outside the specifier).
+fn past_semicolon(src: &str, end: usize) -> usize {
+    let rest = &src[end..];
+    let blank = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    if rest[blank..].starts_with(';') {
+        end + blank + 1
+    } else {
+        end
+    }
 }
 
 /// The identifiers of C text, outside string and character literals.
@@ -309,6 +384,41 @@ mod tests {
             !text.contains("*row") && !text.contains("return x + used"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_type_nothing_kept_names_goes_and_what_a_kept_one_names_stays() {
+        let source = "typedef struct big { double d[8]; } big_t;\n\
+            struct lone { int a; };\n\
+            struct fwd;\n\
+            enum colour { RED, GREEN }; enum shade { DARK, LIGHT };\n\
+            enum { LIMIT = 4 };\n\
+            typedef unsigned long word;\n\
+            struct node { word w; struct node *next; };\n\
+            typedef int (*callback)(big_t *);\n\
+            static int ext(int x) { return x; }\n\
+            int size(struct node *n) { return ext(n->w < LIMIT ? GREEN : 0); }\n";
+        let (text, callable) = instrumented(source, "size");
+        assert_eq!(callable, ["ext", "size"]);
+        for gone in [
+            "struct big",
+            "struct lone",
+            "struct fwd;",
+            "enum shade",
+            "(*callback)",
+        ] {
+            assert!(!text.contains(gone), "{gone} stayed:\n{text}");
+        }
+        // `size` names `struct node`, `LIMIT` and `GREEN`, the node names `word`.
+        for kept in [
+            "typedef unsigned long word;",
+            "struct node {",
+            "LIMIT = 4",
+            "RED, GREEN",
+        ] {
+            assert!(text.contains(kept), "{kept} went:\n{text}");
+        }
+        assert_eq!(source_line(&text, "int size("), 10, "{text}");
     }
 
     #[test]

@@ -17,8 +17,9 @@
 //!   is assumed to be at most that;
 //! * any other pointer is NULL or points to a nondeterministic object, the choice itself a
 //!   nondeterministic `int`; `void *` points to bytes; a parameter the entry only ever
-//!   dereferences is not NULL ([`contract`]: passing NULL there runs undefined behaviour,
-//!   which CBMC models as a fresh value per read);
+//!   dereferences, or dereferences before anything else, is not NULL ([`contract`]:
+//!   passing NULL there runs undefined behaviour, which CBMC models as a fresh value per
+//!   read);
 //! * a struct's pointer field beside an integer field named as its length is a buffer
 //!   sized together with it, as for parameters;
 //! * a struct's pointer fields are built the same way, [`DEPTH`] objects deep (deeper ones
@@ -188,7 +189,7 @@ pub(crate) fn parts(
         .filter_map(types::declarator_name)
         .map(|n| text(n, src).to_string())
         .collect();
-    g.non_null = contract::dereferenced_only(def.body, src, &names);
+    g.non_null = contract::never_null(def.body, src, &names);
     let args = arguments(&mut g, &params, units[def.unit].src())?;
     let definitions = definitions(def, &scope, file)?;
     Ok(Some(HarnessParts {

@@ -77,7 +77,7 @@ fn skeleton(entry: &str) -> String {
 #[test]
 fn a_pointer_the_entry_only_dereferences_is_not_null_in_every_harness() {
     let assume = |var: &str| {
-        format!("__CPROVER_assume({var} == 0); /* value_of only dereferences `n`: not NULL */")
+        format!("__CPROVER_assume({var} == 0); /* value_of dereferences `n` first: not NULL */")
     };
     let text = generated("value_of", false).unwrap();
     assert!(text.contains(&assume("__ml_v_n_is_null")), "{text}");
