@@ -3,11 +3,9 @@
 //! verdict `unfinished` (never `inconclusive`, which is for a finished check short of its
 //! bounds); the exit code follows `fail-on`.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Repo, text};
+use crate::common::{Repo, text};
 use serde_json::Value;
 
 /// `tests/programs/hash_loop.c`: every query is a real CBMC run; at these bounds learning

@@ -3,14 +3,14 @@
 //! condition, keeps the front end, the pre-check and the learner busy for minutes. With the
 //! real gcc, CBMC and git; the waits are for lines on standard error, the bounds generous.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{Repo, text};
+use crate::common::{Repo, text};
 
 /// `n` functions `f0` … each called from `main` under `if (nondet_int())`; `first` and
 /// `last`, when given, are called unconditionally before and after them.

@@ -3,12 +3,10 @@
 //! cannot name a program to run, cannot open the gate, cannot make mergelens read files
 //! outside its checkout, and cannot exhaust memory with a small document.
 
-mod common;
-
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{Repo, fig12, text};
+use crate::common::{Repo, fig12, text};
 
 const MERGE: [&str; 5] = ["merge", "--no-ff", "-m", "merge feature", "feature"];
 
