@@ -4,7 +4,8 @@
 //! other builds) stretches the wall clock of a run, not its work, while a run that kept
 //! working for minutes after its stop would use minutes of CPU.
 //!
-//! Key items: [`output_and_cpu`], [`wait_cpu`], [`cpu_so_far`], [`on_every_core`].
+//! Key items: [`output_and_cpu`], [`wait_cpu`], [`cpu_so_far`], [`children_cpu`],
+//! [`on_every_core`].
 
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
@@ -72,9 +73,14 @@ pub fn wait_cpu(child: Child) -> (ExitStatus, Duration) {
 /// The CPU time the running process `pid` has used so far, itself and the children it has
 /// waited for (`/proc/PID/stat`: utime, stime, cutime, cstime).
 pub fn cpu_so_far(pid: u32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    cpu_if_running(pid).unwrap_or_else(|| panic!("process {pid} is not running"))
+}
+
+/// [`cpu_so_far`], or `None` once the process is gone.
+fn cpu_if_running(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) is in parentheses and may hold spaces; field 3 follows.
-    let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+    let after_name = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = after_name.split_whitespace().collect();
     let ticks: u64 = fields[11..15]
         .iter()
@@ -82,7 +88,7 @@ pub fn cpu_so_far(pid: u32) -> Duration {
         .sum();
     // SAFETY: sysconf has no preconditions.
     let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).unwrap();
-    Duration::from_millis(ticks * 1000 / per_second)
+    Some(Duration::from_millis(ticks * 1000 / per_second))
 }
 
 /// The CPU time a run that ends within `wall` on every core can use at most: a bound that
@@ -90,4 +96,40 @@ pub fn cpu_so_far(pid: u32) -> Duration {
 pub fn on_every_core(wall: Duration) -> Duration {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     wall * u32::try_from(cores).unwrap()
+}
+
+/// Runs `f` while another thread watches the children the calling thread starts (through
+/// `/proc/self/task/TID/children`, so no other test's): `f`'s result, how many children
+/// were seen, and the most CPU time one of them was seen to use (sampled every 20 ms, so a
+/// child shorter than that may go unseen). For work the library starts in this process,
+/// where [`wait_cpu`] cannot reach.
+pub fn children_cpu<T>(f: impl FnOnce() -> T) -> (T, usize, Duration) {
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // SAFETY: gettid has no preconditions.
+    let tid = unsafe { libc::gettid() };
+    let done = Arc::new(AtomicBool::new(false));
+    let watching = Arc::clone(&done);
+    let watcher = std::thread::spawn(move || {
+        let mut seen: HashMap<u32, Duration> = HashMap::new();
+        let children = format!("/proc/self/task/{tid}/children");
+        while !watching.load(Ordering::Relaxed) {
+            let pids = std::fs::read_to_string(&children).unwrap_or_default();
+            for pid in pids.split_whitespace().filter_map(|p| p.parse().ok()) {
+                // A child may end between the two reads.
+                if let Some(cpu) = cpu_if_running(pid) {
+                    let most = seen.entry(pid).or_default();
+                    *most = (*most).max(cpu);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        seen
+    });
+    let value = f();
+    done.store(true, Ordering::Relaxed);
+    let seen = watcher.join().unwrap();
+    let most = seen.values().copied().max().unwrap_or_default();
+    (value, seen.len(), most)
 }
