@@ -6,9 +6,9 @@
 
 use crate::common;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Lines};
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Child, ChildStderr, Stdio};
 use std::time::Duration;
 
 use crate::common::work::{cpu_so_far, on_every_core, output_and_cpu, wait_cpu};
@@ -90,9 +90,9 @@ fn learning_thousands_of_functions_ends_at_the_budget() {
     );
 }
 
-#[test]
-fn sigterm_ends_a_review_of_thousands_of_functions_within_seconds() {
-    let repo = wide_merge(3000);
+/// A review of a wide merge, under way: it has reported progress, so its signal handlers
+/// are in place. The child, the rest of its standard error, and what it said so far.
+fn review_under_way(repo: &Repo) -> (Child, Lines<BufReader<ChildStderr>>, String) {
     let mut child = repo
         .command(
             Path::new(env!("CARGO_BIN_EXE_mergelens")),
@@ -105,7 +105,6 @@ fn sigterm_ends_a_review_of_thousands_of_functions_within_seconds() {
         .unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let mut seen = String::new();
-    // The review is under way once it reports progress.
     for line in lines.by_ref() {
         let line = line.unwrap();
         seen.push_str(&line);
@@ -115,9 +114,22 @@ fn sigterm_ends_a_review_of_thousands_of_functions_within_seconds() {
         }
     }
     assert!(seen.contains("mergelens: progress:"), "{seen}");
-    let before = cpu_so_far(child.id());
+    (child, lines, seen)
+}
+
+/// Sends `signal` to `child`.
+fn signal(child: &Child, signal: libc::c_int) {
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
     // SAFETY: kill(2) with the id of our own child and a valid signal number.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+}
+
+#[test]
+fn sigterm_ends_a_review_of_thousands_of_functions_within_seconds() {
+    let repo = wide_merge(3000);
+    let (child, lines, mut seen) = review_under_way(&repo);
+    let before = cpu_so_far(child.id());
+    signal(&child, libc::SIGTERM);
     for line in lines {
         seen.push_str(&line.unwrap());
         seen.push('\n');
@@ -131,6 +143,26 @@ fn sigterm_ends_a_review_of_thousands_of_functions_within_seconds() {
         after < on_every_core(Duration::from_secs(20)),
         "{after:?} of CPU after the signal: {seen}"
     );
+}
+
+/// The first signal stops the review, which then writes what it has; a second one ends
+/// the process at once, with 130. Two different signals, sent together: two of the same
+/// kind still pending would be delivered as one.
+#[test]
+fn a_second_signal_ends_the_review_at_once_with_130() {
+    let repo = wide_merge(3000);
+    let (child, lines, mut seen) = review_under_way(&repo);
+    signal(&child, libc::SIGTERM);
+    signal(&child, libc::SIGINT);
+    for line in lines {
+        seen.push_str(&line.unwrap());
+        seen.push('\n');
+    }
+    let (status, _) = wait_cpu(child);
+    assert_eq!(status.code(), Some(130), "{status:?}: {seen}");
+    // Ended before it wrote a verdict.
+    assert!(!seen.contains("verdict:"), "{seen}");
+    assert!(!seen.contains("panicked"), "{seen}");
 }
 
 #[test]
