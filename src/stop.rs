@@ -58,6 +58,12 @@ pub fn request_stop() {
     STOP.store(true, Ordering::SeqCst);
 }
 
+/// The flag [`request_stop`] sets, for a signal handler to set itself
+/// (`signal_hook::flag::register` in the binary).
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
+}
+
 /// Whether [`request_stop`] was called.
 pub fn stop_requested() -> bool {
     STOP.load(Ordering::SeqCst)

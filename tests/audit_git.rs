@@ -2,9 +2,7 @@
 //! range reviewed as committed, one line each, a `mergelens-audit/1` document and reports
 //! in HTML and Markdown; a second audit of the same range runs no CBMC.
 
-mod common;
-
-use common::{Repo, text};
+use crate::common::{Repo, text};
 use serde_json::Value;
 
 /// `main` calls `first`, `mid`, then `second` (changes of the two are apart in the calls

@@ -6,11 +6,9 @@
 //! what the check rests on. The key comes from `$MERGELENS_CACHE_KEY` or a key file
 //! created in the (temporary) home; without one no cache is read or written.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{Repo, text, three_way};
+use crate::common::{Repo, text, three_way};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 

@@ -3,9 +3,9 @@
 //! through the generated harness; `changed-functions` selects which; a stop among many
 //! changed functions leaves the rest unfinished, never clean.
 
-mod common;
+use crate::common;
 
-use common::{Repo, text};
+use crate::common::{Repo, text};
 use serde_json::Value;
 
 /// A library: `parse` sets a mode from its string argument and calls `a()` in mode 1;

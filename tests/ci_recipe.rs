@@ -3,12 +3,10 @@
 //! with the real CBMC; the SARIF they write is checked against the schema, and the GitHub
 //! and GitLab recipes must hold those commands line for line.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{fig12, text};
+use crate::common::{fig12, text};
 
 fn ci_doc() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ci.md")).unwrap()

@@ -1,9 +1,9 @@
 //! Coverage of the change (issue 14): whether some execution within the bounds reaches each
 //! changed hunk, with the real CBMC and real git repositories.
 
-mod common;
+use crate::common;
 
-use common::{Repo, text};
+use crate::common::{Repo, text};
 use serde_json::Value;
 
 /// `c()` once per iteration of a loop of nondeterministic length `n`; `before` runs before

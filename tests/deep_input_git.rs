@@ -3,9 +3,7 @@
 //! nested parentheses) gets a one-line error naming the file, in `review` and in the hook,
 //! where `on-error` decides and the warning line says so. With the real gcc, CBMC and git.
 
-mod common;
-
-use common::{Repo, text, three_way};
+use crate::common::{Repo, text, three_way};
 
 const BASE: &str = "int nondet_int(void);\nvoid f(void) {}\n\nint main(void)\n{\n    int x = nondet_int();\n\n    if (x) f();\n\n    return 0;\n}\n";
 

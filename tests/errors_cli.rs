@@ -2,11 +2,9 @@
 //! standard error (after any progress lines), each cause said once (no stretch of 12
 //! characters or more appears twice), and the exit code `docs/cli.md` documents for it.
 
-mod common;
-
 use std::process::Output;
 
-use common::Repo;
+use crate::common::Repo;
 
 /// A stretch of at least `n` characters that `line` says twice, if any.
 fn repeated(line: &str, n: usize) -> Option<String> {

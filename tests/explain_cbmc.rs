@@ -437,24 +437,61 @@ fn error_mode_instruments_the_target_and_prechecks_the_shape() {
     assert_ne!(program.fingerprint(), other.fingerprint());
 }
 
+/// A CBMC installation in `dir/bin` whose `cbmc`, `goto-cc` and `goto-instrument` append
+/// their name and arguments to `dir/calls.log`, then run the real tool; the path of its
+/// `cbmc` and of the log.
+fn logged_tools(dir: &Path) -> (PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let real = mergelens::cbmc::Toolchain::locate(None).expect("CBMC is installed (make deps)");
+    let bin = dir.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let log = dir.join("calls.log");
+    for (name, tool) in [
+        ("cbmc", &real.cbmc),
+        ("goto-cc", &real.goto_cc),
+        ("goto-instrument", &real.goto_instrument),
+    ] {
+        let path = bin.join(name);
+        let script = format!(
+            "#!/bin/sh\necho \"{name} $*\" >>'{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            tool.display()
+        );
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    (bin.join("cbmc"), log)
+}
+
 #[test]
 fn a_syntax_error_is_reported_before_any_cbmc_run() {
     // Without --assertion the target is found by running CBMC; the front end's checks come
     // first. A CBMC that does not exist proves that none ran: finding it would fail with
-    // exit code 5 (tool missing), but the syntax error (exit code 2) comes first.
-    for cbmc in [None, Some("/nonexistent/mergelens-test/cbmc")] {
-        let mut args = vec!["tests/programs/syntax_error.c"];
-        if let Some(cbmc) = cbmc {
-            args.extend(["--cbmc", cbmc]);
-        }
-        let started = std::time::Instant::now();
-        let output = explain(&args);
+    // exit code 5 (tool missing), but the syntax error (exit code 2) comes first. The real
+    // tools behind scripts that log each call prove it where CBMC is found.
+    let dir = tempfile::tempdir().unwrap();
+    let (logged, log) = logged_tools(dir.path());
+    for cbmc in [logged.to_str().unwrap(), "/nonexistent/mergelens-test/cbmc"] {
+        let output = explain(&["tests/programs/syntax_error.c", "--cbmc", cbmc]);
         let text = stderr(&output);
         assert_eq!(output.status.code(), Some(2), "{text}");
         assert!(text.contains("syntax_error.c:7:"), "{text}");
         assert!(text.contains("C syntax error"), "{text}");
-        assert!(started.elapsed().as_secs() < 30, "{text}");
     }
+    let calls = std::fs::read_to_string(&log).unwrap_or_default();
+    let runs: Vec<&str> = calls
+        .lines()
+        .filter(|l| !l.ends_with(" --version"))
+        .collect();
+    assert!(runs.is_empty(), "{calls}");
+    // The scripts do log: a call of their own is in the log.
+    let version = Command::new(&logged).arg("--version").output().unwrap();
+    assert!(version.status.success(), "{version:?}");
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        calls.lines().any(|l| l.ends_with("cbmc --version")),
+        "{calls}"
+    );
     // The same for a missing entry function.
     let output = explain(&[
         "tests/programs/explain_two.c",

@@ -2,10 +2,8 @@
 //! repository's harness is read from the committed `HEAD` (so it serves a tag that predates
 //! it), the user's from anywhere, and a repository path that leaves the checkout is refused.
 
-mod common;
-
-use common::tokenizer::{HARNESS, HEADER, V1, V2, words};
-use common::{Repo, text};
+use crate::common::tokenizer::{HARNESS, HEADER, V1, V2, words};
+use crate::common::{Repo, text};
 use serde_json::Value;
 
 /// A harness that does not compile: used to show which copy is read.

@@ -2,13 +2,11 @@
 //! small library with no `main`, reviewed across two release tags through a harness file
 //! that is in no version, and learned directly with `mergelens learn --harness`.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use common::tokenizer::{HARNESS, HEADER, V1, V2, set, words};
-use common::{Repo, text};
+use crate::common::tokenizer::{HARNESS, HEADER, V1, V2, set, words};
+use crate::common::{Repo, text};
 use serde_json::Value;
 
 #[test]

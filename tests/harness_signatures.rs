@@ -4,11 +4,9 @@
 //! values allow: NULL and non-NULL pointers, lengths up to the buffer's size and no more,
 //! both answers of a callback.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::{Repo, text, three_way};
+use crate::common::{Repo, text, three_way};
 use serde_json::Value;
 
 const HEADER: &str = "#include <stddef.h>

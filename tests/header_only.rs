@@ -1,11 +1,9 @@
 //! A header-only library: its functions are defined in a header the program includes, and
 //! they are letters like the C files' own (issue 14), for `learn` and for `diff` alike.
 
-mod common;
-
 use std::process::Command;
 
-use common::{Repo, text};
+use crate::common::{Repo, text};
 
 const HEADER: &str = "static inline void tick(void) {}\nstatic inline int twice(int x) { tick(); tick(); return 2 * x; }\n";
 const MAIN: &str = "#include \"lib.h\"\nint main(void) { return twice(1); }\n";

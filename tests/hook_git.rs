@@ -4,9 +4,7 @@
 //! chaining to a hook already there, `core.hooksPath`, and `mergelens hook uninstall`.
 //! Every `git` runs with a cleared environment.
 
-mod common;
-
-use common::{conflict_program, conflicting, fig12, text};
+use crate::common::{conflict_program, conflicting, fig12, text};
 
 #[test]
 fn the_hook_blocks_or_allows_a_real_merge_as_configured() {

@@ -3,9 +3,7 @@
 //! learns once at small bounds; a review of a real merge then runs on the written
 //! configuration, once committed.
 
-mod common;
-
-use common::{Repo, text};
+use crate::common::{Repo, text};
 use serde_json::Value;
 
 /// A library with no `main`: `count` is the candidate entry, `token` and `report` are

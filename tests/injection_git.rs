@@ -3,9 +3,9 @@
 //! `audit --format md`, the terminal and SARIF only escaped. Real git, gcc and CBMC, on a
 //! program of a few functions.
 
-mod common;
+use crate::common;
 
-use common::{Repo, text};
+use crate::common::{Repo, text};
 use serde_json::Value;
 
 /// What an attacker writes as a merge subject: an image with a script, a link, a mention,

@@ -2,13 +2,11 @@
 //! `scripts/install-chromium.sh`, which `make test` runs), snapshots of the Markdown and of
 //! the HTML's outline, the Markdown size limit on huge inputs, escaping, and refusals.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
-use common::chromium::{chromium, console_messages, dom_in_chromium, dom_of_page};
-use common::{report_document as document, report_fixture as fixture};
+use crate::common::chromium::{chromium, console_messages, dom_in_chromium, dom_of_page};
+use crate::common::{report_document as document, report_fixture as fixture};
 use mergelens::report::{self, Document, Format, MARKDOWN_LIMIT, Options, ReportError};
 use serde_json::{Value, json};
 

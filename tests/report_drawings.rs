@@ -9,10 +9,8 @@
 //! skips a space at the end, at `--unwind 6 --max-word-length 17`; its versions have 14 to 19
 //! states (its executions are cut down to three).
 
-mod common;
-
-use common::chromium::{attribute, dom_of_page};
-use common::{report_document as document, report_fixture as fixture};
+use crate::common::chromium::{attribute, dom_of_page};
+use crate::common::{report_document as document, report_fixture as fixture};
 use mergelens::report::{self, Document, Format, Options};
 use serde_json::Value;
 

@@ -5,9 +5,7 @@
 //! line that read it, and never push the page sideways, in headless Chromium at a desktop
 //! and a narrow width. Its Markdown is a snapshot.
 
-mod common;
-
-use common::chromium::chromium;
+use crate::common::chromium::chromium;
 use mergelens::report::{self, Document, Format, Options};
 use serde_json::{Value, json};
 

@@ -3,9 +3,7 @@
 //! SARIF name it and list its reasons before anything else; a document written before the
 //! verdict existed (a stopped review said `inconclusive`) still reads as it was written.
 
-mod common;
-
-use common::report_fixture as fixture;
+use crate::common::report_fixture as fixture;
 use mergelens::document::Verdict;
 use mergelens::report::{self, Document, Format, Options};
 use serde_json::{Value, json};

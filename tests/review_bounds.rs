@@ -5,9 +5,7 @@
 //! with the bound that reaches it; coverage counts complete executions only; a deletion
 //! against a change inside the deleted call overlaps.
 
-mod common;
-
-use common::{Repo, text, three_way as merge, word};
+use crate::common::{Repo, text, three_way as merge, word};
 use serde_json::Value;
 
 /// Reviews feature into main as JSON: the exit code, the document and what was said.

@@ -2,9 +2,9 @@
 //! `review --commit` reviews a merge commit as it was committed, manual conflict
 //! resolutions included, and refuses what is no merge of two branches.
 
-mod common;
+use crate::common;
 
-use common::{Repo, example_words, text};
+use crate::common::{Repo, example_words, text};
 use serde_json::Value;
 
 /// `main` calls `a` then `CALL`: base `b`, ours `c`, theirs `d`, so git cannot merge them.

@@ -7,9 +7,7 @@
 //! arguments are shared like the tape and shown in the story; a change both branches made
 //! to a tokenizer is explained without enumerating the executions that show it alone.
 
-mod common;
-
-use common::{Repo, example_words as words, fig12, text, three_way as merge, word};
+use crate::common::{Repo, example_words as words, fig12, text, three_way as merge, word};
 use serde_json::Value;
 
 /// Reviews feature into main as JSON: the exit code and the document.

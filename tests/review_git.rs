@@ -9,9 +9,7 @@
 use std::path::Path;
 use std::process::Output;
 
-mod common;
-
-use common::{Repo, conflicting, example_words as words, fig12, text, three_way};
+use crate::common::{Repo, conflicting, example_words as words, fig12, text, three_way};
 use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
 use serde_json::Value;
 

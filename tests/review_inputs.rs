@@ -6,9 +6,7 @@
 //! interference through such an input is still found, with the input shown; and an input
 //! the product does not share makes the self-check fail and the entry inconclusive.
 
-mod common;
-
-use common::{Repo, text, three_way as merge, word};
+use crate::common::{Repo, text, three_way as merge, word};
 use serde_json::{Value, json};
 
 /// Reviews feature into main as JSON: the exit code, the document and what was said.

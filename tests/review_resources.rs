@@ -4,13 +4,11 @@
 //! review terminated by SIGTERM writes its document marked partial, keeps the executions
 //! its per-execution check found, and the next review resumes from them.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::Stdio;
 
-use common::{Repo, many_executions, text, three_way as merge};
+use crate::common::{Repo, many_executions, text, three_way as merge};
 use serde_json::Value;
 
 fn document(out: &std::process::Output) -> Value {

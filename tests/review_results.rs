@@ -5,9 +5,7 @@
 //! unexpected, with the results in the story; and a change that no call and no result
 //! shows is said, never silently clean.
 
-mod common;
-
-use common::{Repo, text, three_way, word};
+use crate::common::{Repo, text, three_way, word};
 use serde_json::Value;
 
 /// `f(x)`: a place for a call at its start, a statement, and its result.

@@ -2,12 +2,12 @@
 //! real CBMC, validated against the OASIS schema (scripts/validate-sarif.py, in the
 //! environment scripts/install-sarif-check.sh makes; `make test` runs it).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{fig12, text};
+use crate::common::{fig12, text};
 use serde_json::Value;
 
 fn python() -> PathBuf {

@@ -4,9 +4,7 @@
 //! marker is blanked before gcc reads the version, and `#pragma GCC system_header` (also
 //! through `_Pragma` out of a macro) in a branch's header is ignored with a warning.
 
-mod common;
-
-use common::{Repo, text, three_way};
+use crate::common::{Repo, text, three_way};
 use serde_json::Value;
 
 const MERGE: [&str; 5] = ["merge", "--no-ff", "-m", "merge feature", "feature"];

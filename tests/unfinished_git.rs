@@ -4,9 +4,7 @@
 //! hook's `on-error = "allow"` lets through unreviewed; `fail-on` can name `unfinished`
 //! (alone, in a list, or added by `--also-fail-on`), and the hook says which it was.
 
-mod common;
-
-use common::{Repo, text, three_way};
+use crate::common::{Repo, text, three_way};
 use serde_json::Value;
 
 const BASE: &str =

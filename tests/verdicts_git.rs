@@ -5,9 +5,7 @@
 //! in the hook; a conflict resolved by hand into calls neither branch made is
 //! `unexpected`, in `review --commit` and in `audit`.
 
-mod common;
-
-use common::{Repo, text, three_way as merge};
+use crate::common::{Repo, text, three_way as merge};
 use serde_json::Value;
 
 /// Reviews feature into main as JSON: the exit code, the document and what was said.

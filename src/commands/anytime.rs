@@ -16,7 +16,7 @@
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -24,6 +24,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mergelens::cbmc::{CbmcTeacherError, TeacherStats};
 use mergelens::learn::LearnError;
 use mergelens::stop::{self, StopReason};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::flag;
 
 /// Why a run ended with a partial result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,34 +117,30 @@ pub(crate) fn start(budget: Option<Duration>) {
     install_sigint();
 }
 
+/// Set by the first stop signal; a signal that finds it set ends the process.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_sigint(_signal: libc::c_int) {
-    if INTERRUPTED.swap(true, Ordering::SeqCst) {
-        // SAFETY: _exit(2) is async-signal-safe and takes a plain integer.
-        unsafe { libc::_exit(130) };
-    }
-    // Only stores a flag: safe in a signal handler.
-    stop::request_stop();
-}
 
 /// Ctrl-C, and the SIGTERM of `timeout` or a CI runner, and the SIGHUP of a closed
 /// terminal: each stops the run as Ctrl-C does (the CBMC runs under way are killed, the
-/// document is written and marked partial), a second one ends the process at once.
+/// document is written and marked partial), a second one ends the process at once (exit
+/// code 130). The handlers only store flags and call `_exit` (signal-hook's, with
+/// `SA_RESTART`, so interrupted reads go on). Installed once: a second set would see the
+/// flag the first set stored and end the process at the first signal.
 fn install_sigint() {
-    let handler: extern "C" fn(libc::c_int) = on_sigint;
-    // SAFETY: an all-zero sigaction is a valid value of the plain C struct (no flags, an
-    // empty mask once sigemptyset has run); the handler only touches atomics and calls
-    // _exit, both async-signal-safe; SA_RESTART keeps interrupted reads going.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = handler as libc::sighandler_t;
-        action.sa_flags = libc::SA_RESTART;
-        libc::sigemptyset(&mut action.sa_mask);
-        for signum in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            libc::sigaction(signum, &action, std::ptr::null_mut());
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        for signum in [SIGINT, SIGTERM, SIGHUP] {
+            // A signal's actions run in the order registered: the exit first, so that it
+            // finds the flag set only from the second signal on.
+            let installed = flag::register_conditional_shutdown(signum, 130, &INTERRUPTED)
+                .and_then(|_| flag::register(signum, &INTERRUPTED))
+                .and_then(|_| flag::register(signum, stop::stop_flag()));
+            if let Err(e) = installed {
+                // The signal keeps its default action: it ends the run, keeping nothing.
+                errln!("mergelens: warning: signal {signum} stops the run at once: {e}");
+            }
         }
-    }
+    });
 }
 
 /// What the progress line shows.

@@ -6,6 +6,7 @@
 
 pub mod chromium;
 pub mod tokenizer;
+pub mod work;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
