@@ -108,18 +108,14 @@ impl WordFormula {
     }
 
     /// Whether some execution within the formula's bounds has the event word, for each of
-    /// `words`: `None` if the solver ran past `deadline` or the run was asked to stop. One
+    /// `words`: `None` if the solver ran past `limit` or the run was asked to stop. One
     /// solve per word, with the queried word's bits assumed: the assumptions propagate
     /// into the formula, so on programs whose path the word fixes a word costs
     /// milliseconds. (One solve for a whole batch, a selector literal per word and their
     /// disjunction asked as CBMC asks a batch's assertions, cost three times as much on the
     /// corpus's sort: each "yes" is then a search for any open word.)
-    pub(crate) fn members(
-        &mut self,
-        words: &[&[Letter]],
-        deadline: Option<Instant>,
-    ) -> Option<Vec<bool>> {
-        self.solver.cb_mut().0 = deadline;
+    pub(crate) fn members(&mut self, words: &[&[Letter]], limit: SolveLimit) -> Option<Vec<bool>> {
+        self.solver.cb_mut().set(limit);
         let mut assumptions = Vec::with_capacity(self.query.len());
         let mut answers = Vec::with_capacity(words.len());
         'words: for word in words {
@@ -153,15 +149,11 @@ impl WordFormula {
 impl WordFormula {
     /// The positive half of a conjecture query (Fig. 9 of the paper) on the formula: the
     /// word of an execution that `dfa` rejects, `Some(None)` if there is none, `None` if the
-    /// solver ran past `deadline`. The automaton's run over the word's digits is encoded
+    /// solver ran past `limit`. The automaton's run over the word's digits is encoded
     /// beside the formula (one literal per position and state, the transitions as
     /// implications from the first digit down, an implicit rejecting sink), under an
     /// activation literal retired afterwards, so the formula stays as it was.
-    pub(crate) fn rejected_word(
-        &mut self,
-        dfa: &Dfa,
-        deadline: Option<Instant>,
-    ) -> Option<Option<Word>> {
+    pub(crate) fn rejected_word(&mut self, dfa: &Dfa, limit: SolveLimit) -> Option<Option<Word>> {
         self.make_digits();
         let positions = self.digits.len();
         let sink = dfa.num_states();
@@ -197,7 +189,7 @@ impl WordFormula {
             let mut c = vec![!act, !states[positions][k as usize]];
             self.solver.add_clause_reuse(&mut c);
         }
-        self.solver.cb_mut().0 = deadline;
+        self.solver.cb_mut().set(limit);
         let answer = self.solver.solve_limited(&[act]);
         let found = if answer == lbool::TRUE {
             // A model whose digit is no letter is not the harness's: CBMC answers instead.
@@ -336,14 +328,53 @@ impl Loader {
     }
 }
 
-/// Stops a solve at its deadline or at the process's stop request; MiniSat asks before
-/// every conflict.
+/// When a solve must stop: at a moment (the query's deadline, the review's budget) and
+/// after an allowance of the solving thread's own CPU time. The allowance is CPU time, not
+/// wall time, because it is weighed against CBMC's runs on the same program: on a loaded
+/// machine (a test run beside a build) the wall clock stretches both, and a formula that
+/// answers in milliseconds of CPU was being dropped as "slower than CBMC".
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct SolveLimit {
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) cpu: Option<Duration>,
+}
+
+/// Stops a solve at its [`SolveLimit`] or at the process's stop request; MiniSat asks
+/// before every conflict.
 #[derive(Default)]
-pub(crate) struct Deadline(pub(crate) Option<Instant>);
+pub(crate) struct Deadline {
+    wall: Option<Instant>,
+    /// The thread CPU time (see [`thread_cpu_time`]) past which the solve stops.
+    cpu_until: Option<Duration>,
+}
+
+impl Deadline {
+    pub(crate) fn set(&mut self, limit: SolveLimit) {
+        self.wall = limit.deadline;
+        self.cpu_until = limit.cpu.map(|d| thread_cpu_time() + d);
+    }
+}
 
 impl Callbacks for Deadline {
     fn stop(&self) -> bool {
-        self.0.is_some_and(|d| Instant::now() >= d) || stop::stop_reason().is_some()
+        self.wall.is_some_and(|d| Instant::now() >= d)
+            || self.cpu_until.is_some_and(|c| thread_cpu_time() >= c)
+            || stop::stop_reason().is_some()
+    }
+}
+
+/// The CPU time the calling thread has used.
+fn thread_cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec to write; the clock id is a constant Linux knows.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &raw mut t) } == 0;
+    if ok {
+        Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+    } else {
+        Duration::ZERO
     }
 }
 
@@ -359,17 +390,23 @@ mod tests {
         let mut f = WordFormula::read(cnf, 2, 2).expect("one query symbol");
         let words: [&[Letter]; 4] = [&[1, 0], &[0, 1], &[1], &[0, 1, 1]];
         assert_eq!(
-            f.members(&words, None),
+            f.members(&words, SolveLimit::default()),
             Some(vec![false, true, false, false])
         );
         // Asked again, alone: the first batch's selectors changed nothing.
-        assert_eq!(f.members(&[&[0, 1]], None), Some(vec![true]));
-        assert_eq!(f.members(&[], None), Some(vec![]));
+        assert_eq!(
+            f.members(&[&[0, 1]], SolveLimit::default()),
+            Some(vec![true])
+        );
+        assert_eq!(f.members(&[], SolveLimit::default()), Some(vec![]));
         // Two words of a language of two, asked in one batch: a solve for each "yes".
         let two = "p cnf 4 2\nc __mergelens_query#1 1 2 3 4\n3 0\n-4 0\n";
         let mut f = WordFormula::read(two, 2, 2).expect("one query symbol");
         let words: [&[Letter]; 3] = [&[0, 0], &[1, 0], &[0, 1]];
-        assert_eq!(f.members(&words, None), Some(vec![true, false, true]));
+        assert_eq!(
+            f.members(&words, SolveLimit::default()),
+            Some(vec![true, false, true])
+        );
     }
 
     /// The positive half of a conjecture query finds the language's word the automaton
@@ -380,14 +417,23 @@ mod tests {
         let mut f = WordFormula::read(cnf, 2, 2).expect("one query symbol");
         let alphabet = crate::automaton::Alphabet::from_names(["a", "b"]);
         let empty = Dfa::new(alphabet.clone());
-        assert_eq!(f.rejected_word(&empty, None), Some(Some(vec![0, 1])));
+        assert_eq!(
+            f.rejected_word(&empty, SolveLimit::default()),
+            Some(Some(vec![0, 1]))
+        );
         let mut exact = Dfa::new(alphabet);
         let (s1, s2) = (exact.add_state(false), exact.add_state(true));
         exact.set_transition(exact.initial(), 0, s1);
         exact.set_transition(s1, 1, s2);
-        assert_eq!(f.rejected_word(&exact, None), Some(None));
-        assert_eq!(f.rejected_word(&empty, None), Some(Some(vec![0, 1])));
-        assert_eq!(f.members(&[&[0, 1]], None), Some(vec![true]));
+        assert_eq!(f.rejected_word(&exact, SolveLimit::default()), Some(None));
+        assert_eq!(
+            f.rejected_word(&empty, SolveLimit::default()),
+            Some(Some(vec![0, 1]))
+        );
+        assert_eq!(
+            f.members(&[&[0, 1]], SolveLimit::default()),
+            Some(vec![true])
+        );
     }
 
     #[test]
@@ -396,7 +442,10 @@ mod tests {
         let mut f = WordFormula::read(cnf, 2, 2).expect("one query symbol");
         // Last letter 0: digit 1, bits 1 0, against the constants FALSE TRUE; last letter
         // 1: digit 2, bits 0 1.
-        assert_eq!(f.members(&[&[0], &[1]], None), Some(vec![false, true]));
+        assert_eq!(
+            f.members(&[&[0], &[1]], SolveLimit::default()),
+            Some(vec![false, true])
+        );
     }
 
     #[test]

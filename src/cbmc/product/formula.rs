@@ -19,7 +19,7 @@ use batsat::{Lit, SolverInterface, lbool};
 use super::harness::{FORMULA_LENGTH, FORMULA_LOG};
 use super::log::Item;
 use super::trace::Pin;
-use crate::cbmc::formula::{Bit, Loader};
+use crate::cbmc::formula::{Bit, Loader, SolveLimit};
 use crate::cprog::product::INPUT_BYTES;
 use crate::stop;
 
@@ -122,7 +122,10 @@ impl QuadrupleFormula {
         if stop::stop_reason().is_some() {
             return None;
         }
-        self.load.solver.cb_mut().0 = deadline;
+        self.load.solver.cb_mut().set(SolveLimit {
+            deadline,
+            cpu: None,
+        });
         let answer = self.load.solver.solve_limited(&[]);
         if answer == lbool::FALSE {
             return Some(None);

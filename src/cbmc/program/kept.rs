@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::{Answers, Bounds, Feedback, GotoProgram};
 use crate::automaton::{Dfa, Letter};
 use crate::cbmc::error::CbmcRunError;
-use crate::cbmc::formula::{Slot, WordFormula};
+use crate::cbmc::formula::{Slot, SolveLimit, WordFormula};
 use crate::cbmc::harness::{self, QUERY_PROPERTY_ID};
 
 /// The largest formula file kept in a solver (a few hundred MB in memory once loaded, and a
@@ -105,7 +105,7 @@ impl GotoProgram {
         end: Letter,
         (deadline, timeout): (Option<Instant>, Option<Duration>),
         words: usize,
-        ask: impl FnOnce(&mut WordFormula, Option<Instant>) -> Option<R>,
+        ask: impl FnOnce(&mut WordFormula, SolveLimit) -> Option<R>,
     ) -> Result<Option<R>, CbmcRunError> {
         let Some(letters) = self.letters else {
             return Ok(None);
@@ -129,8 +129,13 @@ impl GotoProgram {
         // CBMC's run for a batch grows with its words, slowly; the solver's time, word by
         // word.
         let budget = budget.mul_f64(1.0 + words as f64 / WORDS_PER_RUN);
-        let until = Instant::now() + budget;
-        let answer = ask(formula, Some(deadline.map_or(until, |d| d.min(until))));
+        let answer = ask(
+            formula,
+            SolveLimit {
+                deadline,
+                cpu: Some(budget),
+            },
+        );
         if answer.is_none() {
             *slot = Slot::Unusable;
         }
