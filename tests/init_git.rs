@@ -233,6 +233,46 @@ fn three_files_defining_the_entry_are_one_clear_error_in_learn_and_review() {
 }
 
 #[test]
+fn a_library_including_its_own_header_by_angle_brackets_gets_its_include_dir() {
+    // http-parser's `#include <http_parser.h>`: gcc finds it only with `-I.`.
+    let repo = Repo::new();
+    repo.write(
+        "inc/lib.h",
+        "struct box { int n; };\nint size(struct box *b);\n",
+    );
+    repo.write(
+        "src/lib.c",
+        "#include <stdio.h>\n#include <lib.h>\nvoid big(void) {}\nint size(struct box *b)\n{\n    if (b->n > 3)\n        big();\n    return b->n;\n}\n",
+    );
+    repo.git(&["add", "."]);
+    repo.git(&["commit", "-q", "-m", "library"]);
+    let out = repo.mergelens(&["init", "--harness-for", "size", "--no-learn"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let config = std::fs::read_to_string(repo.path().join(".mergelens.toml")).unwrap();
+    assert!(config.contains("include-dirs = [\"inc\"]"), "{config}");
+    let harness = std::fs::read_to_string(repo.path().join("mergelens-harness.c")).unwrap();
+    assert!(harness.contains("#include <lib.h>"), "{harness}");
+    assert!(!harness.contains("#include <stdio.h>"), "{harness}");
+    // The harness compiles with the program and that directory.
+    let out = repo.mergelens(&[
+        "learn",
+        "src/lib.c",
+        "-I",
+        "inc",
+        "--harness",
+        "mergelens-harness.c",
+        "--entry",
+        "main",
+        "-o",
+        "d.json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = repo.mergelens(&["automaton", "words", "--max-length", "4", "d.json"]);
+    let words = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(words.contains("size big end"), "{words}");
+}
+
+#[test]
 fn a_harness_skeleton_binds_a_callback_to_a_stub_that_records_its_calls() {
     let repo = Repo::new();
     repo.write(

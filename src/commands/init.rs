@@ -227,29 +227,31 @@ fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
             program.compile_commands = Some(db.to_string());
         }
         _ => {
-            let all: Vec<String> = match repo.resolve("HEAD") {
+            let committed: Vec<String> = match repo.resolve("HEAD") {
                 Ok(head) => repo
                     .commit_snapshot(&head)?
                     .paths()
-                    .filter(|p| p.ends_with(".c"))
+                    .filter(|p| p.ends_with(".c") || p.ends_with(".h"))
                     .map(str::to_string)
                     .collect(),
                 Err(_) => work_tree_c_files(root),
             };
+            let (all, headers): (Vec<String>, Vec<String>) =
+                committed.into_iter().partition(|p| p.ends_with(".c"));
             (program.files, program.left_out) = select(all, globs)?;
-            program.files.retain(|f| {
-                match cprog::preprocess_check(&root.join(f), &program.include_dirs, &[]) {
+            let mut include_dirs = Vec::new();
+            program.files.retain(
+                |f| match preprocesses(root, f, &headers, &mut include_dirs) {
                     Ok(()) => true,
-                    Err(e) => {
-                        let why = mergelens::failure::text(&e);
-                        let first = why.lines().next().unwrap_or_default();
+                    Err(first) => {
                         program
                             .left_out
                             .push((f.clone(), format!("gcc cannot preprocess it: {first}")));
                         false
                     }
-                }
-            });
+                },
+            );
+            program.include_dirs = include_dirs;
         }
     }
     program.files.retain(|f| f != HARNESS_FILE);
@@ -260,18 +262,82 @@ fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
         anyhow::bail!(UsageError(format!(
             "no C files to analyse in {} (committed on HEAD, or in a compile_commands.json at the root or in build/){}",
             root.display(),
-            if program.left_out.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; {} left out, name them with --files",
+            match program.left_out.as_slice() {
+                [] => String::new(),
+                [(file, why), ..] => format!(
+                    "; {} left out, the first {file}: {why} (name files with --files)",
                     program.left_out.len()
-                )
+                ),
             }
         )));
     }
     (program.candidates, program.callable) = candidates(&program, root)?;
     Ok(program)
+}
+
+/// Whether gcc preprocesses `file`, adding to `include_dirs` (repository-relative) the
+/// directory of each header it cannot find that the repository holds under one path (a
+/// library's `#include <http_parser.h>` of its own header at the root): what `init` writes
+/// as `include-dirs`. `Err`: the first line of gcc's complaint.
+fn preprocesses(
+    root: &Path,
+    file: &str,
+    headers: &[String],
+    include_dirs: &mut Vec<PathBuf>,
+) -> Result<(), String> {
+    loop {
+        let dirs: Vec<PathBuf> = include_dirs.iter().map(|d| root.join(d)).collect();
+        let Err(e) = cprog::preprocess_check(&root.join(file), &dirs, &[]) else {
+            return Ok(());
+        };
+        let why = mergelens::failure::text(&e);
+        let first = why.lines().next().unwrap_or_default().to_string();
+        let Some(missing) = missing_header(&why) else {
+            return Err(first);
+        };
+        let mut holders = headers
+            .iter()
+            .filter(|h| *h == missing || h.ends_with(&format!("/{missing}")));
+        let (Some(header), None) = (holders.next(), holders.next()) else {
+            return Err(first);
+        };
+        let dir = Path::new(&header[..header.len() - missing.len()]);
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir.to_path_buf()
+        };
+        if include_dirs.contains(&dir) {
+            return Err(first);
+        }
+        include_dirs.push(dir);
+    }
+}
+
+/// The `include-dirs` line: the directories `init` found the program's own headers in
+/// (see [`preprocesses`]), else a commented example.
+fn include_dirs_line(program: &Program) -> String {
+    if program.include_dirs.is_empty() {
+        return "# include-dirs = [\"include\"]\n# defines = [\"NDEBUG\"]\n".to_string();
+    }
+    let dirs: Vec<String> = program
+        .include_dirs
+        .iter()
+        .map(|d| format!("\"{}\"", d.display()))
+        .collect();
+    format!(
+        "# Where the files' own headers are (the directories gcc needed).\ninclude-dirs = [{}]\n# defines = [\"NDEBUG\"]\n",
+        dirs.join(", ")
+    )
+}
+
+/// The header gcc reports missing (`fatal error: x/y.h: No such file or directory`).
+fn missing_header(gcc: &str) -> Option<&str> {
+    gcc.lines().find_map(|l| {
+        let rest = l.split("fatal error: ").nth(1)?;
+        let (name, _) = rest.split_once(": No such file or directory")?;
+        (!name.is_empty() && !name.contains("..")).then_some(name)
+    })
 }
 
 /// The files to analyse and those left out with the reason: `globs` when given, else all
@@ -567,7 +633,7 @@ fn config_text(program: &Program, entry: &str, harness: bool) -> String {
                 program.left_out.len(),
                 quoted(&mut program.files.iter().cloned())
             ));
-            t.push_str("# include-dirs = [\"include\"]\n# defines = [\"NDEBUG\"]\n");
+            t.push_str(&include_dirs_line(program));
         }
         None => {
             t.push_str(&format!(
@@ -575,7 +641,7 @@ fn config_text(program: &Program, entry: &str, harness: bool) -> String {
                 program.files.join(", "),
                 quoted(&mut dirs.into_iter())
             ));
-            t.push_str("# include-dirs = [\"include\"]\n# defines = [\"NDEBUG\"]\n");
+            t.push_str(&include_dirs_line(program));
         }
     }
     t.push_str("\n# The functions whose behaviour is learned. Candidates found:\n");
@@ -634,6 +700,17 @@ fn first_learning(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_missing_header_is_read_from_gcc() {
+        let gcc = "p.c: the C preprocessor (gcc -E) failed: p.c:24:10: fatal error: sub/x.h: No such file or directory; check the file";
+        assert_eq!(missing_header(gcc), Some("sub/x.h"));
+        assert_eq!(
+            missing_header("fatal error: ../x.h: No such file or directory"),
+            None
+        );
+        assert_eq!(missing_header("p.c:3: error: expected ';'"), None);
+    }
 
     #[test]
     fn test_example_and_fuzzing_code_is_told_apart_from_the_library() {

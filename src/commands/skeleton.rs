@@ -58,11 +58,17 @@ pub(super) fn skeleton(
 ) -> anyhow::Result<String> {
     let file = std::fs::read_to_string(&c.file)
         .with_context(|| format!("cannot read {}", c.file.display()))?;
-    // The function's own file's local includes declare what its parameters use.
-    let includes: Vec<&str> = file
-        .lines()
-        .filter(|l| l.trim_start().starts_with("#include \""))
-        .collect();
+    // The function's own file's local includes declare what its parameters use: `"x.h"`,
+    // and `<x.h>` where an include directory of the program holds it (a library including
+    // its own header by angle brackets), not the system's.
+    let own_header = |l: &str| {
+        let l = l.trim_start();
+        l.starts_with("#include \"")
+            || l.strip_prefix("#include <")
+                .and_then(|rest| rest.split_once('>'))
+                .is_some_and(|(name, _)| config.include_dirs.iter().any(|d| d.join(name).is_file()))
+    };
+    let includes: Vec<&str> = file.lines().filter(|l| own_header(l)).collect();
     let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
     let mut config = config.clone();
     config.entry.clone_from(&c.name);

@@ -83,7 +83,9 @@ pub(super) fn unreachable_items(
             });
         }
     }
-    let kept = kept_items(units, &items, extra);
+    let gaps = between_items(units, &items);
+    let extra: Vec<&str> = extra.iter().copied().chain(gaps).collect();
+    let kept = kept_items(units, &items, &extra);
     let mut cut = vec![Vec::new(); units.len()];
     for (i, item) in items.iter().enumerate() {
         if !kept[i] {
@@ -91,6 +93,28 @@ pub(super) fn unreachable_items(
         }
     }
     cut
+}
+
+/// The text of every unit outside the items that may go: what the syntax tree holds in no
+/// named top-level node (text the C grammar cannot read) stays, so the names in it are
+/// kept.
+fn between_items<'u>(units: &'u [Unit], items: &[Item]) -> Vec<&'u str> {
+    let mut gaps = Vec::new();
+    for (u, unit) in units.iter().enumerate() {
+        let mut at = 0;
+        for item in items
+            .iter()
+            .filter(|i| i.unit == u && !i.defines.is_empty())
+        {
+            if at < item.range.0 {
+                gaps.push(compiled(unit, at, item.range.0));
+            }
+            at = at.max(item.range.1);
+        }
+        let end = unit.src().len();
+        gaps.push(compiled(unit, at.min(end), end));
+    }
+    gaps
 }
 
 /// Which items stay: those that define nothing that may go, and, transitively, those
@@ -131,8 +155,19 @@ fn kept_items(units: &[Unit], items: &[Item], extra: &[&str]) -> Vec<bool> {
     kept
 }
 
+/// An item's text as the compiler gets it: the parser's copy reads some built-ins' type
+/// arguments as `(0)` and blanks attributes and static assertions (see
+/// [`crate::cprog::dialect`]), which can name types and functions; the two texts have the
+/// same length and line breaks.
 fn item_text<'u>(units: &'u [Unit], item: &Item) -> &'u str {
-    &units[item.unit].src()[item.range.0..item.range.1]
+    compiled(&units[item.unit], item.range.0, item.range.1)
+}
+
+fn compiled(unit: &Unit, start: usize, end: usize) -> &str {
+    unit.pre
+        .text
+        .get(start..end)
+        .unwrap_or(&unit.src()[start..end])
 }
 
 /// Whether a function definition carries `__attribute__((constructor))` (or `destructor`):
@@ -419,6 +454,17 @@ mod tests {
             assert!(text.contains(kept), "{kept} went:\n{text}");
         }
         assert_eq!(source_line(&text, "int size("), 10, "{text}");
+    }
+
+    #[test]
+    fn a_type_only_a_builtins_type_argument_names_stays() {
+        // The parser's copy reads `__builtin_offsetof(...)` as `(0)`; the compiler's names
+        // the struct.
+        let source = "struct message { int level; char text[8]; };\n\
+            static void emit(void) {}\n\
+            unsigned long at(void) { emit(); return __builtin_offsetof(struct message, text); }\n";
+        let (text, _) = instrumented(source, "at");
+        assert!(text.contains("char text[8];"), "{text}");
     }
 
     #[test]
