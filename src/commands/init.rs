@@ -301,7 +301,7 @@ fn preprocesses(
         let (Some(header), None) = (holders.next(), holders.next()) else {
             return Err(first);
         };
-        let dir = Path::new(&header[..header.len() - missing.len()]);
+        let dir = Path::new(header[..header.len() - missing.len()].trim_end_matches('/'));
         let dir = if dir.as_os_str().is_empty() {
             PathBuf::from(".")
         } else {
