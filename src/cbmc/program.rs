@@ -570,7 +570,8 @@ impl GotoProgram {
                 cmd.arg("--object-bits").arg(bits.to_string());
             }
             keep_queries::keep(&[&linked], &cmd);
-            let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
+            let finished = match run::run_declared(cmd, &[&linked], deadline, Some(&self.counters))?
+            {
                 Outcome::Finished(f) => f,
                 Outcome::TimedOut => return Err(timed_out()),
             };
@@ -646,7 +647,7 @@ impl GotoProgram {
         if self.entry != DEFAULT_ENTRY {
             cmd.arg("--function").arg(&self.entry);
         }
-        let loops = match run::run(cmd, "cbmc", deadline, None)? {
+        let loops = match run::run_declared(cmd, &[&self.binary], deadline, None)? {
             Outcome::Finished(f) if f.status.success() => {
                 library_loop_ids(&String::from_utf8_lossy(&f.stdout))
             }

@@ -1,0 +1,113 @@
+//! A CBMC run as a remote action ([`crate::remote`]): the command line with each declared
+//! input file moved into the input root, and the CBMC installation mounted beside it.
+//!
+//! [`action`] makes the [`ActionSpec`] of a run, or `None` when the run cannot leave this
+//! machine: a working directory of its own, or a path on the command line that is not a
+//! declared input (a source file goto-cc or CBMC would preprocess with this machine's
+//! headers). The installation `scripts/install-cbmc.sh` unpacks (wrappers in `bin/`, the
+//! tools and every library they load under `usr/`) is uploaded to the CAS once, so workers
+//! need nothing but `/bin/sh`; a CBMC from the system is named by its file name, and the
+//! workers' platform must provide the same version.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use crate::remote::{ActionSpec, Remote, RemoteError};
+
+/// Where the installation sits in each input root.
+const INSTALL_DIR: &str = "cbmc-install";
+
+/// The dynamic loader of an installation `scripts/install-cbmc.sh` unpacked.
+const LOADER: &str = "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+
+/// The action of `cmd`, whose files `inputs` are what it reads; `None` when it must run here.
+pub(super) fn action(
+    remote: &Remote,
+    cmd: &Command,
+    inputs: &[PathBuf],
+    deadline: Option<Instant>,
+) -> Result<Option<ActionSpec>, RemoteError> {
+    if cmd.get_current_dir().is_some() {
+        return Ok(None);
+    }
+    let mut spec = ActionSpec {
+        output_cap: crate::process::MAX_TOOL_OUTPUT as u64,
+        timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        environment: vec![("PATH".into(), "/usr/bin:/bin".into())],
+        ..ActionSpec::default()
+    };
+    for (i, input) in inputs.iter().enumerate() {
+        let name = input
+            .file_name()
+            .map_or("input".into(), |n| n.to_string_lossy().into_owned());
+        spec.inputs.push((format!("in/{i}/{name}"), input.clone()));
+    }
+    let mut arguments = Vec::new();
+    for arg in cmd.get_args() {
+        let arg = Path::new(arg);
+        if let Some(i) = inputs.iter().position(|p| p == arg) {
+            arguments.push(spec.inputs[i].0.clone());
+        } else if arg.is_absolute() {
+            return Ok(None);
+        } else {
+            arguments.push(arg.to_string_lossy().into_owned());
+        }
+    }
+    let program = Path::new(cmd.get_program());
+    let tool = program
+        .file_name()
+        .map_or("cbmc".into(), |n| n.to_string_lossy().into_owned());
+    let argv0 = match installation(program) {
+        Some(prefix) => {
+            let tree = remote.mount(
+                prefix,
+                &[
+                    &format!("bin/{tool}"),
+                    &format!("usr/bin/{tool}"),
+                    "usr/lib",
+                    "usr/lib64",
+                ],
+            )?;
+            spec.mounts.push((INSTALL_DIR.into(), tree));
+            format!("{INSTALL_DIR}/bin/{tool}")
+        }
+        None => tool,
+    };
+    // The memory limit as the worker's shell sets it (`ulimit -v`, in KiB).
+    spec.arguments = match crate::process::memory_limit() {
+        Some(bytes) => vec![
+            "/bin/sh".into(),
+            "-c".into(),
+            format!("ulimit -v {} && exec \"$@\"", bytes >> 10),
+            "sh".into(),
+            argv0,
+        ],
+        None => vec![argv0],
+    };
+    spec.arguments.extend(arguments);
+    Ok(Some(spec))
+}
+
+/// The prefix of a self-contained installation whose wrapper is `program`.
+fn installation(program: &Path) -> Option<&Path> {
+    let bin = program.parent()?;
+    let prefix = bin.parent()?;
+    (bin.file_name()? == "bin" && prefix.join(LOADER).is_file()).then_some(prefix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unpacked_installation_is_known_by_its_loader() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(installation(Path::new("/usr/bin/cbmc")), None);
+        let fake = dir.path().join("prefix");
+        std::fs::create_dir_all(fake.join("bin")).unwrap();
+        std::fs::create_dir_all(fake.join(LOADER).parent().unwrap()).unwrap();
+        std::fs::write(fake.join(LOADER), b"").unwrap();
+        assert_eq!(installation(&fake.join("bin/cbmc")), Some(fake.as_path()));
+    }
+}
