@@ -7,6 +7,7 @@ deps:
 	bash scripts/install-cbmc.sh
 	bash scripts/install-chromium.sh
 	bash scripts/install-sarif-check.sh
+	bash scripts/install-buildgrid.sh
 
 test: deps
 	$(CARGO) fmt --check

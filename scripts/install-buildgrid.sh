@@ -14,7 +14,7 @@ say() { printf 'install-buildgrid: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 
 venv="${MERGELENS_BUILDGRID_VENV:-target/buildgrid}"
-check='import buildgrid.server.app.cli, psycopg, buildgrid._protos.google.devtools.remoteworkers.v1test2.bots_pb2_grpc'
+check='import buildgrid.server.app.cli, psycopg2, buildgrid._protos.google.devtools.remoteworkers.v1test2.bots_pb2_grpc'
 
 if [ -x "$venv/bin/bgd" ] && "$venv/bin/python" -c "$check" 2>/dev/null; then
     exit 0
@@ -28,5 +28,5 @@ if ! python3 -m venv "$venv" 2>/dev/null; then
 fi
 say "installing BuildGrid into $venv"
 # Its scheduler keeps its state in PostgreSQL (the machine's own server; see scripts/reapi_stack.py).
-"$venv/bin/pip" install -q "buildgrid==0.4.4" "psycopg[binary]>=3.1,<4" || die "pip install buildgrid failed"
+"$venv/bin/pip" install -q "buildgrid==0.4.4" "psycopg2-binary>=2.9,<3" || die "pip install buildgrid failed"
 "$venv/bin/python" -c "$check" || die "BuildGrid does not import from $venv"

@@ -58,7 +58,7 @@ def config(port, pg_port, storage):
     insecure-mode: true
 connections:
   - !sql-connection &sql
-    connection-string: postgresql://postgres@127.0.0.1:{pg_port}/postgres
+    connection-string: postgresql+psycopg2://postgres@127.0.0.1:{pg_port}/postgres
     pool-size: 5
     pool-timeout: 30
     max-overflow: 10
@@ -143,7 +143,7 @@ def main():
         subprocess.run(as_postgres([pg_bin("pg_ctl"), "-D", pgdata, "-w", "-l", os.path.join(pgdata, "log"),
                                     "-o", f"-p {pg_port} -k {pgdata} -c listen_addresses=127.0.0.1", "start"]),
                        check=True, stdout=logs, stderr=logs)
-        url = f"postgresql://postgres@127.0.0.1:{pg_port}/postgres"
+        url = f"postgresql+psycopg2://postgres@127.0.0.1:{pg_port}/postgres"
         subprocess.run([bgd, "migrate", "apply", url], check=True, stdout=logs, stderr=logs)
         conf = os.path.join(work, "buildgrid.yml")
         with open(conf, "w") as f:
@@ -159,7 +159,7 @@ def main():
     threading.Thread(target=lambda: (sys.stdin.read(), stop()), daemon=True).start()
     while True:
         time.sleep(0.5)
-        if any(c.poll() is not None for c in children[:1]):
+        if not stopping.is_set() and any(c.poll() is not None for c in children[:1]):
             print("reapi_stack: the server exited; see stack.log", file=sys.stderr, flush=True)
             stop()
 

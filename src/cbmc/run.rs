@@ -252,26 +252,6 @@ pub(crate) fn tail(bytes: &[u8], lines: usize) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::os::unix::process::ExitStatusExt;
-
-    #[test]
-    fn a_silent_abnormal_exit_near_the_limit_is_out_of_memory() {
-        let gib = 1u64 << 30;
-        let exit6 = ExitStatus::from_raw(6 << 8);
-        assert!(out_of_memory(&exit6, b"", b"", 4 * gib - 1, 4 * gib));
-        // Far from the limit, exit 6 is CBMC's own failure, said as such.
-        assert!(!out_of_memory(&exit6, b"", b"", gib, 4 * gib));
-        assert!(out_of_memory(&exit6, b"", b"Out of memory", gib, 4 * gib));
-        let killed = ExitStatus::from_raw(9);
-        assert!(out_of_memory(&killed, b"", b"", 4 * gib, 4 * gib));
-        let found = ExitStatus::from_raw(10 << 8);
-        assert!(!out_of_memory(&found, b"", b"", 4 * gib, 4 * gib));
-    }
-}
-
 /// `cmd` run as a remote action; `None` when it cannot be one or the engine failed (then
 /// counted as a local fallback, and said once on stderr).
 fn remotely(
@@ -302,5 +282,25 @@ fn remotely(
             crate::remote::record_fallback();
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+
+    #[test]
+    fn a_silent_abnormal_exit_near_the_limit_is_out_of_memory() {
+        let gib = 1u64 << 30;
+        let exit6 = ExitStatus::from_raw(6 << 8);
+        assert!(out_of_memory(&exit6, b"", b"", 4 * gib - 1, 4 * gib));
+        // Far from the limit, exit 6 is CBMC's own failure, said as such.
+        assert!(!out_of_memory(&exit6, b"", b"", gib, 4 * gib));
+        assert!(out_of_memory(&exit6, b"", b"Out of memory", gib, 4 * gib));
+        let killed = ExitStatus::from_raw(9);
+        assert!(out_of_memory(&killed, b"", b"", 4 * gib, 4 * gib));
+        let found = ExitStatus::from_raw(10 << 8);
+        assert!(!out_of_memory(&found, b"", b"", 4 * gib, 4 * gib));
     }
 }

@@ -148,6 +148,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
             peak_memory_mib: mergelens::process::peak_memory() >> 20,
+            remote: mergelens::remote::current().map(|_| mergelens::remote::stats()),
             cbmc_version,
             bounds: BoundsDoc {
                 unwind: result.bounds.unwind,
@@ -618,6 +619,9 @@ struct StatsDoc<'a> {
     cbmc_seconds: f64,
     /// The largest memory one CBMC (or gcc, goto-cc) run took, in MiB.
     peak_memory_mib: u64,
+    /// With `--remote`: actions run remotely, cache hits, local fallbacks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remote: Option<mergelens::remote::RemoteStats>,
     cbmc_version: String,
     bounds: BoundsDoc,
     /// How far the exactness pass checked the result.

@@ -20,12 +20,16 @@ use prost::Message;
 use tonic::transport::{Channel, Endpoint};
 
 use super::tree::{self, Blobs, Source, TreeBuilder};
-use super::{ActionOutcome, ActionSpec, CacheMode, RemoteError};
+use super::types::{ActionOutcome, ActionSpec, CacheMode, RemoteError};
 
 /// Blobs up to this size travel in batches; larger ones through ByteStream. Below the 4 MiB
 /// every gRPC server accepts in one message.
 const BATCH_BYTES: i64 = 2 << 20;
 const CHUNK: usize = 1 << 20;
+/// How long an action may wait in the server's queue beyond its own timeout.
+const QUEUE_MARGIN: Duration = Duration::from_secs(60);
+/// The wait for an action without a timeout of its own.
+const NO_TIMEOUT_WAIT: Duration = Duration::from_secs(3600);
 
 pub(super) struct Client {
     runtime: tokio::runtime::Runtime,
@@ -288,7 +292,7 @@ impl Client {
         let mut only_action = Blobs::new();
         only_action.insert(digest.hash.clone(), (digest.clone(), Source::Bytes(bytes)));
         self.upload_missing(&only_action)?;
-        let result = self.execute(&digest)?;
+        let result = self.execute(&digest, spec.timeout)?;
         self.outcome(result, spec, false)
     }
 
@@ -354,14 +358,21 @@ impl Client {
         }
     }
 
-    fn execute(&self, digest: &Digest) -> Result<ActionResult, RemoteError> {
+    fn execute(
+        &self,
+        digest: &Digest,
+        timeout: Option<Duration>,
+    ) -> Result<ActionResult, RemoteError> {
         let mut exec = ExecutionClient::new(self.channel.clone());
-        let request = ExecuteRequest {
+        let mut request = tonic::Request::new(ExecuteRequest {
             instance_name: self.instance.clone(),
             skip_cache_lookup: true,
             action_digest: Some(digest.clone()),
             ..ExecuteRequest::default()
-        };
+        });
+        // A server that never finishes the action (no worker takes it) must not hold the
+        // run: the action's own timeout and a margin for the queue, then a local run.
+        request.set_timeout(timeout.unwrap_or(NO_TIMEOUT_WAIT) + QUEUE_MARGIN);
         let done = self.runtime.block_on(async {
             let mut stream = exec
                 .execute(request)

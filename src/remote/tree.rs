@@ -11,7 +11,7 @@ use bazel_remote_apis::build::bazel::remote::execution::v2::{
 use prost::Message;
 use sha2::{Digest as _, Sha256};
 
-use super::RemoteError;
+use super::types::RemoteError;
 
 /// Where a blob's bytes are: read from disk only when it is uploaded.
 #[derive(Clone, Debug)]

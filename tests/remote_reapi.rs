@@ -1,0 +1,152 @@
+//! Remote execution against a real REAPI engine on this machine: BuildGrid (PyPI
+//! `buildgrid`, installed by `make deps` through scripts/install-buildgrid.sh) with one
+//! worker of scripts/reapi_worker.py, started by scripts/reapi_stack.py and stopped when
+//! each test ends. The real CBMC answers every query, here and on the worker.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn free_port() -> u16 {
+    let socket = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    socket.local_addr().unwrap().port()
+}
+
+/// The engine: stopped (and its database removed) when dropped, as closing the stack's
+/// standard input tells it to.
+struct Engine {
+    child: Child,
+    url: String,
+    executions: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let venv = root().join("target/buildgrid/bin/bgd");
+        assert!(
+            venv.exists(),
+            "BuildGrid is not installed: run `make deps` (scripts/install-buildgrid.sh)"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let executions = dir.path().join("executions.txt");
+        let mut child = Command::new("python3")
+            .arg(root().join("scripts/reapi_stack.py"))
+            .args(["--dir", dir.path().to_str().unwrap()])
+            .args(["--port", &port.to_string(), "--workers", "1"])
+            .args(["--executions", executions.to_str().unwrap()])
+            .env("MERGELENS_BUILDGRID_VENV", root().join("target/buildgrid"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start scripts/reapi_stack.py");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line.trim(), "ready", "the engine did not start");
+        Engine {
+            child,
+            url: format!("grpc://127.0.0.1:{port}"),
+            executions,
+            _dir: dir,
+        }
+    }
+
+    /// How many actions the worker executed so far.
+    fn executed(&self) -> usize {
+        std::fs::read_to_string(&self.executions)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+fn learn(dir: &Path, program: &str, extra: &[&str]) -> (Output, String, serde_json::Value) {
+    let out = dir.join(format!("{}.json", extra.len()));
+    let stats = dir.join(format!("{}.stats.json", extra.len()));
+    let output = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .current_dir(root())
+        .env("XDG_CONFIG_HOME", dir)
+        .env(
+            "MERGELENS_CACHE_KEY",
+            "the-cache-key-of-remote-reapi-0123456789",
+        )
+        .arg("learn")
+        .arg(root().join("tests/programs").join(program))
+        .args(["--no-cache", "-o", out.to_str().unwrap()])
+        .args(["--stats", stats.to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap();
+    let document = std::fs::read_to_string(&out).unwrap_or_default();
+    let stats = std::fs::read_to_string(&stats)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(serde_json::Value::Null);
+    (output, document, stats)
+}
+
+#[test]
+fn a_learning_with_remote_gives_the_local_automaton_from_remote_runs() {
+    let engine = Engine::start();
+    let dir = tempfile::tempdir().unwrap();
+    let (local, local_doc, local_stats) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    assert!(local_stats.get("remote").is_none(), "{local_stats}");
+    let (remote, remote_doc, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    let stderr = String::from_utf8_lossy(&remote.stderr);
+    assert!(remote.status.success(), "{stderr}");
+    assert!(!local_doc.is_empty());
+    assert_eq!(local_doc, remote_doc, "the same automaton");
+    let counts = &stats["remote"];
+    let executed = counts["executed"].as_u64().unwrap();
+    assert!(executed >= 1, "{stats}");
+    assert_eq!(counts["local_fallbacks"], 0, "{stats}");
+    assert_eq!(executed as usize, engine.executed(), "{stats}");
+    assert!(
+        stderr.contains(&format!("{executed} actions executed")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_server_that_is_down_is_one_clear_error_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("grpc://127.0.0.1:{}", free_port());
+    let (output, document, _) = learn(dir.path(), "loop_calls.c", &["--remote", &url]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&url) && stderr.contains("cannot reach the remote execution server"),
+        "{stderr}"
+    );
+    assert!(document.is_empty());
+    // A remote only the user's trusted configuration names is used the same way.
+    std::fs::create_dir_all(dir.path().join("mergelens")).unwrap();
+    std::fs::write(
+        dir.path().join("mergelens/config.toml"),
+        format!("remote = \"{url}\"\n"),
+    )
+    .unwrap();
+    let (output, _, _) = learn(dir.path(), "loop_calls.c", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains(&url), "{stderr}");
+}
