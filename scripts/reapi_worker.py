@@ -14,7 +14,8 @@ tree in every action). Runs in the virtual environment scripts/install-buildgrid
     python reapi_worker.py --server 127.0.0.1:PORT --instance main --work DIR [--executions FILE]
 
 --executions FILE: each run appends one line (the action's digest) to FILE, so a test can
-count what was executed rather than answered from the cache.
+count what was executed rather than answered from the cache (one line each: the action's
+digest, its input root's, its timeout and its command line).
 """
 
 import argparse
@@ -192,8 +193,10 @@ def run_lease(cas, directories, lease, args):
         action.ParseFromString(cas.read(d))
         digest = d.hash
     if args.executions:
+        command = re.Command()
+        command.ParseFromString(cas.read(action.command_digest))
         with open(args.executions, "a") as f:
-            f.write(digest + "\n")
+            f.write(f"{digest} {action.input_root_digest.hash} {action.timeout.seconds} {' '.join(command.arguments)}\n")
     try:
         result = execute(cas, directories, action, args.work, sys.stderr)
         lease.result.Pack(result)

@@ -24,7 +24,11 @@ fn main() -> ExitCode {
     };
     mergelens::trust::install_quiet_panic_hook();
     // A panic is an internal failure (exit code 4), one line, no backtrace noise.
-    let remote = cli.remote;
+    let remote = commands::remote::RemoteFlags {
+        remote: cli.remote.remote,
+        remote_instance: cli.remote.remote_instance,
+        remote_cache: cli.remote.remote_cache,
+    };
     let result = mergelens::trust::catch_panic(|| {
         commands::remote::setup(&remote)?;
         let result = run(cli.command);

@@ -126,6 +126,35 @@ fn a_learning_with_remote_gives_the_local_automaton_from_remote_runs() {
 }
 
 #[test]
+fn a_second_run_is_answered_by_the_action_cache_which_a_read_only_client_never_writes() {
+    let engine = Engine::start();
+    let dir = tempfile::tempdir().unwrap();
+    let remote = ["--remote", engine.url.as_str(), "--remote-instance", "main"];
+    let read_only = [&remote[..], &["--remote-cache", "read-only"]].concat();
+    // A read-only client: its actions are executed, and nothing of them is cached.
+    let (first, first_doc, stats) = learn(dir.path(), "hash_loop.c", &read_only);
+    assert!(first.status.success(), "{first:?}");
+    let executed = stats["remote"]["executed"].as_u64().unwrap();
+    assert!(executed >= 1, "{stats}");
+    assert_eq!(stats["remote"]["cache_hits"], 0, "{stats}");
+    let (_, _, again) = learn(dir.path(), "hash_loop.c", &read_only);
+    assert_eq!(again["remote"]["executed"], executed, "{again}");
+    assert_eq!(engine.executed(), 2 * executed as usize);
+    // A read-write client writes what it executes; the next run executes nothing.
+    let (_, _, writer) = learn(dir.path(), "hash_loop.c", &remote);
+    assert_eq!(writer["remote"]["executed"], executed, "{writer}");
+    let (second, second_doc, cached) = learn(dir.path(), "hash_loop.c", &remote);
+    assert!(second.status.success(), "{second:?}");
+    assert_eq!(cached["remote"]["executed"], 0, "{cached}");
+    assert_eq!(cached["remote"]["cache_hits"], executed, "{cached}");
+    assert_eq!(engine.executed(), 3 * executed as usize, "no execution more");
+    assert_eq!(first_doc, second_doc);
+    // A read-only client reads what the trusted one wrote.
+    let (_, _, reader) = learn(dir.path(), "hash_loop.c", &read_only);
+    assert_eq!(reader["remote"]["cache_hits"], executed, "{reader}");
+}
+
+#[test]
 fn a_server_that_is_down_is_one_clear_error_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("grpc://127.0.0.1:{}", free_port());

@@ -522,6 +522,11 @@ impl GotoProgram {
             })
         };
         let (query, harness_c) = write_harness(self.dir.path(), source)?;
+        // With a remote engine, a harness path that is the same in every run (see
+        // `remote_run::stable_harness`), so that its action can come from the cache.
+        let stable = crate::remote::current()
+            .and_then(|_| super::remote_run::stable_harness(source, HARNESS_FILE));
+        let harness_c = stable.as_ref().map_or(harness_c, |(_, path)| path.clone());
         let linked = query.path().join("query.gb");
         let mut link = Command::new(&self.tools.goto_cc);
         link.arg(&harness_c)

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::remote::{ActionSpec, Remote, RemoteError};
 
@@ -31,9 +31,17 @@ pub(super) fn action(
     if cmd.get_current_dir().is_some() {
         return Ok(None);
     }
+    let left = deadline.map(|d| {
+        let left = d.saturating_duration_since(Instant::now());
+        Duration::from_secs(left.as_secs() + u64::from(left.subsec_nanos() > 0))
+    });
     let mut spec = ActionSpec {
         output_cap: crate::process::MAX_TOOL_OUTPUT as u64,
-        timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        // The command's query timeout, the same in every run, since the timeout is part of
+        // the action's digest; the run's own deadline (a share of a budget, what is left
+        // after the link) bounds how long this process waits for it.
+        timeout: crate::process::tool_timeout().or(left),
+        wait: left,
         environment: vec![("PATH".into(), "/usr/bin:/bin".into())],
         ..ActionSpec::default()
     };
@@ -89,6 +97,33 @@ pub(super) fn action(
     Ok(Some(spec))
 }
 
+/// A harness written where its path depends on its text alone, so that the goto binary a
+/// query links (which names the harness's path) is the same in every run and the action
+/// cache can answer it: `$TMPDIR/mergelens-queries/HASH/FILE_NAME`. `None` when another run
+/// holds that directory now (the caller writes it in a directory of its own, uncached).
+pub(super) fn stable_harness(source: &str, file_name: &str) -> Option<(StableDir, PathBuf)> {
+    use sha2::{Digest as _, Sha256};
+    let hash = format!("{:x}", Sha256::digest(source.as_bytes()));
+    let parent = std::env::temp_dir().join("mergelens-queries");
+    std::fs::create_dir_all(&parent).ok()?;
+    let dir = parent.join(&hash[..32]);
+    // Created by this run, or taken by another: then not shared, since its owner removes it.
+    std::fs::create_dir(&dir).ok()?;
+    let guard = StableDir(dir.clone());
+    let harness = dir.join(file_name);
+    std::fs::write(&harness, source).ok()?;
+    Some((guard, harness))
+}
+
+/// Removes a [`stable_harness`] directory when dropped.
+pub(super) struct StableDir(PathBuf);
+
+impl Drop for StableDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// The prefix of a self-contained installation whose wrapper is `program`.
 fn installation(program: &Path) -> Option<&Path> {
     let bin = program.parent()?;
@@ -99,6 +134,17 @@ fn installation(program: &Path) -> Option<&Path> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stable_harness_is_named_by_its_text_and_held_by_one_run() {
+        let text = "int main(void) { return 1; }";
+        let (held, path) = stable_harness(text, "h.c").unwrap();
+        assert!(path.ends_with("h.c"));
+        assert!(stable_harness(text, "h.c").is_none());
+        drop(held);
+        let (_again, same) = stable_harness(text, "h.c").unwrap();
+        assert_eq!(path, same);
+    }
 
     #[test]
     fn an_unpacked_installation_is_known_by_its_loader() {

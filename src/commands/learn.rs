@@ -23,7 +23,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::Context;
 use serde::Serialize;
 
 use super::anytime::{self, Partial, Progress};
@@ -91,10 +90,7 @@ struct Learned {
 pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     anytime::start(args.program.time_budget);
-    let instrumented = tempfile::Builder::new()
-        .prefix("mergelens-learn-")
-        .tempdir()
-        .context("cannot create a temporary directory")?;
+    let instrumented = super::remote::work_dir("mergelens-learn-", &args.program.files)?;
     let program = cprog::instrument(&args.program.front_end_config(), instrumented.path())?;
     print_front_end_warnings(&program.warnings, args.program.verbose);
     let (tools, work_dir) = args.program.toolchain()?;

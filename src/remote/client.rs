@@ -292,7 +292,7 @@ impl Client {
         let mut only_action = Blobs::new();
         only_action.insert(digest.hash.clone(), (digest.clone(), Source::Bytes(bytes)));
         self.upload_missing(&only_action)?;
-        let result = self.execute(&digest, spec.timeout)?;
+        let result = self.execute(&digest, spec.wait.or(spec.timeout))?;
         self.outcome(result, spec, false)
     }
 

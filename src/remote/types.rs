@@ -120,7 +120,10 @@ pub struct ActionSpec {
     pub mounts: Vec<(String, MountedTree)>,
     /// Files the run writes, relative to the input root.
     pub output_files: Vec<String>,
+    /// The action's timeout, which the worker enforces (part of the action's digest).
     pub timeout: Option<Duration>,
+    /// How long the caller waits for the result, when less than the timeout.
+    pub wait: Option<Duration>,
     /// The most a run's stdout, stderr or output file may hold.
     pub output_cap: u64,
 }
