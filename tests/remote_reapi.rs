@@ -3,6 +3,8 @@
 //! worker of scripts/reapi_worker.py, started by scripts/reapi_stack.py and stopped when
 //! each test ends. The real CBMC answers every query, here and on the worker.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -147,7 +149,11 @@ fn a_second_run_is_answered_by_the_action_cache_which_a_read_only_client_never_w
     assert!(second.status.success(), "{second:?}");
     assert_eq!(cached["remote"]["executed"], 0, "{cached}");
     assert_eq!(cached["remote"]["cache_hits"], executed, "{cached}");
-    assert_eq!(engine.executed(), 3 * executed as usize, "no execution more");
+    assert_eq!(
+        engine.executed(),
+        3 * executed as usize,
+        "no execution more"
+    );
     assert_eq!(first_doc, second_doc);
     // A read-only client reads what the trusted one wrote.
     let (_, _, reader) = learn(dir.path(), "hash_loop.c", &read_only);
@@ -178,4 +184,74 @@ fn a_server_that_is_down_is_one_clear_error_before_any_work() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(4), "{stderr}");
     assert!(stderr.contains(&url), "{stderr}");
+}
+
+/// A review's document less what differs between any two runs (times, memory).
+fn comparable(path: &Path) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.retain(|k, _| !k.contains("seconds") && !k.contains("memory"));
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    strip(&mut v);
+    v
+}
+
+#[test]
+fn a_review_with_remote_gives_the_local_document() {
+    let engine = Engine::start();
+    let repo = common::fig12();
+    let out = tempfile::tempdir().unwrap();
+    let local = out.path().join("local.json");
+    let remote = out.path().join("remote.json");
+    let run = |path: &Path, extra: &[&str]| {
+        let output = repo.mergelens(
+            &[
+                &[
+                    "review",
+                    "main",
+                    "feature",
+                    "--no-cache",
+                    "-o",
+                    path.to_str().unwrap(),
+                ],
+                extra,
+            ]
+            .concat(),
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", common::text(&output));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    run(&local, &[]);
+    let stderr = run(
+        &remote,
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    // Not assert_eq: the documents are long.
+    let (l, r) = (comparable(&local), comparable(&remote));
+    if l != r {
+        let (l, r) = (
+            serde_json::to_string_pretty(&l).unwrap(),
+            serde_json::to_string_pretty(&r).unwrap(),
+        );
+        let diff: Vec<String> = l
+            .lines()
+            .zip(r.lines())
+            .filter(|(a, b)| a != b)
+            .take(8)
+            .map(|(a, b)| format!("{a} | {b}"))
+            .collect();
+        panic!("the documents differ: {diff:#?}");
+    }
+    assert!(engine.executed() >= 1, "{stderr}");
+    assert!(stderr.contains("0 run locally instead"), "{stderr}");
+    let executed = format!("{} actions executed", engine.executed());
+    assert!(stderr.contains(&executed), "{stderr}");
 }

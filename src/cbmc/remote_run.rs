@@ -104,7 +104,8 @@ pub(super) fn action(
 pub(super) fn stable_harness(source: &str, file_name: &str) -> Option<(StableDir, PathBuf)> {
     use sha2::{Digest as _, Sha256};
     let hash = format!("{:x}", Sha256::digest(source.as_bytes()));
-    let parent = std::env::temp_dir().join("mergelens-queries");
+    // tempfile's, which a confined review points at its private directory.
+    let parent = tempfile::env::temp_dir().join("mergelens-queries");
     std::fs::create_dir_all(&parent).ok()?;
     let dir = parent.join(&hash[..32]);
     // Created by this run, or taken by another: then not shared, since its owner removes it.

@@ -105,7 +105,7 @@ pub fn work_dir(prefix: &str, key: &[PathBuf]) -> anyhow::Result<WorkDir> {
             hash.update(path.as_os_str().as_encoded_bytes());
         }
         let name = format!("{prefix}{:x}", hash.finalize());
-        let dir = std::env::temp_dir().join(&name[..prefix.len() + 32]);
+        let dir = tempfile::env::temp_dir().join(&name[..prefix.len() + 32]);
         if std::fs::create_dir(&dir).is_ok() {
             return Ok(WorkDir::Stable(dir));
         }
