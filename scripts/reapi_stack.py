@@ -5,6 +5,10 @@ BuildGrid server (Execution, CAS, action cache, ByteStream, Bots) on 127.0.0.1:P
 instance `main`, and N workers (scripts/reapi_worker.py).
 
     python3 scripts/reapi_stack.py --dir DIR --port PORT [--workers N] [--executions FILE]
+                                   [--stop-after N]
+
+--stop-after N (with --executions): the engine goes away once its workers took N actions,
+as a server that is lost mid-run does.
 
 Runs in the foreground: prints `ready` once the server answers, and stops everything it
 started (and removes DIR's database) on SIGTERM, SIGINT or when its standard input closes.
@@ -100,6 +104,7 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--executions")
+    parser.add_argument("--stop-after", type=int, help="stop everything once the workers took this many actions")
     args = parser.parse_args()
     venv = os.environ.get("MERGELENS_BUILDGRID_VENV") or os.path.join(HERE, "..", "target", "buildgrid")
     python = os.path.join(venv, "bin", "python")
@@ -158,10 +163,20 @@ def main():
     print("ready", flush=True)
     threading.Thread(target=lambda: (sys.stdin.read(), stop()), daemon=True).start()
     while True:
-        time.sleep(0.5)
+        time.sleep(0.05)
+        if args.stop_after and args.executions and taken(args.executions) >= args.stop_after:
+            stop()
         if not stopping.is_set() and any(c.poll() is not None for c in children[:1]):
             print("reapi_stack: the server exited; see stack.log", file=sys.stderr, flush=True)
             stop()
+
+
+def taken(path):
+    try:
+        with open(path) as f:
+            return sum(1 for _ in f)
+    except OSError:
+        return 0
 
 
 def start_workers(children, python, args, work, logs):

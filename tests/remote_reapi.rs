@@ -29,6 +29,11 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// `extra`: more arguments of scripts/reapi_stack.py.
+    fn start_with(extra: &[&str]) -> Engine {
         let venv = root().join("target/buildgrid/bin/bgd");
         assert!(
             venv.exists(),
@@ -42,6 +47,7 @@ impl Engine {
             .args(["--dir", dir.path().to_str().unwrap()])
             .args(["--port", &port.to_string(), "--workers", "1"])
             .args(["--executions", executions.to_str().unwrap()])
+            .args(extra)
             .env("MERGELENS_BUILDGRID_VENV", root().join("target/buildgrid"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -254,4 +260,29 @@ fn a_review_with_remote_gives_the_local_document() {
     assert!(stderr.contains("0 run locally instead"), "{stderr}");
     let executed = format!("{} actions executed", engine.executed());
     assert!(stderr.contains(&executed), "{stderr}");
+}
+
+#[test]
+fn a_server_lost_mid_run_leaves_the_rest_to_this_machine_and_the_answer_unchanged() {
+    // The engine goes away as soon as its worker takes the first action.
+    let engine = Engine::start_with(&["--stop-after", "1"]);
+    let dir = tempfile::tempdir().unwrap();
+    let (local, local_doc, _) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    let (remote, remote_doc, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    let stderr = String::from_utf8_lossy(&remote.stderr);
+    assert!(remote.status.success(), "{stderr}");
+    assert_eq!(local_doc, remote_doc, "the same automaton");
+    let counts = &stats["remote"];
+    assert!(counts["local_fallbacks"].as_u64().unwrap() >= 1, "{stats}");
+    assert!(counts["retries"].as_u64().unwrap() >= 1, "{stats}");
+    assert!(
+        stderr.contains("remote execution failed")
+            && stderr.contains("running on this machine instead"),
+        "{stderr}"
+    );
 }
