@@ -15,7 +15,8 @@ tree in every action). Runs in the virtual environment scripts/install-buildgrid
 
 --executions FILE: each run appends one line (the action's digest) to FILE, so a test can
 count what was executed rather than answered from the cache (one line each: the action's
-digest, its input root's, its timeout and its command line).
+digest, its input root's, its timeout and its command line), and FILE.times one line per
+finished action (its digest and seconds).
 """
 
 import argparse
@@ -197,6 +198,7 @@ def run_lease(cas, directories, lease, args):
         command.ParseFromString(cas.read(action.command_digest))
         with open(args.executions, "a") as f:
             f.write(f"{digest} {action.input_root_digest.hash} {action.timeout.seconds} {' '.join(command.arguments)}\n")
+    started = time.monotonic()
     try:
         result = execute(cas, directories, action, args.work, sys.stderr)
         lease.result.Pack(result)
@@ -204,6 +206,9 @@ def run_lease(cas, directories, lease, args):
     except TimeoutError as e:
         lease.status.code = code_pb2.DEADLINE_EXCEEDED
         lease.status.message = str(e)
+    if args.executions:
+        with open(args.executions + ".times", "a") as f:
+            f.write(f"{digest} {time.monotonic() - started:.3f}\n")
     lease.state = bots_pb2.LeaseState.COMPLETED
 
 
