@@ -116,9 +116,11 @@ def main():
             engine = Engine(workers, work)
             flags = ["--remote", engine.url, "--remote-instance", "main"]
             passes = [("cold", "")] + ([("warm", " (cache)")] if workers == 4 else [])
+            # One directory for every remote pass: the paths goto binaries record are part of
+            # each action, so the warm pass must learn the same files at the same paths.
             for tag, suffix in passes:
                 row, dfas = configuration(binary, manifests, f"{workers} worker(s){suffix}", workers,
-                                          flags, args.limit, os.path.join(work, f"w{workers}-{tag}"))
+                                          flags, args.limit, os.path.join(work, "remote"))
                 if tag == "cold":
                     row["action_seconds"] = round(engine.action_seconds(), 1)
                     # The action time of one worker alone is the least shared with the rest

@@ -40,28 +40,19 @@ pub(super) fn action(
         // The command's query timeout, the same in every run, since the timeout is part of
         // the action's digest; the run's own deadline (a share of a budget, what is left
         // after the link) bounds how long this process waits for it.
-        timeout: crate::process::tool_timeout().or(left),
+        // A deadline beyond the query timeout (a check of its own) is the timeout then.
+        timeout: match (crate::process::tool_timeout(), left) {
+            (Some(t), Some(l)) if l > t => Some(l),
+            (t, l) => t.or(l),
+        },
         wait: left,
         environment: vec![("PATH".into(), "/usr/bin:/bin".into())],
         ..ActionSpec::default()
     };
-    for (i, input) in inputs.iter().enumerate() {
-        let name = input
-            .file_name()
-            .map_or("input".into(), |n| n.to_string_lossy().into_owned());
-        spec.inputs.push((format!("in/{i}/{name}"), input.clone()));
-    }
-    let mut arguments = Vec::new();
-    for arg in cmd.get_args() {
-        let arg = Path::new(arg);
-        if let Some(i) = inputs.iter().position(|p| p == arg) {
-            arguments.push(spec.inputs[i].0.clone());
-        } else if arg.is_absolute() {
-            return Ok(None);
-        } else {
-            arguments.push(arg.to_string_lossy().into_owned());
-        }
-    }
+    let Some((arguments, files)) = arguments(cmd, inputs) else {
+        return Ok(None);
+    };
+    spec.inputs = files;
     let program = Path::new(cmd.get_program());
     let tool = program
         .file_name()
@@ -125,6 +116,37 @@ impl Drop for StableDir {
     }
 }
 
+/// A file of this machine by its path in the input root.
+type InputFile = (String, PathBuf);
+
+/// The command line's arguments with each input's path replaced by its path in the input
+/// root (`in/I/NAME`), and the inputs by those paths; `None` when an argument is another
+/// absolute path (a file of this machine the action would not hold).
+fn arguments(cmd: &Command, inputs: &[PathBuf]) -> Option<(Vec<String>, Vec<InputFile>)> {
+    let files: Vec<InputFile> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| {
+            let name = input
+                .file_name()
+                .map_or("input".into(), |n| n.to_string_lossy().into_owned());
+            (format!("in/{i}/{name}"), input.clone())
+        })
+        .collect();
+    let mut arguments = Vec::new();
+    for arg in cmd.get_args() {
+        let arg = Path::new(arg);
+        if let Some(i) = inputs.iter().position(|p| p == arg) {
+            arguments.push(files[i].0.clone());
+        } else if arg.is_absolute() {
+            return None;
+        } else {
+            arguments.push(arg.to_string_lossy().into_owned());
+        }
+    }
+    Some((arguments, files))
+}
+
 /// The prefix of a self-contained installation whose wrapper is `program`.
 fn installation(program: &Path) -> Option<&Path> {
     let bin = program.parent()?;
@@ -135,6 +157,19 @@ fn installation(program: &Path) -> Option<&Path> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_declared_files_leave_the_machine_under_their_input_root_names() {
+        let gb = PathBuf::from("/tmp/x/query.gb");
+        let mut cmd = Command::new("/opt/cbmc/bin/cbmc");
+        cmd.arg(&gb).args(["--json-ui", "--unwind", "3"]);
+        let (args, files) = arguments(&cmd, std::slice::from_ref(&gb)).unwrap();
+        assert_eq!(args, ["in/0/query.gb", "--json-ui", "--unwind", "3"]);
+        assert_eq!(files, [("in/0/query.gb".to_string(), gb.clone())]);
+        // A file the run would write (or read) that is not declared keeps it here.
+        cmd.args(["--outfile", "/tmp/x/f.cnf"]);
+        assert!(arguments(&cmd, &[gb]).is_none());
+    }
 
     #[test]
     fn a_stable_harness_is_named_by_its_text_and_held_by_one_run() {
