@@ -286,3 +286,34 @@ fn a_server_lost_mid_run_leaves_the_rest_to_this_machine_and_the_answer_unchange
         "{stderr}"
     );
 }
+
+#[test]
+fn the_time_budget_ends_a_wait_for_an_engine_without_a_free_worker() {
+    // No worker: every action waits in the server's queue.
+    let engine = Engine::start_with(&["--workers", "0"]);
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let (output, document, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &[
+            "--remote",
+            &engine.url,
+            "--remote-instance",
+            "main",
+            "--time-budget",
+            "3",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(stderr.contains("the time budget ran out"), "{stderr}");
+    assert!(document.contains("\"partial\""), "{document}");
+    assert_eq!(stats["remote"]["executed"], 0, "{stats}");
+    assert_eq!(engine.executed(), 0);
+}

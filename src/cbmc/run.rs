@@ -271,6 +271,7 @@ fn remotely(
             peak_memory: 0,
         }),
         Ok(None) => None,
+        Err(crate::remote::RemoteError::Stopped) => Some(Ran::Stopped),
         Err(e) => {
             static SAID: std::sync::Once = std::sync::Once::new();
             SAID.call_once(|| {

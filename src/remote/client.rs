@@ -26,6 +26,8 @@ use super::types::{ActionOutcome, ActionSpec, CacheMode, RemoteError};
 /// every gRPC server accepts in one message.
 const BATCH_BYTES: i64 = 2 << 20;
 const CHUNK: usize = 1 << 20;
+/// How often a wait for an action looks for a stop request.
+const STOP_POLL: Duration = Duration::from_millis(100);
 /// How long an action may wait in the server's queue beyond its own timeout.
 const QUEUE_MARGIN: Duration = Duration::from_secs(60);
 /// The wait for an action without a timeout of its own.
@@ -373,7 +375,7 @@ impl Client {
         // A server that never finishes the action (no worker takes it) must not hold the
         // run: the action's own timeout and a margin for the queue, then a local run.
         request.set_timeout(timeout.unwrap_or(NO_TIMEOUT_WAIT) + QUEUE_MARGIN);
-        let done = self.runtime.block_on(async {
+        let work = async {
             let mut stream = exec
                 .execute(request)
                 .await
@@ -388,6 +390,18 @@ impl Client {
                 what: "Execute",
                 reason: "the operation stream ended before the action did".into(),
             })
+        };
+        // A stop request (Ctrl-C) or the time budget ends the wait as it ends a local run.
+        let stopped = async {
+            while crate::stop::stop_reason().is_none() {
+                tokio::time::sleep(STOP_POLL).await;
+            }
+        };
+        let done = self.runtime.block_on(async {
+            tokio::select! {
+                done = work => done,
+                () = stopped => Err(RemoteError::Stopped),
+            }
         })?;
         let response = match done {
             Some(operation::Result::Response(any)) => ExecuteResponse::decode(&*any.value)

@@ -61,6 +61,9 @@ pub enum RemoteError {
     },
     #[error("the remote worker stopped the action at its timeout")]
     TimedOut,
+    /// A stop request or the time budget ([`crate::stop`]) ended the wait.
+    #[error("stopped while waiting for the remote action")]
+    Stopped,
     #[error("remote {what}: {reason}")]
     Protocol { what: &'static str, reason: String },
     #[error("{path}: cannot read or write for remote execution")]
@@ -78,6 +81,7 @@ impl HasKind for RemoteError {
             RemoteError::Connect { .. }
             | RemoteError::Rpc { .. }
             | RemoteError::TimedOut
+            | RemoteError::Stopped
             | RemoteError::Protocol { .. }
             | RemoteError::Io { .. } => FailureKind::Failed,
         }
@@ -102,6 +106,7 @@ impl RemoteError {
             ),
             // The action had its whole timeout: the caller's local run has what is left.
             RemoteError::TimedOut
+            | RemoteError::Stopped
             | RemoteError::BadSetting { .. }
             | RemoteError::Protocol { .. }
             | RemoteError::Io { .. } => false,
