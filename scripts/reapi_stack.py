@@ -8,7 +8,8 @@ instance `main`, and N workers (scripts/reapi_worker.py).
                                    [--stop-after N]
 
 --stop-after N (with --executions): the engine goes away once its workers took N actions,
-as a server that is lost mid-run does.
+as a server that is lost mid-run does. --kill-worker-after N: the worker that took the N-th
+action is killed (SIGKILL) in the middle of it; the server gives the action to another.
 
 Runs in the foreground: prints `ready` once the server answers, and stops everything it
 started (and removes DIR's database) on SIGTERM, SIGINT or when its standard input closes.
@@ -80,7 +81,7 @@ schedulers:
     sql: *sql
     storage: *main-storage
     action-cache: *main-action
-    bot-session-keepalive-timeout: 30
+    bot-session-keepalive-timeout: 10
 instances:
   - name: main
     services:
@@ -105,6 +106,8 @@ def main():
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--executions")
     parser.add_argument("--stop-after", type=int, help="stop everything once the workers took this many actions")
+    parser.add_argument("--kill-worker-after", type=int,
+                        help="kill the first worker (SIGKILL) once the workers took this many actions")
     args = parser.parse_args()
     venv = os.environ.get("MERGELENS_BUILDGRID_VENV") or os.path.join(HERE, "..", "target", "buildgrid")
     python = os.path.join(venv, "bin", "python")
@@ -166,9 +169,21 @@ def main():
         time.sleep(0.05)
         if args.stop_after and args.executions and taken(args.executions) >= args.stop_after:
             stop()
+        if args.kill_worker_after and args.executions and taken(args.executions) >= args.kill_worker_after:
+            args.kill_worker_after = None
+            kill_taker(children, args.executions)
         if not stopping.is_set() and any(c.poll() is not None for c in children[:1]):
             print("reapi_stack: the server exited; see stack.log", file=sys.stderr, flush=True)
             stop()
+
+
+def kill_taker(children, path):
+    """Kills the worker that took the last action (its process id is on its line)."""
+    with open(path) as f:
+        pid = int(f.read().splitlines()[-1].split()[1])
+    for child in children:
+        if child.pid == pid:
+            child.kill()
 
 
 def taken(path):

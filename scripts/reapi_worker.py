@@ -15,7 +15,7 @@ tree in every action). Runs in the virtual environment scripts/install-buildgrid
 
 --executions FILE: each run appends one line (the action's digest) to FILE, so a test can
 count what was executed rather than answered from the cache (one line each: the action's
-digest, its input root's, its timeout and its command line), and FILE.times one line per
+digest, the worker's process id, its input root's digest, its timeout and its command line), and FILE.times one line per
 finished action (its digest and seconds).
 """
 
@@ -197,7 +197,8 @@ def run_lease(cas, directories, lease, args):
         command = re.Command()
         command.ParseFromString(cas.read(action.command_digest))
         with open(args.executions, "a") as f:
-            f.write(f"{digest} {action.input_root_digest.hash} {action.timeout.seconds} {' '.join(command.arguments)}\n")
+            f.write(f"{digest} {os.getpid()} {action.input_root_digest.hash} {action.timeout.seconds} "
+                    f"{' '.join(command.arguments)}\n")
     started = time.monotonic()
     try:
         result = execute(cas, directories, action, args.work, sys.stderr)

@@ -317,3 +317,26 @@ fn the_time_budget_ends_a_wait_for_an_engine_without_a_free_worker() {
     assert_eq!(stats["remote"]["executed"], 0, "{stats}");
     assert_eq!(engine.executed(), 0);
 }
+
+#[test]
+fn a_worker_killed_mid_action_is_replaced_by_another_and_the_answer_unchanged() {
+    // The worker that takes the first action dies in the middle of it; the server gives
+    // the action to the other worker once the dead one's session lapses.
+    let engine = Engine::start_with(&["--workers", "2", "--kill-worker-after", "1"]);
+    let dir = tempfile::tempdir().unwrap();
+    let (local, local_doc, _) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    let (remote, remote_doc, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    let stderr = String::from_utf8_lossy(&remote.stderr);
+    assert!(remote.status.success(), "{stderr}");
+    assert_eq!(local_doc, remote_doc, "the same automaton");
+    let executed = stats["remote"]["executed"].as_u64().unwrap();
+    assert!(executed >= 1, "{stats}");
+    assert_eq!(stats["remote"]["local_fallbacks"], 0, "{stats}");
+    // Every action once, and the one the killed worker took twice.
+    assert_eq!(engine.executed(), executed as usize + 1, "{stats}");
+}
