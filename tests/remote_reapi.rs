@@ -340,3 +340,67 @@ fn a_worker_killed_mid_action_is_replaced_by_another_and_the_answer_unchanged() 
     // Every action once, and the one the killed worker took twice.
     assert_eq!(engine.executed(), executed as usize + 1, "{stats}");
 }
+
+/// `main` calls `first`, `mid`, then `second`.
+fn calls(first: &str, second: &str) -> String {
+    format!(
+        "void a(void) {{}}\nvoid b(void) {{}}\nvoid c(void) {{}}\nvoid d(void) {{}}\nvoid e(void) {{}}\nvoid mid(void) {{}}\n\nint main(void)\n{{\n    {first}();\n\n    mid();\n\n    {second}();\n    return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn an_audit_with_remote_gives_the_local_document() {
+    let engine = Engine::start();
+    // v1, then a clean merge and an evil one (the merge commit adds a call of `e`).
+    let repo = common::Repo::new();
+    repo.commit("prog.c", &calls("a", "b"), "base");
+    repo.git(&["tag", "v1"]);
+    repo.git(&["checkout", "-q", "-b", "second-d", "main"]);
+    repo.commit("prog.c", &calls("a", "d"), "second d");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit("prog.c", &calls("c", "b"), "first c");
+    repo.git(&["merge", "-q", "--no-ff", "second-d", "-m", "merge second-d"]);
+    repo.git(&["checkout", "-q", "-b", "second-a", "main"]);
+    repo.commit("prog.c", &calls("c", "a"), "second a");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit("prog.c", &calls("b", "d"), "first b");
+    repo.git(&["merge", "-q", "--no-ff", "--no-commit", "second-a"]);
+    let evil = calls("b", "a").replace("    a();\n    return", "    a();\n    e();\n    return");
+    repo.commit("prog.c", &evil, "merge second-a, and call e");
+    repo.git(&["tag", "v2"]);
+    let out = tempfile::tempdir().unwrap();
+    let audit = |name: &str, extra: &[&str]| {
+        let path = out.path().join(name);
+        let output = repo.mergelens(
+            &[
+                &[
+                    "audit",
+                    "v1..v2",
+                    "--no-cache",
+                    "-o",
+                    path.to_str().unwrap(),
+                ],
+                extra,
+            ]
+            .concat(),
+        );
+        // The evil merge: exit code 1 under the default fail-on.
+        assert_eq!(output.status.code(), Some(1), "{}", common::text(&output));
+        (path, String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (local, _) = audit("local.json", &[]);
+    let (remote, stderr) = audit(
+        "remote.json",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    assert!(
+        comparable(&local) == comparable(&remote),
+        "the audit documents differ"
+    );
+    assert!(engine.executed() >= 1, "{stderr}");
+    let executed = format!("{} actions executed", engine.executed());
+    assert!(
+        stderr.contains(&executed) && stderr.contains("0 run locally instead"),
+        "{stderr}"
+    );
+}
