@@ -5,11 +5,12 @@ BuildGrid server (Execution, CAS, action cache, ByteStream, Bots) on 127.0.0.1:P
 instance `main`, and N workers (scripts/reapi_worker.py).
 
     python3 scripts/reapi_stack.py --dir DIR --port PORT [--workers N] [--executions FILE]
-                                   [--stop-after N]
+                                   [--stop-after N] [--kill-worker-after N] [--auth-secret S]
 
 --stop-after N (with --executions): the engine goes away once its workers took N actions,
 as a server that is lost mid-run does. --kill-worker-after N: the worker that took the N-th
 action is killed (SIGKILL) in the middle of it; the server gives the action to another.
+--auth-secret S: every call needs `authorization: Bearer JWT`, a JWT signed with S (HS256).
 
 Runs in the foreground: prints `ready` once the server answers, and stops everything it
 started (and removes DIR's database) on SIGTERM, SIGINT or when its standard input closes.
@@ -56,8 +57,16 @@ def free_port():
         return s.getsockname()[1]
 
 
-def config(port, pg_port, storage):
-    return f"""server:
+def config(port, pg_port, storage, secret):
+    auth = ""
+    if secret:
+        auth = f"""authorization:
+  method: jwt
+  secret: {secret}
+  algorithm: hs256
+  allow-localhost-requests: false
+"""
+    return auth + f"""server:
   - !channel
     address: "127.0.0.1:{port}"
     insecure-mode: true
@@ -106,6 +115,7 @@ def main():
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--executions")
     parser.add_argument("--stop-after", type=int, help="stop everything once the workers took this many actions")
+    parser.add_argument("--auth-secret", help="clients and workers need a JWT (HS256) signed with it")
     parser.add_argument("--kill-worker-after", type=int,
                         help="kill the first worker (SIGKILL) once the workers took this many actions")
     args = parser.parse_args()
@@ -155,7 +165,12 @@ def main():
         subprocess.run([bgd, "migrate", "apply", url], check=True, stdout=logs, stderr=logs)
         conf = os.path.join(work, "buildgrid.yml")
         with open(conf, "w") as f:
-            f.write(config(args.port, pg_port, os.path.join(work, "cas")))
+            secret = None
+            if args.auth_secret:
+                secret = os.path.join(work, "auth.secret")
+                with open(secret, "w") as s:
+                    s.write(args.auth_secret)
+            f.write(config(args.port, pg_port, os.path.join(work, "cas"), secret))
         children.append(subprocess.Popen([bgd, "server", "start", conf], stdout=logs, stderr=logs,
                                           stdin=subprocess.DEVNULL))
         start_workers(children, python, args, work, logs)
@@ -200,6 +215,8 @@ def start_workers(children, python, args, work, logs):
                "--instance", "main", "--work", os.path.join(work, f"worker-{i}")]
         if args.executions:
             cmd += ["--executions", args.executions]
+        if args.auth_secret:
+            cmd += ["--auth-secret", args.auth_secret]
         children.append(subprocess.Popen(cmd, stdout=logs, stderr=logs, stdin=subprocess.DEVNULL))
 
 

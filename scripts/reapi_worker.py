@@ -151,15 +151,43 @@ def execute(cas, directories, action, work, log):
         shutil.rmtree(root, ignore_errors=True)
 
 
+class Bearer(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor,
+             grpc.StreamUnaryClientInterceptor):
+    """Adds `authorization: Bearer TOKEN` to every call."""
+
+    def __init__(self, token):
+        self.token = token
+
+    def _details(self, details):
+        metadata = list(details.metadata or []) + [("authorization", f"Bearer {self.token}")]
+        return details._replace(metadata=metadata)
+
+    def intercept_unary_unary(self, continuation, details, request):
+        return continuation(self._details(details), request)
+
+    def intercept_unary_stream(self, continuation, details, request):
+        return continuation(self._details(details), request)
+
+    def intercept_stream_unary(self, continuation, details, request_iterator):
+        return continuation(self._details(details), request_iterator)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--server", required=True)
     parser.add_argument("--instance", default="")
     parser.add_argument("--work", required=True)
     parser.add_argument("--executions")
+    parser.add_argument("--auth-secret", help="sign a token with it for every call (HS256)")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     channel = grpc.insecure_channel(args.server)
+    if args.auth_secret:
+        import jwt
+
+        token = jwt.encode({"sub": "mergelens-test-worker", "exp": int(time.time()) + 86400},
+                           args.auth_secret, algorithm="HS256")
+        channel = grpc.intercept_channel(channel, Bearer(token))
     bots = bots_pb2_grpc.BotsStub(channel)
     cas = Cas(channel, args.instance, os.path.join(args.work, "cache"))
     directories = {}

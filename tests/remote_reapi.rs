@@ -82,6 +82,15 @@ impl Drop for Engine {
 }
 
 fn learn(dir: &Path, program: &str, extra: &[&str]) -> (Output, String, serde_json::Value) {
+    learn_with_env(dir, program, extra, &[])
+}
+
+fn learn_with_env(
+    dir: &Path,
+    program: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (Output, String, serde_json::Value) {
     let out = dir.join(format!("{}.json", extra.len()));
     let stats = dir.join(format!("{}.stats.json", extra.len()));
     let output = Command::new(env!("CARGO_BIN_EXE_mergelens"))
@@ -96,6 +105,7 @@ fn learn(dir: &Path, program: &str, extra: &[&str]) -> (Output, String, serde_js
         .args(["--no-cache", "-o", out.to_str().unwrap()])
         .args(["--stats", stats.to_str().unwrap()])
         .args(extra)
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     let document = std::fs::read_to_string(&out).unwrap_or_default();
@@ -402,5 +412,41 @@ fn an_audit_with_remote_gives_the_local_document() {
     assert!(
         stderr.contains(&executed) && stderr.contains("0 run locally instead"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_server_that_wants_a_token_gets_the_one_in_the_environment() {
+    let secret = "0123456789abcdef0123456789abcdef";
+    let engine = Engine::start_with(&["--auth-secret", secret]);
+    let dir = tempfile::tempdir().unwrap();
+    let remote = ["--remote", engine.url.as_str(), "--remote-instance", "main"];
+    let (refused, _, _) = learn(dir.path(), "loop_calls.c", &remote);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(4), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("Unauthenticated"), "{stderr}");
+    // A JWT (HS256) signed with the server's secret, as the deployment would issue one.
+    let token = Command::new(root().join("target/buildgrid/bin/python"))
+        .arg("-c")
+        .arg(format!(
+            "import jwt, time; print(jwt.encode({{'sub': 'ci', 'exp': int(time.time()) + 3600}}, '{secret}', algorithm='HS256'))"
+        ))
+        .output()
+        .unwrap();
+    let token = String::from_utf8(token.stdout).unwrap();
+    let (local, local_doc, _) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    let (accepted, doc, stats) = learn_with_env(
+        dir.path(),
+        "loop_calls.c",
+        &remote,
+        &[("MERGELENS_REMOTE_TOKEN", token.trim())],
+    );
+    assert!(accepted.status.success(), "{accepted:?}");
+    assert_eq!(doc, local_doc);
+    assert!(
+        stats["remote"]["executed"].as_u64().unwrap() >= 1,
+        "{stats}"
     );
 }

@@ -7,6 +7,9 @@ use std::sync::Arc;
 use anyhow::Context;
 use mergelens::remote::{CacheMode, Remote, RemoteConfig};
 
+/// The variable that holds the server's bearer token, if it wants one.
+pub const TOKEN_VARIABLE: &str = "MERGELENS_REMOTE_TOKEN";
+
 /// What the command line says (`--remote`, `--remote-instance`, `--remote-cache`).
 #[derive(Debug, Default)]
 pub struct RemoteFlags {
@@ -34,6 +37,11 @@ pub fn config(cli: &RemoteFlags) -> anyhow::Result<Option<RemoteConfig>> {
             .or(user.remote_instance)
             .unwrap_or_default(),
         cache,
+        // From the environment only: a secret has no place in a file or a command line.
+        token: std::env::var(TOKEN_VARIABLE)
+            .ok()
+            .filter(|t| !t.is_empty())
+            .map(mergelens::remote::Token),
     }))
 }
 
@@ -43,8 +51,7 @@ pub fn setup(cli: &RemoteFlags) -> anyhow::Result<()> {
     let Some(config) = config(cli)? else {
         return Ok(());
     };
-    let url = config.url.clone();
-    let remote = Remote::connect(config).with_context(|| format!("--remote {url}"))?;
+    let remote = Remote::connect(config).context("--remote")?;
     mergelens::remote::install(Some(Arc::new(remote)));
     Ok(())
 }

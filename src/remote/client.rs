@@ -36,6 +36,7 @@ const NO_TIMEOUT_WAIT: Duration = Duration::from_secs(3600);
 pub(super) struct Client {
     runtime: tokio::runtime::Runtime,
     channel: Channel,
+    auth: Auth,
     instance: String,
 }
 
@@ -48,7 +49,22 @@ fn rpc(what: &'static str) -> impl Fn(tonic::Status) -> RemoteError {
 }
 
 impl Client {
-    pub(super) fn connect(url: &str, instance: &str) -> Result<Client, RemoteError> {
+    pub(super) fn connect(
+        url: &str,
+        instance: &str,
+        token: Option<&str>,
+    ) -> Result<Client, RemoteError> {
+        let auth = Auth(
+            token
+                .map(|t| {
+                    format!("Bearer {t}")
+                        .parse()
+                        .map_err(|_| RemoteError::BadSetting {
+                            what: "the remote token is not one line of text".into(),
+                        })
+                })
+                .transpose()?,
+        );
         let address = url
             .strip_prefix("grpc://")
             .ok_or_else(|| RemoteError::BadSetting {
@@ -67,22 +83,23 @@ impl Client {
                 path: "tokio runtime".into(),
                 source,
             })?;
-        let channel =
-            runtime
-                .block_on(endpoint.connect())
-                .map_err(|source| RemoteError::Connect {
-                    url: url.to_string(),
-                    source,
-                })?;
+        let channel = runtime
+            .block_on(endpoint.connect())
+            .map_err(|e| RemoteError::Connect {
+                url: url.to_string(),
+                reason: innermost(&e),
+            })?;
         Ok(Client {
             runtime,
             channel,
             instance: instance.to_string(),
+            auth,
         })
     }
 
     pub(super) fn capabilities(&self) -> Result<Vec<String>, RemoteError> {
-        let mut client = CapabilitiesClient::new(self.channel.clone());
+        let mut client =
+            CapabilitiesClient::with_interceptor(self.channel.clone(), self.auth.clone());
         let caps = self
             .runtime
             .block_on(client.get_capabilities(GetCapabilitiesRequest {
@@ -120,7 +137,10 @@ impl Client {
 
     /// Uploads those of `blobs` the CAS lacks.
     pub(super) fn upload_missing(&self, blobs: &Blobs) -> Result<(), RemoteError> {
-        let mut cas = ContentAddressableStorageClient::new(self.channel.clone());
+        let mut cas = ContentAddressableStorageClient::with_interceptor(
+            self.channel.clone(),
+            self.auth.clone(),
+        );
         let digests: Vec<Digest> = blobs.values().map(|(d, _)| d.clone()).collect();
         let mut missing = Vec::new();
         for chunk in digests.chunks(1000) {
@@ -166,7 +186,10 @@ impl Client {
         if requests.is_empty() {
             return Ok(());
         }
-        let mut cas = ContentAddressableStorageClient::new(self.channel.clone());
+        let mut cas = ContentAddressableStorageClient::with_interceptor(
+            self.channel.clone(),
+            self.auth.clone(),
+        );
         let reply = self
             .runtime
             .block_on(cas.batch_update_blobs(BatchUpdateBlobsRequest {
@@ -215,7 +238,8 @@ impl Client {
             });
             offset = end;
         }
-        let mut client = ByteStreamClient::new(self.channel.clone());
+        let mut client =
+            ByteStreamClient::with_interceptor(self.channel.clone(), self.auth.clone());
         self.runtime
             .block_on(client.write(tokio_stream(requests)))
             .map_err(rpc("ByteStream.Write"))?;
@@ -234,7 +258,10 @@ impl Client {
             });
         }
         if d.size_bytes <= BATCH_BYTES {
-            let mut cas = ContentAddressableStorageClient::new(self.channel.clone());
+            let mut cas = ContentAddressableStorageClient::with_interceptor(
+                self.channel.clone(),
+                self.auth.clone(),
+            );
             let reply = self
                 .runtime
                 .block_on(cas.batch_read_blobs(BatchReadBlobsRequest {
@@ -251,7 +278,8 @@ impl Client {
                 return Ok(r.data);
             }
         }
-        let mut client = ByteStreamClient::new(self.channel.clone());
+        let mut client =
+            ByteStreamClient::with_interceptor(self.channel.clone(), self.auth.clone());
         let resource = format!("{}/blobs/{}/{}", self.instance, d.hash, d.size_bytes);
         self.runtime.block_on(async {
             let mut stream = client
@@ -344,7 +372,7 @@ impl Client {
     }
 
     fn cached(&self, digest: &Digest) -> Result<Option<ActionResult>, RemoteError> {
-        let mut ac = ActionCacheClient::new(self.channel.clone());
+        let mut ac = ActionCacheClient::with_interceptor(self.channel.clone(), self.auth.clone());
         match self
             .runtime
             .block_on(ac.get_action_result(GetActionResultRequest {
@@ -365,7 +393,7 @@ impl Client {
         digest: &Digest,
         timeout: Option<Duration>,
     ) -> Result<ActionResult, RemoteError> {
-        let mut exec = ExecutionClient::new(self.channel.clone());
+        let mut exec = ExecutionClient::with_interceptor(self.channel.clone(), self.auth.clone());
         let mut request = tonic::Request::new(ExecuteRequest {
             instance_name: self.instance.clone(),
             skip_cache_lookup: true,
@@ -451,6 +479,33 @@ impl Client {
             outputs,
             cached,
         })
+    }
+}
+
+/// The last cause of `error`'s chain, in its own words.
+fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut last = error;
+    while let Some(next) = last.source() {
+        last = next;
+    }
+    last.to_string()
+}
+
+/// The `authorization` header of every call, when a token is set.
+#[derive(Clone)]
+struct Auth(Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>>);
+
+impl tonic::service::Interceptor for Auth {
+    fn call(
+        &mut self,
+        mut request: tonic::Request<()>,
+    ) -> Result<tonic::Request<()>, tonic::Status> {
+        if let Some(value) = &self.0 {
+            request
+                .metadata_mut()
+                .insert("authorization", value.clone());
+        }
+        Ok(request)
     }
 }
 

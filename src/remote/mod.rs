@@ -23,7 +23,9 @@ mod client;
 pub(crate) mod tree;
 mod types;
 
-pub use types::{ActionOutcome, ActionSpec, CacheMode, MountedTree, RemoteConfig, RemoteError};
+pub use types::{
+    ActionOutcome, ActionSpec, CacheMode, MountedTree, RemoteConfig, RemoteError, Token,
+};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -47,7 +49,8 @@ impl Remote {
     /// Connects to the server and asks for its capabilities, so that a wrong address is
     /// one clear error at the start rather than a fallback on every run.
     pub fn connect(config: RemoteConfig) -> Result<Remote, RemoteError> {
-        let client = client::Client::connect(&config.url, &config.instance)?;
+        let token = config.token.as_ref().map(|t| t.0.as_str());
+        let client = client::Client::connect(&config.url, &config.instance, token)?;
         client.capabilities()?;
         Ok(Remote {
             config,
@@ -186,6 +189,7 @@ mod tests {
             url: format!("grpc://127.0.0.1:{port}"),
             instance: String::new(),
             cache: CacheMode::ReadWrite,
+            token: None,
         })
         .err()
         .expect("nothing listens there");
@@ -196,6 +200,7 @@ mod tests {
             url: "http://x".into(),
             instance: String::new(),
             cache: CacheMode::ReadWrite,
+            token: None,
         });
         assert!(matches!(bad, Err(RemoteError::BadSetting { .. })));
     }

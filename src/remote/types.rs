@@ -41,18 +41,27 @@ pub struct RemoteConfig {
     /// The REAPI instance name (`""`: the server's default).
     pub instance: String,
     pub cache: CacheMode,
+    /// Sent as `authorization: Bearer TOKEN` with every call.
+    pub token: Option<Token>,
+}
+
+/// A bearer token, which no debug output shows.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(pub String);
+
+impl std::fmt::Debug for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Token(..)")
+    }
 }
 
 #[derive(Debug, Error)]
 pub enum RemoteError {
     #[error("{what}")]
     BadSetting { what: String },
-    #[error("cannot reach the remote execution server at {url}")]
-    Connect {
-        url: String,
-        #[source]
-        source: tonic::transport::Error,
-    },
+    /// `reason`: the innermost cause (the transport's chain says some links twice).
+    #[error("cannot reach the remote execution server at {url}: {reason}")]
+    Connect { url: String, reason: String },
     #[error("remote {what}: {code}: {message}")]
     Rpc {
         what: &'static str,
