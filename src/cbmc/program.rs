@@ -536,6 +536,7 @@ impl GotoProgram {
         if !goto_cc(link, deadline)? {
             return Err(timed_out());
         }
+        drop(stable); // only the link reads it: another query of the same text may go on
 
         let library_loops = self.library_loops(deadline)?;
         // A run that asks for unwinding assertions (see `reach`) keeps them.

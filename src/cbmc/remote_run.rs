@@ -18,6 +18,9 @@ use crate::remote::{ActionSpec, Remote, RemoteError};
 /// Where the installation sits in each input root.
 const INSTALL_DIR: &str = "cbmc-install";
 
+/// How long a query waits for another run's link of the same harness text.
+const HARNESS_WAIT: Duration = Duration::from_secs(10);
+
 /// The dynamic loader of an installation `scripts/install-cbmc.sh` unpacked.
 const LOADER: &str = "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
 
@@ -91,7 +94,8 @@ pub(super) fn action(
 /// A harness written where its path depends on its text alone, so that the goto binary a
 /// query links (which names the harness's path) is the same in every run and the action
 /// cache can answer it: `$TMPDIR/mergelens-queries/HASH/FILE_NAME`. `None` when another run
-/// holds that directory now (the caller writes it in a directory of its own, uncached).
+/// holds that directory for longer than [`HARNESS_WAIT`] (the caller writes it in a
+/// directory of its own, uncached).
 pub(super) fn stable_harness(source: &str, file_name: &str) -> Option<(StableDir, PathBuf)> {
     use sha2::{Digest as _, Sha256};
     let hash = format!("{:x}", Sha256::digest(source.as_bytes()));
@@ -99,8 +103,21 @@ pub(super) fn stable_harness(source: &str, file_name: &str) -> Option<(StableDir
     let parent = tempfile::env::temp_dir().join("mergelens-queries");
     std::fs::create_dir_all(&parent).ok()?;
     let dir = parent.join(&hash[..32]);
-    // Created by this run, or taken by another: then not shared, since its owner removes it.
-    std::fs::create_dir(&dir).ok()?;
+    // Created by this run; one taken by another (a query of the same text, which holds it
+    // for one goto-cc link) is waited for, a while, and then left to it.
+    let since = Instant::now();
+    loop {
+        match std::fs::create_dir(&dir) {
+            Ok(()) => break,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                if since.elapsed() > HARNESS_WAIT {
+                    return None;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(_) => return None,
+        }
+    }
     let guard = StableDir(dir.clone());
     let harness = dir.join(file_name);
     std::fs::write(&harness, source).ok()?;
@@ -172,14 +189,20 @@ mod tests {
     }
 
     #[test]
-    fn a_stable_harness_is_named_by_its_text_and_held_by_one_run() {
+    fn a_stable_harness_is_named_by_its_text_and_held_by_one_run_at_a_time() {
         let text = "int main(void) { return 1; }";
         let (held, path) = stable_harness(text, "h.c").unwrap();
         assert!(path.ends_with("h.c"));
-        assert!(stable_harness(text, "h.c").is_none());
-        drop(held);
+        // A second query of the same text waits for the first to let go.
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            drop(held);
+        });
+        let started = Instant::now();
         let (_again, same) = stable_harness(text, "h.c").unwrap();
+        assert!(started.elapsed() >= Duration::from_millis(150));
         assert_eq!(path, same);
+        release.join().unwrap();
     }
 
     #[test]
