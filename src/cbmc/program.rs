@@ -145,7 +145,7 @@ impl GotoProgram {
             .collect();
         if texts.is_none_or(|texts| library::may_call_modelled(&texts))
             && let Some(undefined) = library::undefined_functions(tools, &binary)?
-            && let Some(link) = library::supplement_command(tools, &binary, &undefined)?
+            && let Some((link, _source)) = library::supplement_command(tools, &binary, &undefined)?
         {
             goto_cc(link, None)?;
         }

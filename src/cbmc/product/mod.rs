@@ -92,7 +92,7 @@ fn library_loops(
         if !undefined.iter().any(|name| library(&name)) {
             return Ok(Vec::new());
         }
-        if let Some(link) = library::supplement_command(tools, binary, undefined)? {
+        if let Some((link, _source)) = library::supplement_command(tools, binary, undefined)? {
             goto_cc(link, None)?;
         }
     }
