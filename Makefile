@@ -7,6 +7,7 @@ deps:
 	bash scripts/install-cbmc.sh
 	bash scripts/install-chromium.sh
 	bash scripts/install-sarif-check.sh
+	bash scripts/install-buildgrid.sh
 
 test: deps
 	$(CARGO) fmt --check
@@ -66,3 +67,11 @@ bench-real: deps
 .PHONY: bench-libraries
 bench-libraries: deps
 	bash scripts/bench-libraries.sh "$(INIH)" "$(TINYEXPR)"
+
+# Remote execution (docs/remote.md): the corpus of benches/programs/ learned on this machine and
+# through a REAPI engine here (BuildGrid, scripts/reapi_stack.py) with 1, 2 and 4 workers, then
+# again on the filled action cache; writes target/bench/remote.json.
+.PHONY: bench-remote
+bench-remote: deps
+	$(CARGO) build --release
+	python3 scripts/bench_remote.py $${CARGO_TARGET_DIR:-target}/release/mergelens $(if $(PROGRAMS),$(foreach p,$(PROGRAMS),--program $(p)))

@@ -24,7 +24,7 @@ MAX_LINES = 900
 # may not use each other.
 LAYERS = [
     ["bounds", "failure", "fingerprint", "sandbox", "stop"],
-    ["limits", "process"],
+    ["limits", "process", "remote"],
     ["cache_mac"],
     ["automaton"],
     ["document", "learn"],

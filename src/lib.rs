@@ -17,6 +17,7 @@
 //! | [`sandbox`] | Landlock: in a review, gcc, goto-cc and CBMC may read only the checkouts, the system and CBMC's installation |
 //! | [`stop`] | the process-wide stop request (Ctrl-C) and time budget (`--time-budget`) every run of gcc, goto-cc and CBMC obeys, so a stopped run keeps what it learned |
 //! | [`process`] | running gcc, goto-cc and CBMC within bounds: a deadline, an output cap, a memory limit (`RLIMIT_AS`) and the peak memory |
+//! | [`remote`] | remote execution through the Bazel Remote Execution API v2: a run as an Action, the action cache first, retries, the counts of remote runs, cache hits and local fallbacks |
 //! | [`limits`] | the size of the JSON documents mergelens reads |
 //! | [`cache_mac`] | authenticated cache entries: an HMAC under a key outside the repository (`$MERGELENS_CACHE_KEY` or the user's key file), so a forged entry is recomputed, never believed |
 //! | [`automaton`] | [`automaton::Dfa`] over named letters: products, complement, minimisation (Hopcroft), analyses, `mergelens-dfa/1` JSON, DOT and SVG drawings |
@@ -69,6 +70,7 @@ pub mod git;
 pub mod learn;
 pub mod limits;
 pub mod process;
+pub mod remote;
 pub mod report;
 pub mod review;
 pub mod sandbox;
@@ -124,6 +126,7 @@ error_types![
     learn::ParseError,
     limits::LimitError,
     process::NotAMemorySize,
+    remote::RemoteError,
     report::ReportError,
     review::ReviewError,
     review::CoverageError,

@@ -24,8 +24,18 @@ fn main() -> ExitCode {
     };
     mergelens::trust::install_quiet_panic_hook();
     // A panic is an internal failure (exit code 4), one line, no backtrace noise.
-    let result =
-        mergelens::trust::catch_panic(|| run(cli.command)).unwrap_or_else(|e| Err(e.into()));
+    let remote = commands::remote::RemoteFlags {
+        remote: cli.remote.remote,
+        remote_instance: cli.remote.remote_instance,
+        remote_cache: cli.remote.remote_cache,
+    };
+    let result = mergelens::trust::catch_panic(|| {
+        commands::remote::setup(&remote)?;
+        let result = run(cli.command);
+        commands::remote::summary();
+        result
+    })
+    .unwrap_or_else(|e| Err(e.into()));
     match result {
         Ok(Outcome::Success) => ExitCode::from(exit::SUCCESS),
         Ok(Outcome::Different) => ExitCode::from(exit::DIFFERENT),

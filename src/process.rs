@@ -160,9 +160,10 @@ pub enum Ran {
     Stopped,
 }
 
-/// Variables no tool is given: the cache key ([`crate::cache_mac`]), which gcc, goto-cc and
-/// CBMC do not need, so a branch cannot read it back through `/proc/self/environ`.
-pub(crate) const WITHHELD: [&str; 1] = ["MERGELENS_CACHE_KEY"];
+/// Variables no tool is given: the cache key ([`crate::cache_mac`]) and the remote
+/// execution server's token, which gcc, goto-cc and CBMC do not need, so a branch cannot
+/// read them back through `/proc/self/environ`.
+pub(crate) const WITHHELD: [&str; 2] = ["MERGELENS_CACHE_KEY", "MERGELENS_REMOTE_TOKEN"];
 
 /// How often a waiting run looks for a stop request.
 const STOP_POLL: Duration = Duration::from_millis(100);

@@ -45,6 +45,12 @@ pub struct UserConfig {
     /// Harness files (absolute, or relative to this file's directory), compiled with every
     /// version when neither `--harness` nor the repository's configuration names one.
     pub harness: Option<Vec<PathBuf>>,
+    /// The remote execution server (`grpc://HOST:PORT`), used unless `--remote` names one;
+    /// only here, never in a repository's configuration (docs/trust.md).
+    pub remote: Option<String>,
+    pub remote_instance: Option<String>,
+    /// `read-only` or `read-write`.
+    pub remote_cache: Option<String>,
 }
 
 impl UserConfig {

@@ -54,6 +54,7 @@ pub mod product;
 mod program;
 mod properties;
 mod reach;
+mod remote_run;
 mod run;
 mod teacher;
 

@@ -145,7 +145,7 @@ impl GotoProgram {
             .collect();
         if texts.is_none_or(|texts| library::may_call_modelled(&texts))
             && let Some(undefined) = library::undefined_functions(tools, &binary)?
-            && let Some(link) = library::supplement_command(tools, &binary, &undefined)?
+            && let Some((link, _source)) = library::supplement_command(tools, &binary, &undefined)?
         {
             goto_cc(link, None)?;
         }
@@ -522,6 +522,11 @@ impl GotoProgram {
             })
         };
         let (query, harness_c) = write_harness(self.dir.path(), source)?;
+        // With a remote engine, a harness path that is the same in every run (see
+        // `remote_run::stable_harness`), so that its action can come from the cache.
+        let stable = crate::remote::current()
+            .and_then(|_| super::remote_run::stable_harness(source, HARNESS_FILE));
+        let harness_c = stable.as_ref().map_or(harness_c, |(_, path)| path.clone());
         let linked = query.path().join("query.gb");
         let mut link = Command::new(&self.tools.goto_cc);
         link.arg(&harness_c)
@@ -531,6 +536,7 @@ impl GotoProgram {
         if !goto_cc(link, deadline)? {
             return Err(timed_out());
         }
+        drop(stable); // only the link reads it: another query of the same text may go on
 
         let library_loops = self.library_loops(deadline)?;
         // A run that asks for unwinding assertions (see `reach`) keeps them.
@@ -570,7 +576,8 @@ impl GotoProgram {
                 cmd.arg("--object-bits").arg(bits.to_string());
             }
             keep_queries::keep(&[&linked], &cmd);
-            let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
+            let finished = match run::run_declared(cmd, &[&linked], deadline, Some(&self.counters))?
+            {
                 Outcome::Finished(f) => f,
                 Outcome::TimedOut => return Err(timed_out()),
             };
@@ -646,7 +653,7 @@ impl GotoProgram {
         if self.entry != DEFAULT_ENTRY {
             cmd.arg("--function").arg(&self.entry);
         }
-        let loops = match run::run(cmd, "cbmc", deadline, None)? {
+        let loops = match run::run_declared(cmd, &[&self.binary], deadline, None)? {
             Outcome::Finished(f) if f.status.success() => {
                 library_loop_ids(&String::from_utf8_lossy(&f.stdout))
             }

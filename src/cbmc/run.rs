@@ -1,5 +1,6 @@
 //! Running `goto-cc` and `cbmc` as child processes with a deadline.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -96,6 +97,61 @@ pub(crate) fn run(
     deadline: Option<Instant>,
     counters: Option<&CbmcCounters>,
 ) -> Result<Outcome, CbmcRunError> {
+    execute(
+        ToolRun {
+            cmd,
+            tool,
+            inputs: None,
+            deadline,
+        },
+        counters,
+    )
+}
+
+/// One run of a CBMC tool: the command line, the files it reads and its deadline (the
+/// other limits are the process's: [`crate::process`]). The seam between a run and where it
+/// runs: [`execute`] runs it on this machine, or as a remote action when a remote engine is
+/// set ([`crate::remote::current`]) and its inputs are declared.
+pub(crate) struct ToolRun {
+    pub cmd: Command,
+    pub tool: &'static str,
+    /// The files the run reads, each named on its command line by its absolute path;
+    /// `None`: not declared (a compiler run reads what the preprocessor finds), so the run
+    /// stays on this machine.
+    pub inputs: Option<Vec<PathBuf>>,
+    pub deadline: Option<Instant>,
+}
+
+/// [`run`] for a run whose input files are declared, which may therefore run remotely.
+pub(crate) fn run_declared(
+    cmd: Command,
+    inputs: &[&Path],
+    deadline: Option<Instant>,
+    counters: Option<&CbmcCounters>,
+) -> Result<Outcome, CbmcRunError> {
+    execute(
+        ToolRun {
+            cmd,
+            tool: "cbmc",
+            inputs: Some(inputs.iter().map(|p| p.to_path_buf()).collect()),
+            deadline,
+        },
+        counters,
+    )
+}
+
+/// Runs `run` as [`run`] describes: remotely where it can (a failed remote run, after the
+/// engine's own retries, runs here instead), else here.
+pub(crate) fn execute(
+    run: ToolRun,
+    counters: Option<&CbmcCounters>,
+) -> Result<Outcome, CbmcRunError> {
+    let ToolRun {
+        cmd,
+        tool,
+        inputs,
+        deadline,
+    } = run;
     let start = Instant::now();
     // A stopped run starts nothing more: its caller keeps what it has.
     if crate::stop::stop_reason().is_some() {
@@ -104,8 +160,14 @@ pub(crate) fn run(
     let program = cmd.get_program().to_owned();
     let implicit = deadline.is_none();
     let deadline = deadline.or_else(process::tool_deadline);
-    let ran = process::run_bounded(cmd, deadline, process::MAX_TOOL_OUTPUT)
-        .map_err(CbmcRunError::io(program))?;
+    let remote = inputs
+        .zip(crate::remote::current())
+        .and_then(|(inputs, remote)| remotely(&remote, &cmd, &inputs, deadline));
+    let ran = match remote {
+        Some(ran) => ran,
+        None => process::run_bounded(cmd, deadline, process::MAX_TOOL_OUTPUT)
+            .map_err(CbmcRunError::io(program))?,
+    };
     if let Some(counters) = counters {
         counters.record(start.elapsed(), matches!(ran, Ran::TimedOut | Ran::Stopped));
     }
@@ -187,6 +249,40 @@ pub(crate) fn tail(bytes: &[u8], lines: usize) -> String {
         "no output".to_string()
     } else {
         joined
+    }
+}
+
+/// `cmd` run as a remote action; `None` when it cannot be one or the engine failed (then
+/// counted as a local fallback, and said once on stderr).
+fn remotely(
+    remote: &crate::remote::Remote,
+    cmd: &Command,
+    inputs: &[PathBuf],
+    deadline: Option<Instant>,
+) -> Option<Ran> {
+    use std::os::unix::process::ExitStatusExt;
+    let outcome = super::remote_run::action(remote, cmd, inputs, deadline)
+        .and_then(|spec| spec.map(|spec| remote.run(&spec)).transpose());
+    match outcome {
+        Ok(Some(done)) => Some(Ran::Finished {
+            status: ExitStatus::from_raw((done.exit_code & 0xff) << 8),
+            stdout: done.stdout,
+            stderr: done.stderr,
+            peak_memory: 0,
+        }),
+        Ok(None) => None,
+        Err(crate::remote::RemoteError::Stopped) => Some(Ran::Stopped),
+        Err(e) => {
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| {
+                eprintln!(
+                    "mergelens: remote execution failed ({}); running on this machine instead",
+                    crate::failure::text(&e)
+                );
+            });
+            crate::remote::record_fallback();
+            None
+        }
     }
 }
 

@@ -22,6 +22,25 @@ use values::{AllocationsArg, EventsArg, seconds};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub remote: RemoteCli,
+}
+
+/// Remote execution of CBMC runs (docs/remote.md): on every command that runs CBMC.
+#[derive(Debug, Args)]
+pub struct RemoteCli {
+    /// A Remote Execution API v2 server (grpc://HOST:PORT) that runs CBMC queries and caches
+    /// their results; default: `remote` of the user configuration, else every run is local.
+    #[arg(long, global = true, value_name = "URL")]
+    pub remote: Option<String>,
+    /// The server's instance name (default: `remote-instance` of the user configuration, else
+    /// the server's default).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub remote_instance: Option<String>,
+    /// Whether this run's results may enter the server's action cache: read-only for a job
+    /// that reviews untrusted code (default: read-write).
+    #[arg(long, global = true, value_name = "MODE")]
+    pub remote_cache: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

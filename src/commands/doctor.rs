@@ -40,5 +40,18 @@ pub fn run(cbmc: Option<&Path>) -> anyhow::Result<()> {
             "sandbox         none in effect (no Landlock: {why}): gcc, goto-cc and CBMC run with this user's full read access (docs/trust.md)"
         ),
     }
+    if let Some(remote) = mergelens::remote::current() {
+        outln!(
+            "remote          {} (instance `{}`)",
+            remote.config().url,
+            remote.config().instance
+        );
+        for line in remote.describe()? {
+            outln!("                {line}");
+        }
+        outln!(
+            "                a remote worker enforces the action's timeout and `ulimit -v` for the memory limit; not the Landlock sandbox nor the output cap (docs/trust.md)"
+        );
+    }
     Ok(())
 }

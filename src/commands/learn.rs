@@ -23,7 +23,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::Context;
 use serde::Serialize;
 
 use super::anytime::{self, Partial, Progress};
@@ -91,10 +90,7 @@ struct Learned {
 pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     anytime::start(args.program.time_budget);
-    let instrumented = tempfile::Builder::new()
-        .prefix("mergelens-learn-")
-        .tempdir()
-        .context("cannot create a temporary directory")?;
+    let instrumented = super::remote::work_dir("mergelens-learn-", &args.program.files)?;
     let program = cprog::instrument(&args.program.front_end_config(), instrumented.path())?;
     print_front_end_warnings(&program.warnings, args.program.verbose);
     let (tools, work_dir) = args.program.toolchain()?;
@@ -148,6 +144,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
             cbmc_runs: counters.runs(),
             cbmc_seconds: counters.seconds(),
             peak_memory_mib: mergelens::process::peak_memory() >> 20,
+            remote: mergelens::remote::current().map(|_| mergelens::remote::stats()),
             cbmc_version,
             bounds: BoundsDoc {
                 unwind: result.bounds.unwind,
@@ -618,6 +615,9 @@ struct StatsDoc<'a> {
     cbmc_seconds: f64,
     /// The largest memory one CBMC (or gcc, goto-cc) run took, in MiB.
     peak_memory_mib: u64,
+    /// With `--remote`: actions run remotely, cache hits, local fallbacks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remote: Option<mergelens::remote::RemoteStats>,
     cbmc_version: String,
     bounds: BoundsDoc,
     /// How far the exactness pass checked the result.

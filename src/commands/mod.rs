@@ -54,6 +54,7 @@ mod ladder;
 pub mod learn;
 pub mod learn_target;
 pub mod program;
+pub mod remote;
 pub mod report;
 pub mod review;
 pub mod sampling;

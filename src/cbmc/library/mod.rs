@@ -23,6 +23,7 @@ use std::process::Command;
 
 use super::error::CbmcRunError;
 use super::locate::Toolchain;
+use super::remote_run::{StableDir, stable_harness};
 use super::run::{self, Outcome};
 
 mod numbers;
@@ -208,12 +209,14 @@ pub(super) fn undefined_functions(
 
 /// The `goto-cc` command that links the definitions of the [`MODELLED_HERE`] functions
 /// among `undefined` into `binary` (rewriting it in place), with the supplement's source
-/// written beside it; `None` when none is wanted.
+/// written beside it (with a remote engine, at a path named by its text, which the returned
+/// guard keeps until the link is done: the binary records the path, and the action cache
+/// answers only what is the same in every run); `None` when none is wanted.
 pub(super) fn supplement_command(
     tools: &Toolchain,
     binary: &Path,
     undefined: &[String],
-) -> Result<Option<Command>, CbmcRunError> {
+) -> Result<Option<(Command, Option<StableDir>)>, CbmcRunError> {
     let wanted: Vec<&str> = MODELLED_HERE
         .into_iter()
         .filter(|m| undefined.iter().any(|u| u == m))
@@ -221,12 +224,20 @@ pub(super) fn supplement_command(
     if wanted.is_empty() {
         return Ok(None);
     }
-    let dir = binary.parent().unwrap_or(Path::new("."));
-    let source = dir.join(SUPPLEMENT_FILE);
-    std::fs::write(&source, supplement(&wanted)).map_err(CbmcRunError::io(&source))?;
+    let text = supplement(&wanted);
+    let stable = crate::remote::current().and_then(|_| stable_harness(&text, SUPPLEMENT_FILE));
+    let source = match &stable {
+        Some((_, path)) => path.clone(),
+        None => {
+            let dir = binary.parent().unwrap_or(Path::new("."));
+            let source = dir.join(SUPPLEMENT_FILE);
+            std::fs::write(&source, &text).map_err(CbmcRunError::io(&source))?;
+            source
+        }
+    };
     let mut cmd = Command::new(&tools.goto_cc);
     cmd.arg(binary).arg(&source).arg("-o").arg(binary);
-    Ok(Some(cmd))
+    Ok(Some((cmd, stable.map(|(guard, _)| guard))))
 }
 
 #[cfg(test)]

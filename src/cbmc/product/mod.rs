@@ -92,7 +92,7 @@ fn library_loops(
         if !undefined.iter().any(|name| library(&name)) {
             return Ok(Vec::new());
         }
-        if let Some(link) = library::supplement_command(tools, binary, undefined)? {
+        if let Some((link, _source)) = library::supplement_command(tools, binary, undefined)? {
             goto_cc(link, None)?;
         }
     }
@@ -101,7 +101,7 @@ fn library_loops(
         .arg("--show-loops")
         .arg("--function")
         .arg(entry);
-    match run::run(show, "cbmc", None, None)? {
+    match run::run_declared(show, &[binary], None, None)? {
         Outcome::Finished(f) if f.status.success() => {
             Ok(library_loop_ids(&String::from_utf8_lossy(&f.stdout)))
         }

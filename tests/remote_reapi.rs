@@ -1,0 +1,452 @@
+//! Remote execution against a real REAPI engine on this machine: BuildGrid (PyPI
+//! `buildgrid`, installed by `make deps` through scripts/install-buildgrid.sh) with one
+//! worker of scripts/reapi_worker.py, started by scripts/reapi_stack.py and stopped when
+//! each test ends. The real CBMC answers every query, here and on the worker.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn free_port() -> u16 {
+    let socket = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    socket.local_addr().unwrap().port()
+}
+
+/// The engine: stopped (and its database removed) when dropped, as closing the stack's
+/// standard input tells it to.
+struct Engine {
+    child: Child,
+    url: String,
+    executions: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// `extra`: more arguments of scripts/reapi_stack.py.
+    fn start_with(extra: &[&str]) -> Engine {
+        let venv = root().join("target/buildgrid/bin/bgd");
+        assert!(
+            venv.exists(),
+            "BuildGrid is not installed: run `make deps` (scripts/install-buildgrid.sh)"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let executions = dir.path().join("executions.txt");
+        let mut child = Command::new("python3")
+            .arg(root().join("scripts/reapi_stack.py"))
+            .args(["--dir", dir.path().to_str().unwrap()])
+            .args(["--port", &port.to_string(), "--workers", "1"])
+            .args(["--executions", executions.to_str().unwrap()])
+            .args(extra)
+            .env("MERGELENS_BUILDGRID_VENV", root().join("target/buildgrid"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start scripts/reapi_stack.py");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line.trim(), "ready", "the engine did not start");
+        Engine {
+            child,
+            url: format!("grpc://127.0.0.1:{port}"),
+            executions,
+            _dir: dir,
+        }
+    }
+
+    /// How many actions the worker executed so far.
+    fn executed(&self) -> usize {
+        std::fs::read_to_string(&self.executions)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+fn learn(dir: &Path, program: &str, extra: &[&str]) -> (Output, String, serde_json::Value) {
+    learn_with_env(dir, program, extra, &[])
+}
+
+fn learn_with_env(
+    dir: &Path,
+    program: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (Output, String, serde_json::Value) {
+    let out = dir.join(format!("{}.json", extra.len()));
+    let stats = dir.join(format!("{}.stats.json", extra.len()));
+    let output = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .current_dir(root())
+        .env("XDG_CONFIG_HOME", dir)
+        .env(
+            "MERGELENS_CACHE_KEY",
+            "the-cache-key-of-remote-reapi-0123456789",
+        )
+        .arg("learn")
+        .arg(root().join("tests/programs").join(program))
+        .args(["--no-cache", "-o", out.to_str().unwrap()])
+        .args(["--stats", stats.to_str().unwrap()])
+        .args(extra)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let document = std::fs::read_to_string(&out).unwrap_or_default();
+    let stats = std::fs::read_to_string(&stats)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(serde_json::Value::Null);
+    (output, document, stats)
+}
+
+#[test]
+fn a_learning_with_remote_gives_the_local_automaton_from_remote_runs() {
+    let engine = Engine::start();
+    let dir = tempfile::tempdir().unwrap();
+    let (local, local_doc, local_stats) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    assert!(local_stats.get("remote").is_none(), "{local_stats}");
+    let (remote, remote_doc, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    let stderr = String::from_utf8_lossy(&remote.stderr);
+    assert!(remote.status.success(), "{stderr}");
+    assert!(!local_doc.is_empty());
+    assert_eq!(local_doc, remote_doc, "the same automaton");
+    let counts = &stats["remote"];
+    let executed = counts["executed"].as_u64().unwrap();
+    assert!(executed >= 1, "{stats}");
+    assert_eq!(counts["local_fallbacks"], 0, "{stats}");
+    assert_eq!(executed as usize, engine.executed(), "{stats}");
+    assert!(
+        stderr.contains(&format!("{executed} actions executed")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_second_run_is_answered_by_the_action_cache_which_a_read_only_client_never_writes() {
+    let engine = Engine::start();
+    let dir = tempfile::tempdir().unwrap();
+    let remote = ["--remote", engine.url.as_str(), "--remote-instance", "main"];
+    let read_only = [&remote[..], &["--remote-cache", "read-only"]].concat();
+    // A read-only client: its actions are executed, and nothing of them is cached.
+    let (first, first_doc, stats) = learn(dir.path(), "hash_loop.c", &read_only);
+    assert!(first.status.success(), "{first:?}");
+    let executed = stats["remote"]["executed"].as_u64().unwrap();
+    assert!(executed >= 1, "{stats}");
+    assert_eq!(stats["remote"]["cache_hits"], 0, "{stats}");
+    let (_, _, again) = learn(dir.path(), "hash_loop.c", &read_only);
+    assert_eq!(again["remote"]["executed"], executed, "{again}");
+    assert_eq!(engine.executed(), 2 * executed as usize);
+    // A read-write client writes what it executes; the next run executes nothing.
+    let (_, _, writer) = learn(dir.path(), "hash_loop.c", &remote);
+    assert_eq!(writer["remote"]["executed"], executed, "{writer}");
+    let (second, second_doc, cached) = learn(dir.path(), "hash_loop.c", &remote);
+    assert!(second.status.success(), "{second:?}");
+    assert_eq!(cached["remote"]["executed"], 0, "{cached}");
+    assert_eq!(cached["remote"]["cache_hits"], executed, "{cached}");
+    assert_eq!(
+        engine.executed(),
+        3 * executed as usize,
+        "no execution more"
+    );
+    assert_eq!(first_doc, second_doc);
+    // A read-only client reads what the trusted one wrote.
+    let (_, _, reader) = learn(dir.path(), "hash_loop.c", &read_only);
+    assert_eq!(reader["remote"]["cache_hits"], executed, "{reader}");
+}
+
+#[test]
+fn a_server_that_is_down_is_one_clear_error_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("grpc://127.0.0.1:{}", free_port());
+    let (output, document, _) = learn(dir.path(), "loop_calls.c", &["--remote", &url]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&url) && stderr.contains("cannot reach the remote execution server"),
+        "{stderr}"
+    );
+    assert!(document.is_empty());
+    // A remote only the user's trusted configuration names is used the same way.
+    std::fs::create_dir_all(dir.path().join("mergelens")).unwrap();
+    std::fs::write(
+        dir.path().join("mergelens/config.toml"),
+        format!("remote = \"{url}\"\n"),
+    )
+    .unwrap();
+    let (output, _, _) = learn(dir.path(), "loop_calls.c", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains(&url), "{stderr}");
+}
+
+/// A review's document less what differs between any two runs (times, memory).
+fn comparable(path: &Path) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.retain(|k, _| !k.contains("seconds") && !k.contains("memory"));
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    strip(&mut v);
+    v
+}
+
+#[test]
+fn a_review_with_remote_gives_the_local_document() {
+    let engine = Engine::start();
+    let repo = common::fig12();
+    let out = tempfile::tempdir().unwrap();
+    let local = out.path().join("local.json");
+    let remote = out.path().join("remote.json");
+    let run = |path: &Path, extra: &[&str]| {
+        let output = repo.mergelens(
+            &[
+                &[
+                    "review",
+                    "main",
+                    "feature",
+                    "--no-cache",
+                    "-o",
+                    path.to_str().unwrap(),
+                ],
+                extra,
+            ]
+            .concat(),
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", common::text(&output));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    run(&local, &[]);
+    let stderr = run(
+        &remote,
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    // Not assert_eq: the documents are long.
+    let (l, r) = (comparable(&local), comparable(&remote));
+    if l != r {
+        let (l, r) = (
+            serde_json::to_string_pretty(&l).unwrap(),
+            serde_json::to_string_pretty(&r).unwrap(),
+        );
+        let diff: Vec<String> = l
+            .lines()
+            .zip(r.lines())
+            .filter(|(a, b)| a != b)
+            .take(8)
+            .map(|(a, b)| format!("{a} | {b}"))
+            .collect();
+        panic!("the documents differ: {diff:#?}");
+    }
+    assert!(engine.executed() >= 1, "{stderr}");
+    assert!(stderr.contains("0 run locally instead"), "{stderr}");
+    let executed = format!("{} actions executed", engine.executed());
+    assert!(stderr.contains(&executed), "{stderr}");
+}
+
+#[test]
+fn a_server_lost_mid_run_leaves_the_rest_to_this_machine_and_the_answer_unchanged() {
+    // The engine goes away as soon as its worker takes the first action.
+    let engine = Engine::start_with(&["--stop-after", "1"]);
+    let dir = tempfile::tempdir().unwrap();
+    let (local, local_doc, _) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    let (remote, remote_doc, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    let stderr = String::from_utf8_lossy(&remote.stderr);
+    assert!(remote.status.success(), "{stderr}");
+    assert_eq!(local_doc, remote_doc, "the same automaton");
+    let counts = &stats["remote"];
+    assert!(counts["local_fallbacks"].as_u64().unwrap() >= 1, "{stats}");
+    assert!(counts["retries"].as_u64().unwrap() >= 1, "{stats}");
+    assert!(
+        stderr.contains("remote execution failed")
+            && stderr.contains("running on this machine instead"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_time_budget_ends_a_wait_for_an_engine_without_a_free_worker() {
+    // No worker: every action waits in the server's queue.
+    let engine = Engine::start_with(&["--workers", "0"]);
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let (output, document, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &[
+            "--remote",
+            &engine.url,
+            "--remote-instance",
+            "main",
+            "--time-budget",
+            "3",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(stderr.contains("the time budget ran out"), "{stderr}");
+    assert!(document.contains("\"partial\""), "{document}");
+    assert_eq!(stats["remote"]["executed"], 0, "{stats}");
+    assert_eq!(engine.executed(), 0);
+}
+
+#[test]
+fn a_worker_killed_mid_action_is_replaced_by_another_and_the_answer_unchanged() {
+    // The worker that takes the first action dies in the middle of it; the server gives
+    // the action to the other worker once the dead one's session lapses.
+    let engine = Engine::start_with(&["--workers", "2", "--kill-worker-after", "1"]);
+    let dir = tempfile::tempdir().unwrap();
+    let (local, local_doc, _) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    let (remote, remote_doc, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    let stderr = String::from_utf8_lossy(&remote.stderr);
+    assert!(remote.status.success(), "{stderr}");
+    assert_eq!(local_doc, remote_doc, "the same automaton");
+    let executed = stats["remote"]["executed"].as_u64().unwrap();
+    assert!(executed >= 1, "{stats}");
+    assert_eq!(stats["remote"]["local_fallbacks"], 0, "{stats}");
+    // Every action once, and the one the killed worker took twice.
+    assert_eq!(engine.executed(), executed as usize + 1, "{stats}");
+}
+
+/// `main` calls `first`, `mid`, then `second`.
+fn calls(first: &str, second: &str) -> String {
+    format!(
+        "void a(void) {{}}\nvoid b(void) {{}}\nvoid c(void) {{}}\nvoid d(void) {{}}\nvoid e(void) {{}}\nvoid mid(void) {{}}\n\nint main(void)\n{{\n    {first}();\n\n    mid();\n\n    {second}();\n    return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn an_audit_with_remote_gives_the_local_document() {
+    let engine = Engine::start();
+    // v1, then a clean merge and an evil one (the merge commit adds a call of `e`).
+    let repo = common::Repo::new();
+    repo.commit("prog.c", &calls("a", "b"), "base");
+    repo.git(&["tag", "v1"]);
+    repo.git(&["checkout", "-q", "-b", "second-d", "main"]);
+    repo.commit("prog.c", &calls("a", "d"), "second d");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit("prog.c", &calls("c", "b"), "first c");
+    repo.git(&["merge", "-q", "--no-ff", "second-d", "-m", "merge second-d"]);
+    repo.git(&["checkout", "-q", "-b", "second-a", "main"]);
+    repo.commit("prog.c", &calls("c", "a"), "second a");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.commit("prog.c", &calls("b", "d"), "first b");
+    repo.git(&["merge", "-q", "--no-ff", "--no-commit", "second-a"]);
+    let evil = calls("b", "a").replace("    a();\n    return", "    a();\n    e();\n    return");
+    repo.commit("prog.c", &evil, "merge second-a, and call e");
+    repo.git(&["tag", "v2"]);
+    let out = tempfile::tempdir().unwrap();
+    let audit = |name: &str, extra: &[&str]| {
+        let path = out.path().join(name);
+        let output = repo.mergelens(
+            &[
+                &[
+                    "audit",
+                    "v1..v2",
+                    "--no-cache",
+                    "-o",
+                    path.to_str().unwrap(),
+                ],
+                extra,
+            ]
+            .concat(),
+        );
+        // The evil merge: exit code 1 under the default fail-on.
+        assert_eq!(output.status.code(), Some(1), "{}", common::text(&output));
+        (path, String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (local, _) = audit("local.json", &[]);
+    let (remote, stderr) = audit(
+        "remote.json",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    assert!(
+        comparable(&local) == comparable(&remote),
+        "the audit documents differ"
+    );
+    assert!(engine.executed() >= 1, "{stderr}");
+    let executed = format!("{} actions executed", engine.executed());
+    assert!(
+        stderr.contains(&executed) && stderr.contains("0 run locally instead"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_server_that_wants_a_token_gets_the_one_in_the_environment() {
+    let secret = "0123456789abcdef0123456789abcdef";
+    let engine = Engine::start_with(&["--auth-secret", secret]);
+    let dir = tempfile::tempdir().unwrap();
+    let remote = ["--remote", engine.url.as_str(), "--remote-instance", "main"];
+    let (refused, _, _) = learn(dir.path(), "loop_calls.c", &remote);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(4), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("Unauthenticated"), "{stderr}");
+    // A JWT (HS256) signed with the server's secret, as the deployment would issue one.
+    let token = Command::new(root().join("target/buildgrid/bin/python"))
+        .arg("-c")
+        .arg(format!(
+            "import jwt, time; print(jwt.encode({{'sub': 'ci', 'exp': int(time.time()) + 3600}}, '{secret}', algorithm='HS256'))"
+        ))
+        .output()
+        .unwrap();
+    let token = String::from_utf8(token.stdout).unwrap();
+    let (local, local_doc, _) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    let (accepted, doc, stats) = learn_with_env(
+        dir.path(),
+        "loop_calls.c",
+        &remote,
+        &[("MERGELENS_REMOTE_TOKEN", token.trim())],
+    );
+    assert!(accepted.status.success(), "{accepted:?}");
+    assert_eq!(doc, local_doc);
+    assert!(
+        stats["remote"]["executed"].as_u64().unwrap() >= 1,
+        "{stats}"
+    );
+}
