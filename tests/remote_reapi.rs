@@ -3,7 +3,7 @@
 //! worker of scripts/reapi_worker.py, started by scripts/reapi_stack.py and stopped when
 //! each test ends. The real CBMC answers every query, here and on the worker.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

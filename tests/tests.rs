@@ -38,6 +38,7 @@ mod injection_git;
 mod learn_cbmc;
 mod learner;
 mod library_buffers_cbmc;
+mod remote_reapi;
 mod report;
 mod report_drawings;
 mod report_layout;
