@@ -323,12 +323,27 @@ fn include_dirs_line(program: &Program) -> String {
     let dirs: Vec<String> = program
         .include_dirs
         .iter()
-        .map(|d| format!("\"{}\"", d.display()))
+        .map(|d| toml_string(&d.display().to_string()))
         .collect();
     format!(
         "# Where the files' own headers are (the directories gcc needed).\ninclude-dirs = [{}]\n# defines = [\"NDEBUG\"]\n",
         dirs.join(", ")
     )
+}
+
+/// `s` as a TOML basic string: a committed path is data, whatever characters it holds.
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The header gcc reports missing (`fatal error: x/y.h: No such file or directory`).
@@ -618,7 +633,7 @@ fn config_text(program: &Program, entry: &str, harness: bool) -> String {
     }
     let quoted = |items: &mut dyn Iterator<Item = String>| {
         items
-            .map(|i| format!("\"{i}\""))
+            .map(|i| toml_string(&i))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -710,6 +725,14 @@ mod tests {
             None
         );
         assert_eq!(missing_header("p.c:3: error: expected ';'"), None);
+    }
+
+    #[test]
+    fn a_path_is_written_as_a_toml_string() {
+        let written = toml_string("a\"b\\c\nd");
+        assert_eq!(written, "\"a\\\"b\\\\c\\u000Ad\"");
+        let read: toml::Value = toml::from_str(&format!("k = {written}")).unwrap();
+        assert_eq!(read["k"].as_str(), Some("a\"b\\c\nd"));
     }
 
     #[test]

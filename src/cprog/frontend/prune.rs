@@ -35,7 +35,8 @@ struct Item {
 }
 
 /// The byte ranges, per unit, of the function and variable definitions, prototypes and
-/// types that nothing the entry can run names. `callable` are the definitions (indices of `index.defs`) the call
+/// types that nothing the entry can run names. `callable` are the definitions (indices of
+/// `index.defs`) the call
 /// graph says the entry can call; `extra` is text added to the program (the harness, the
 /// shared inputs' declarations), whose names are kept too.
 pub(super) fn unreachable_items(
