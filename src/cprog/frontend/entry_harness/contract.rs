@@ -204,12 +204,25 @@ fn is_dereferenced(node: Node) -> bool {
 mod tests {
     use super::*;
 
-    fn non_null(src: &str, names: &[&str]) -> Vec<String> {
+    /// `rule` applied to the body of the function `src` defines.
+    fn applied(
+        rule: fn(Node, &str, &[String]) -> Vec<String>,
+        src: &str,
+        names: &[&str],
+    ) -> Vec<String> {
         let tree = crate::cprog::syntax::parse(src);
         let def = tree.root_node().named_child(0).expect("a definition");
         let body = def.child_by_field_name("body").expect("a body");
         let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
-        dereferenced_only(body, src, &names)
+        rule(body, src, &names)
+    }
+
+    fn non_null(src: &str, names: &[&str]) -> Vec<String> {
+        applied(dereferenced_only, src, names)
+    }
+
+    fn first(src: &str, names: &[&str]) -> Vec<String> {
+        applied(never_null, src, names)
     }
 
     #[test]
@@ -241,14 +254,6 @@ mod tests {
             };
             assert_eq!(non_null(&src, &["p"]), expect, "{body}");
         }
-    }
-
-    fn first(src: &str, names: &[&str]) -> Vec<String> {
-        let tree = crate::cprog::syntax::parse(src);
-        let def = tree.root_node().named_child(0).expect("a definition");
-        let body = def.child_by_field_name("body").expect("a body");
-        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
-        never_null(body, src, &names)
     }
 
     #[test]
