@@ -240,17 +240,17 @@ fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
                 committed.into_iter().partition(|p| p.ends_with(".c"));
             (program.files, program.left_out) = select(all, globs)?;
             let mut include_dirs = Vec::new();
-            program.files.retain(
-                |f| match preprocesses(root, f, &headers, &mut include_dirs) {
-                    Ok(()) => true,
-                    Err(first) => {
+            program.files.retain(|f| {
+                match not_preprocessed(root, f, &headers, &mut include_dirs) {
+                    None => true,
+                    Some(first) => {
                         program
                             .left_out
                             .push((f.clone(), format!("gcc cannot preprocess it: {first}")));
                         false
                     }
-                },
-            );
+                }
+            });
             program.include_dirs = include_dirs;
         }
     }
@@ -275,31 +275,30 @@ fn find_program(repo: &GitRepo, globs: &[String]) -> anyhow::Result<Program> {
     Ok(program)
 }
 
-/// Whether gcc preprocesses `file`, adding to `include_dirs` (repository-relative) the
-/// directory of each header it cannot find that the repository holds under one path (a
-/// library's `#include <http_parser.h>` of its own header at the root): what `init` writes
-/// as `include-dirs`. `Err`: the first line of gcc's complaint.
-fn preprocesses(
+/// Why gcc cannot preprocess `file` (the first line of its complaint), `None` when it can,
+/// after adding to `include_dirs` (repository-relative) the directory of each header it
+/// cannot find that the repository holds under one path (a library's
+/// `#include <http_parser.h>` of its own header at the root): what `init` writes as
+/// `include-dirs`.
+fn not_preprocessed(
     root: &Path,
     file: &str,
     headers: &[String],
     include_dirs: &mut Vec<PathBuf>,
-) -> Result<(), String> {
+) -> Option<String> {
     loop {
         let dirs: Vec<PathBuf> = include_dirs.iter().map(|d| root.join(d)).collect();
-        let Err(e) = cprog::preprocess_check(&root.join(file), &dirs, &[]) else {
-            return Ok(());
-        };
+        let e = cprog::preprocess_check(&root.join(file), &dirs, &[]).err()?;
         let why = mergelens::failure::text(&e);
         let first = why.lines().next().unwrap_or_default().to_string();
         let Some(missing) = missing_header(&why) else {
-            return Err(first);
+            return Some(first);
         };
         let mut holders = headers
             .iter()
             .filter(|h| *h == missing || h.ends_with(&format!("/{missing}")));
         let (Some(header), None) = (holders.next(), holders.next()) else {
-            return Err(first);
+            return Some(first);
         };
         let dir = Path::new(header[..header.len() - missing.len()].trim_end_matches('/'));
         let dir = if dir.as_os_str().is_empty() {
@@ -308,14 +307,14 @@ fn preprocesses(
             dir.to_path_buf()
         };
         if include_dirs.contains(&dir) {
-            return Err(first);
+            return Some(first);
         }
         include_dirs.push(dir);
     }
 }
 
 /// The `include-dirs` line: the directories `init` found the program's own headers in
-/// (see [`preprocesses`]), else a commented example.
+/// (see [`not_preprocessed`]), else a commented example.
 fn include_dirs_line(program: &Program) -> String {
     if program.include_dirs.is_empty() {
         return "# include-dirs = [\"include\"]\n# defines = [\"NDEBUG\"]\n".to_string();

@@ -84,9 +84,7 @@ pub(super) fn unreachable_items(
             });
         }
     }
-    let gaps = between_items(units, &items);
-    let extra: Vec<&str> = extra.iter().copied().chain(gaps).collect();
-    let kept = kept_items(units, &items, &extra);
+    let kept = kept_items(units, &items, extra);
     let mut cut = vec![Vec::new(); units.len()];
     for (i, item) in items.iter().enumerate() {
         if !kept[i] {
@@ -94,28 +92,6 @@ pub(super) fn unreachable_items(
         }
     }
     cut
-}
-
-/// The text of every unit outside the items that may go: what the syntax tree holds in no
-/// named top-level node (text the C grammar cannot read) stays, so the names in it are
-/// kept.
-fn between_items<'u>(units: &'u [Unit], items: &[Item]) -> Vec<&'u str> {
-    let mut gaps = Vec::new();
-    for (u, unit) in units.iter().enumerate() {
-        let mut at = 0;
-        for item in items
-            .iter()
-            .filter(|i| i.unit == u && !i.defines.is_empty())
-        {
-            if at < item.range.0 {
-                gaps.push(compiled(unit, at, item.range.0));
-            }
-            at = at.max(item.range.1);
-        }
-        let end = unit.src().len();
-        gaps.push(compiled(unit, at.min(end), end));
-    }
-    gaps
 }
 
 /// Which items stay: those that define nothing that may go, and, transitively, those
