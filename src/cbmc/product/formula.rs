@@ -68,6 +68,15 @@ impl QuadrupleFormula {
                     keep_latest(&mut inputs, input, bits);
                     continue;
                 }
+                if let Some((array, version)) = whole_input(name, ssa) {
+                    // Without field sensitivity the array is one symbol, its elements'
+                    // bits in order, lowest first.
+                    let bits = fields.map(|f| load.bit(f)).collect::<Option<Vec<_>>>()?;
+                    for (i, element) in bits.chunks_exact(INPUT_ELEMENT_BITS).enumerate() {
+                        keep_latest(&mut inputs, (array, i, version), element.to_vec());
+                    }
+                    continue;
+                }
                 if let (Some(key), Ok(version)) = (stream_rows(name), ssa.parse::<u32>()) {
                     let bits = fields.map(|f| load.bit(f)).collect::<Option<Vec<_>>>()?;
                     match streams.iter_mut().find(|s| s.0 == key) {
@@ -201,6 +210,18 @@ fn input_element(name: &str, ssa: &str) -> Option<(&'static str, usize, u32)> {
     Some((array, index, version.parse().ok()?))
 }
 
+/// The bits of one element of the tape or the arguments (`long long`).
+const INPUT_ELEMENT_BITS: usize = 64;
+
+/// The tape or the arguments as one symbol (`__ml_tape#2`, CBMC without array field
+/// sensitivity): the array and the SSA version.
+fn whole_input(name: &str, ssa: &str) -> Option<(&'static str, u32)> {
+    let array = ["__ml_tape", "__ml_args"]
+        .into_iter()
+        .find(|a| *a == name)?;
+    Some((array, ssa.parse().ok()?))
+}
+
 /// Keeps `bits` as the element's if its SSA version is the latest seen.
 fn keep_latest(
     inputs: &mut Vec<(&'static str, usize, u32, Vec<Bit>)>,
@@ -289,6 +310,26 @@ mod tests {
         assert!(pins.contains(&(row(0), 0, 7)), "{pins:?}");
         assert!(pins.contains(&(row(1), 1, 200)), "{pins:?}");
         assert!(pins.contains(&(row(1), 0, 0)), "{pins:?}");
+    }
+
+    #[test]
+    fn a_whole_tape_gives_each_element() {
+        let mut cnf = String::from("p cnf 1 0\n");
+        for t in ['o', 'a', 'b', 'm'] {
+            cnf.push_str(&symbol(&format!("__ml_fl_{t}#1"), &constant(1, 32)));
+            cnf.push_str(&symbol(&format!("__ml_fp_{t}#1"), &constant(0, 32)));
+        }
+        let mut tape = constant(0, 64);
+        tape.extend(constant(9, 64));
+        let zeros = [constant(0, 64), constant(0, 64)].concat();
+        cnf.push_str(&symbol("__ml_tape#1", &zeros));
+        cnf.push_str(&symbol("__ml_tape#3", &tape));
+        let mut formula = QuadrupleFormula::read(&cnf, &['o', 'a', 'b', 'm'], 1).unwrap();
+        let Some(Some((_, pins))) = formula.next(None) else {
+            panic!("a model");
+        };
+        let tape = |i: usize, v: i64| ("__ml_tape".to_string(), i, v);
+        assert_eq!(pins, vec![tape(0, 0), tape(1, 9)], "the latest SSA version");
     }
 
     #[test]
