@@ -37,7 +37,7 @@ use super::program::{
     ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
 };
 use super::{Outcome, write_output};
-use mergelens::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops};
+use mergelens::automaton::{Dfa, Marks, StateId, Word, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use mergelens::cbmc::cache_store::{Exactness, StoreMode};
 use mergelens::cbmc::{
@@ -212,7 +212,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     explained.dfa = ops::minimize(&explained.dfa);
     explained.notes();
     let bounds = explained.bounds;
-    let examples = shortest_words(&explained.dfa, bounds.max_word_length, EXAMPLE_WORDS);
+    let examples = analysis::shortest_words(&explained.dfa, bounds.max_word_length, EXAMPLE_WORDS);
     // A stopped run runs no more CBMC: the traces would not come either.
     let traces = if explained.partial.is_some() {
         TraceLinks::new()
@@ -726,42 +726,6 @@ fn chosen(property: &ProgramProperty, all: &[ProgramProperty]) -> Chosen {
     }
 }
 
-/// Up to `limit` accepted words of at most `max_len` letters, shortest first and in
-/// letter order within a length.
-pub(crate) fn shortest_words(d: &Dfa, max_len: usize, limit: usize) -> Vec<Word> {
-    let useful = analysis::useful_states(d);
-    let mut found = Vec::new();
-    let mut layer: Vec<(StateId, Word)> = vec![(d.initial(), Vec::new())];
-    for _ in 0..=max_len {
-        let mut next = Vec::new();
-        for (q, w) in layer {
-            if !useful[q as usize] {
-                continue;
-            }
-            if d.is_accepting(q) {
-                found.push(w.clone());
-                if found.len() == limit {
-                    return found;
-                }
-            }
-            for a in d.alphabet().letters() {
-                if let Some(to) = d.next(q, a as Letter) {
-                    let mut longer = w.clone();
-                    longer.push(a);
-                    next.push((to, longer));
-                }
-            }
-            // Breadth first over words, not states: bound the layer so that a cyclic
-            // automaton cannot make it explode before `limit` words are found.
-            if next.len() > 4096 {
-                break;
-            }
-        }
-        layer = next;
-    }
-    found
-}
-
 /// Example words (letters separated by spaces) to the files of their traces.
 type TraceLinks = BTreeMap<String, String>;
 
@@ -849,18 +813,6 @@ fn relative(path: &Path, base: &Path) -> String {
 mod tests {
     use super::*;
     use mergelens::automaton::Alphabet;
-
-    #[test]
-    fn shortest_words_come_in_length_then_letter_order() {
-        // f* assert over {f, assert}.
-        let mut d = Dfa::with_states(Alphabet::from_names(["f", "assert"]), 2);
-        d.set_transition(0, 0, 0);
-        d.set_transition(0, 1, 1);
-        d.set_accepting(1, true);
-        let words = shortest_words(&d, 10, 3);
-        assert_eq!(words, vec![vec![1], vec![0, 1], vec![0, 0, 1]]);
-        assert!(shortest_words(&Dfa::new(d.alphabet().clone()), 10, 3).is_empty());
-    }
 
     #[test]
     fn a_stopped_run_never_claims_the_assertion_cannot_fail() {
