@@ -32,12 +32,12 @@ use serde::Serialize;
 
 use super::anytime::{self, Partial, Progress};
 use super::concise;
-use super::learn::add_stats;
+use super::learn::{Ending, LearnedKeys, add_stats};
 use super::program::{
     ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
 };
 use super::{Outcome, write_output};
-use mergelens::automaton::{Dfa, Marks, StateId, Word, analysis, dot, json, ops};
+use mergelens::automaton::{Dfa, Marks, Word, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use mergelens::cbmc::cache_store::{Exactness, StoreMode};
 use mergelens::cbmc::{
@@ -141,30 +141,12 @@ fn describe(p: &ProgramProperty) -> String {
 #[derive(Serialize)]
 struct ExplainedDoc<'a> {
     assertion_id: Option<&'a str>,
-    unwind: u32,
-    max_word_length: usize,
-    cbmc_unwind: u32,
-    exact_up_to: usize,
-    /// Learning stopped early (`stopped` says why): the last conjecture, right on the
-    /// words up to `exact_up_to` letters.
-    partial: bool,
-    stopped: Option<&'static str>,
     /// The language is empty: the assertion cannot fail within the bounds.
     empty: bool,
-    dominating: Vec<&'a str>,
-    doomed: &'a [StateId],
     shortest: Vec<String>,
     guess_accuracy_p: Option<f64>,
-    /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    concise: Option<&'a Concise>,
-    /// `--mode pac`: probably approximately correct, not exact; the guarantee.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pac: Option<&'a mergelens::cbmc::PacResult>,
-    /// What the front end could not see through, each with its kind: the terminal counts
-    /// them unless `--verbose`.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    front_end_warnings: &'a [mergelens::cprog::FrontEndWarning],
+    #[serde(flatten)]
+    keys: LearnedKeys<'a>,
 }
 
 #[derive(Serialize)]
@@ -384,34 +366,25 @@ impl Explanation<'_> {
         if !self.traces.is_empty() {
             value["traces"] = serde_json::to_value(self.traces).expect("strings serialise");
         }
+        let ending = Ending {
+            bounds: *bounds,
+            partial: partial.as_ref(),
+            exactness: exactness.as_ref(),
+            pac: self.explained.pac.as_ref(),
+        };
         value["explained"] = serde_json::to_value(ExplainedDoc {
             assertion_id: self.assertion_id,
-            unwind: bounds.unwind,
-            max_word_length: bounds.max_word_length,
-            cbmc_unwind: bounds.cbmc().unwind,
-            exact_up_to: match (partial, &self.explained.pac) {
-                (Some(p), _) => p.exact_up_to,
-                (None, Some((_, known))) => *known,
-                (None, None) => exactness
-                    .as_ref()
-                    .map_or(bounds.max_word_length, |e| e.exact_up_to),
-            },
-            partial: partial.is_some(),
-            stopped: partial.as_ref().map(|p| p.cause.key()),
             empty: self.examples.is_empty(),
-            // `assert` ends every failing word: naming it would say nothing.
-            dominating: marks
-                .dominating
-                .iter()
-                .filter(|&&a| a != self.program.end)
-                .map(|&a| dfa.alphabet().name(a))
-                .collect(),
-            doomed: &marks.doomed,
             shortest: self.examples.iter().map(word_text).collect(),
             guess_accuracy_p: stats.guess_accuracy,
-            concise: self.concise,
-            pac: self.explained.pac.as_ref().map(|(p, _)| p),
-            front_end_warnings: &self.program.warnings,
+            keys: LearnedKeys::new(
+                &ending,
+                dfa,
+                &marks,
+                Some(self.program.end),
+                self.concise,
+                self.program,
+            ),
         })
         .expect("plain data serialises");
         let mut text = serde_json::to_string(&value).expect("JSON values serialise");
