@@ -24,6 +24,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
+use serde_with::skip_serializing_none;
 
 use super::anytime::{self, Partial, Progress};
 use super::concise;
@@ -630,6 +631,7 @@ impl<'a> LearnedKeys<'a> {
 
 /// The `learned` object of the JSON output: how the automaton was learned, and the marks
 /// of the paper's Sec. 7.2. `mergelens-dfa/1` readers ignore keys they do not know.
+#[skip_serializing_none]
 #[derive(Serialize)]
 struct LearnedDoc<'a> {
     entry: &'a str,
@@ -640,9 +642,7 @@ struct LearnedDoc<'a> {
     allocations: &'static str,
     /// Only for an empty language: why no word was learned, and the loops the unwinding
     /// cut (from CBMC's unwinding assertions).
-    #[serde(skip_serializing_if = "Option::is_none")]
     empty_reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     cut_loops: Option<&'a [mergelens::cbmc::CutLoop]>,
     #[serde(flatten)]
     keys: LearnedKeys<'a>,
