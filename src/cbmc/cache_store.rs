@@ -146,10 +146,8 @@ impl StoreKey<'_> {
 pub struct StoredAnswer {
     pub word: Word,
     /// The word is in the language at this unwinding and every larger one.
-    #[serde(default)]
     pub yes_from: Option<u32>,
     /// The word is not in the language at this unwinding and every smaller one.
-    #[serde(default)]
     pub no_up_to: Option<u32>,
 }
 

@@ -50,9 +50,7 @@ pub struct CoveredHunk {
     pub end_line: u32,
     /// Where the hunk stands in the merge result, when the review had one: the lines a
     /// reader of the reviewed commit opens (SARIF's regions use them).
-    #[serde(default)]
     pub merged_start_line: Option<u32>,
-    #[serde(default)]
     pub merged_end_line: Option<u32>,
     /// Some execution of the entry within the bounds runs one of its calls (`calls`), or,
     /// for a hunk without calls, a statement on one of its lines.
@@ -68,41 +66,31 @@ pub struct CoveredHunk {
     pub code: bool,
     /// The smallest `--unwind` (up to `--max-unwind`) at which some execution reaches it,
     /// when it is unreached at the document's bounds and a larger one does.
-    #[serde(default)]
     pub reached_at_unwind: Option<u32>,
     /// The smallest `--max-word-length` tried (at the document's `--unwind`) at which some
     /// execution reaches it, when it is unreached at the document's bounds: executions
     /// with more calls than the word bound are cut, and a larger unwinding does not help.
-    #[serde(default)]
     pub reached_at_word_length: Option<u32>,
     /// Unreached, and no `--max-word-length` up to this one reaches it either.
-    #[serde(default)]
     pub word_length_searched_up_to: Option<u32>,
     /// Unreached, and the search for a longer word bound ran out of its time at this one.
-    #[serde(default)]
     pub word_length_cut_at: Option<u32>,
     /// Unreached, and no `--unwind` up to this one (the search's cap) reaches it either.
-    #[serde(default)]
     pub searched_up_to: Option<u32>,
     /// Unreached, and the search for a larger bound ran out of its time at this `--unwind`.
-    #[serde(default)]
     pub search_cut_at: Option<u32>,
     /// The coverage check of its side stopped before it could tell whether the hunk is
     /// reached: why (the time budget, a timeout, the memory limit, a failure).
-    #[serde(default)]
     pub unchecked: Option<String>,
     /// Unreached because it is in this function, which the entry never calls (by the call
     /// graph): no bound reaches it, a harness that calls the function would.
-    #[serde(default)]
     pub uncalled: Option<String>,
     /// Judged without executions: at this entry the merge runs exactly one branch's code
     /// (or every version the same code), so it does what that branch does on every input
     /// and at every bound; the sentence says where.
-    #[serde(default)]
     pub judged: Option<String>,
     /// The revision whose change it is, as the user named it (a diff's `to`), when the
     /// side's name alone would not tell.
-    #[serde(default)]
     pub owner: Option<String>,
 }
 

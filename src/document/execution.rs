@@ -107,10 +107,8 @@ pub struct InputSite {
     pub function: String,
     /// The input function called there (`nondet_int`, `getchar`, `sensor`); absent for a
     /// local variable filled where it is declared.
-    #[serde(default)]
     pub call: Option<String>,
     /// The variable that line assigned the value to, when it assigned it to one.
-    #[serde(default)]
     pub variable: Option<String>,
 }
 
@@ -170,12 +168,10 @@ pub struct Execution {
     pub theirs: Vec<String>,
     pub merged: Vec<String>,
     /// The word of the expected tree; absent for an overlap.
-    #[serde(default)]
     pub expected: Option<Vec<String>>,
     pub kind: ExecutionKind,
     /// What each version's entry returned on `input`, where the check observes results
     /// (an entry returning an integer); absent otherwise, and in documents that predate it.
-    #[serde(default)]
     pub returns: Option<Returns>,
     /// What each version's entry left in the integer globals of its file that every
     /// version has; absent when none is observed.

@@ -176,10 +176,8 @@ pub struct Revision {
     /// The commit id (full or abbreviated).
     pub rev: String,
     /// How the user named it: a branch, a tag, `HEAD`, `MERGE_HEAD`.
-    #[serde(default)]
     pub label: Option<String>,
     /// The first line of its commit message.
-    #[serde(default)]
     pub summary: Option<String>,
 }
 
@@ -217,11 +215,8 @@ pub struct SourceChange {
     pub file: String,
     pub from: Version,
     pub to: Version,
-    #[serde(default)]
     pub diff: Option<String>,
-    #[serde(default)]
     pub old: Option<String>,
-    #[serde(default)]
     pub new: Option<String>,
 }
 
@@ -245,41 +240,28 @@ pub struct Difference {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LearningStats {
     /// Runs of CBMC (a batch of words checked together counts once).
-    #[serde(default)]
     pub cbmc_runs: Option<u64>,
     /// Membership queries the learner asked, repeats included; the next four split them by
     /// who answered.
-    #[serde(default)]
     pub membership_queries: Option<u64>,
-    #[serde(default)]
     pub from_cache: Option<u64>,
-    #[serde(default)]
     pub from_precheck: Option<u64>,
-    #[serde(default)]
     pub from_guess: Option<u64>,
-    #[serde(default)]
     pub from_teacher: Option<u64>,
-    #[serde(default)]
     pub equivalence_queries: Option<u64>,
     /// The share of checked guesses that were right (the paper's p, Table 1).
-    #[serde(default)]
     pub guess_accuracy_p: Option<f64>,
     /// The share of the same words the constant guess "yes" (what `mergelens learn` guesses)
     /// would have got right: the baseline p is measured against.
-    #[serde(default)]
     pub constant_guess_p: Option<f64>,
     /// States of the learned automaton.
-    #[serde(default)]
     pub states: Option<u64>,
-    #[serde(default)]
     pub wall_seconds: Option<f64>,
     /// Where lazy learning's guesses came from: `yes` (a constant) or `oracle` (the merge
     /// base's automaton).
-    #[serde(default)]
     pub guess: Option<String>,
     /// How the automaton was obtained when it was not learned now: `cache` (an earlier
     /// run's), or the name of the version with the same sources.
-    #[serde(default)]
     pub reused: Option<String>,
 }
 
@@ -358,20 +340,15 @@ pub struct ReviewEntry {
     pub alphabet: Vec<String>,
     pub automata: ReviewAutomata,
     /// L(M) \ L(E): what the merge does that neither branch's change explains.
-    #[serde(default)]
     pub unexpected: Option<Difference>,
     /// L(E) \ L(M): what a branch meant that the merge does not do.
-    #[serde(default)]
     pub lost: Option<Difference>,
     /// L(M) \ L(A) (the paper's Fig. 13).
-    #[serde(default)]
     pub merge_minus_ours: Option<Difference>,
     /// L(M) \ L(B) (the paper's Fig. 14).
-    #[serde(default)]
     pub merge_minus_theirs: Option<Difference>,
     /// L(A) △ L(B): what the branches disagree on (with a conflict, what to look at instead
     /// of conflict markers).
-    #[serde(default)]
     pub ours_vs_theirs: Option<Difference>,
     /// Versions whose sources do not define the entry function (learned as the empty
     /// language).
@@ -393,7 +370,6 @@ pub struct ReviewEntry {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub executions: Vec<Execution>,
     /// What the per-execution check covered; absent when it did not run (a conflict).
-    #[serde(default)]
     pub execution_check: Option<ExecutionCheck>,
 }
 
@@ -403,11 +379,9 @@ pub struct ReviewAutomata {
     pub base: Automaton,
     pub ours: Automaton,
     pub theirs: Automaton,
-    #[serde(default)]
     pub merged: Option<Automaton>,
     /// The expected merge E: each branch's change to O and nothing else. The report computes
     /// it from O, A and B when it is absent.
-    #[serde(default)]
     pub expected: Option<Automaton>,
 }
 
@@ -448,13 +422,10 @@ pub struct DiffEntry {
     pub alphabet: Vec<String>,
     pub automata: DiffAutomata,
     /// L(to) \ L(from); computed when absent.
-    #[serde(default)]
     pub added: Option<Difference>,
     /// L(from) \ L(to); computed when absent.
-    #[serde(default)]
     pub removed: Option<Difference>,
     /// L(from) △ L(to); computed when absent.
-    #[serde(default)]
     pub symdiff: Option<Difference>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<Version>,
@@ -541,13 +512,10 @@ struct ReviewWire {
     #[serde(default)]
     conflicts: Vec<String>,
     /// The extra key with labels and summaries; it wins over `revisions` when present.
-    #[serde(default)]
     versions: Option<ReviewVersions>,
     #[serde(default)]
     bounds: Bounds,
-    #[serde(default)]
     repository: Option<String>,
-    #[serde(default)]
     tool: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     unfinished: Vec<String>,
@@ -557,9 +525,7 @@ struct ReviewWire {
     unreviewed: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     judged: Vec<JudgedEntry>,
-    #[serde(default)]
     peak_memory_mib: Option<u64>,
-    #[serde(default)]
     memory_limit_mib: Option<u64>,
 }
 
@@ -663,19 +629,15 @@ struct DiffWire {
     format: String,
     #[serde(default = "diff_kind")]
     kind: String,
-    #[serde(default)]
     revisions: Option<DiffRevisions>,
     /// The extra key with labels and summaries (the only one of `mergelens-diff/1`); it
     /// wins over `revisions` when present.
-    #[serde(default)]
     versions: Option<DiffVersions>,
     #[serde(default)]
     entries: Vec<DiffEntry>,
     #[serde(default)]
     bounds: Bounds,
-    #[serde(default)]
     repository: Option<String>,
-    #[serde(default)]
     tool: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     inconclusive: Vec<String>,
@@ -749,19 +711,13 @@ pub enum AutomatonKind {
 pub struct AutomatonMeta {
     #[serde(default)]
     pub kind: AutomatonKind,
-    #[serde(default)]
     pub title: Option<String>,
     /// The C file (or directory) learned from.
-    #[serde(default)]
     pub program: Option<String>,
-    #[serde(default)]
     pub entry: Option<String>,
     /// For `explain`: the assertion, e.g. `queue.c:42: count >= 0`.
-    #[serde(default)]
     pub assertion: Option<String>,
-    #[serde(default)]
     pub bounds: Option<Bounds>,
-    #[serde(default)]
     pub stats: Option<LearningStats>,
     /// Stored counterexample traces, by word (letters separated by one space) to a relative
     /// path.
@@ -769,9 +725,7 @@ pub struct AutomatonMeta {
     pub traces: BTreeMap<String, String>,
     /// How `learn` and `explain` ran (their own keys); only whether the run was partial is
     /// read here.
-    #[serde(default)]
     pub learned: Option<RunFacts>,
-    #[serde(default)]
     pub explained: Option<RunFacts>,
 }
 
@@ -782,18 +736,14 @@ pub struct RunFacts {
     /// The run stopped before learning finished: the automaton is its last conjecture.
     #[serde(default)]
     pub partial: bool,
-    #[serde(default)]
     pub exact_up_to: Option<usize>,
     /// The concise automaton: the smallest (or, past the solver's budget, a small) DFA that
     /// accepts every "yes" word and rejects every "no" word, free on the "don't care" ones.
-    #[serde(default)]
     pub concise: Option<Concise>,
     /// `--mode pac`: the automaton passed sampled equivalence checks only.
-    #[serde(default)]
     pub pac: Option<PacFacts>,
     /// `"succeed"` when the executions in which an allocation fails were left out
     /// (`--allocations succeed`); `learn` writes `"may-fail"` otherwise.
-    #[serde(default)]
     pub allocations: Option<String>,
 }
 
