@@ -30,12 +30,13 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
-use super::anytime::{self, Partial, Progress};
+use super::anytime::{self, Partial};
 use super::concise;
 use super::learn::{Ending, LearnedKeys, add_stats};
 use super::program::{
     ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
 };
+use super::progress::Progress;
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Marks, Word, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};

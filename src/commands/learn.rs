@@ -26,11 +26,12 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_with::skip_serializing_none;
 
-use super::anytime::{self, Partial, Progress};
+use super::anytime::{self, Partial};
 use super::concise;
 use super::program::{
     ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
 };
+use super::progress::Progress;
 use super::sampling::label;
 use super::{Outcome, write_output};
 use mergelens::automaton::{Dfa, Letter, Marks, analysis, dot, json, ops};

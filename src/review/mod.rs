@@ -44,7 +44,6 @@ mod entries;
 mod error;
 mod execution;
 mod execution_cache;
-pub mod fig12;
 mod learn;
 mod merge;
 mod merged_lines;
