@@ -323,12 +323,7 @@ impl Explanation<'_> {
 
     fn json(&self, args: &ExplainArgs) -> String {
         let Explained {
-            dfa,
-            stats,
-            exactness,
-            bounds,
-            partial,
-            ..
+            dfa, stats, bounds, ..
         } = self.explained;
         let marks = Marks::analyse(dfa);
         let word_text = |w: &Word| dfa.alphabet().word_names(w).join(" ");
@@ -367,12 +362,7 @@ impl Explanation<'_> {
         if !self.traces.is_empty() {
             value["traces"] = serde_json::to_value(self.traces).expect("strings serialise");
         }
-        let ending = Ending {
-            bounds: *bounds,
-            partial: partial.as_ref(),
-            exactness: exactness.as_ref(),
-            pac: self.explained.pac.as_ref(),
-        };
+        let ending = self.explained.ending();
         value["explained"] = serde_json::to_value(ExplainedDoc {
             assertion_id: self.assertion_id,
             empty: self.examples.is_empty(),
@@ -463,17 +453,11 @@ impl Explained {
         if let Some(reason) = &self.unconverged {
             errln!("mergelens: note: --auto-bounds: {reason}");
         }
-        if let Some(partial) = &self.partial {
-            partial.warn("explaining");
-        } else if let Some((pac, _)) = &self.pac {
-            errln!("mergelens: note: {}", pac.guarantee);
-        } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
-            errln!(
-                "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
-                e.exact_up_to,
-                e.unchecked_words
-            );
-        }
+        self.ending().notes("explaining");
+    }
+
+    fn ending(&self) -> Ending<'_> {
+        Ending::of(self.bounds, &self.partial, &self.exactness, &self.pac)
     }
 }
 

@@ -361,22 +361,14 @@ impl Conclusion {
         self.concise.as_ref().map(|f| &f.concise)
     }
 
+    fn ending(&self) -> Ending<'_> {
+        Ending::of(self.bounds, &self.partial, &self.exactness, &self.pac)
+    }
+
     /// The warnings and notes of a finished run: partial, exact only up to some length,
     /// bounds that did not converge.
     fn notes(&self, learned: &Learned) {
-        if let Some(partial) = &self.partial {
-            partial.warn("learning");
-        } else if let Some((pac, _)) = &self.pac {
-            errln!("mergelens: note: {}", pac.guarantee);
-        } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
-            errln!(
-                "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
-                e.exact_up_to,
-                e.unchecked_words,
-                e.exact_up_to + 1,
-                e.max_word_length
-            );
-        }
+        self.ending().notes("learning");
         if let Some(reason) = &learned.unconverged {
             errln!("mergelens: note: --auto-bounds: {reason}");
         }
@@ -408,16 +400,10 @@ impl Conclusion {
     }
 
     fn json(&self, args: &LearnArgs, program: &InstrumentedProgram, learned: &Learned) -> String {
-        let bounds = self.bounds;
         // The marks of the JSON are the exact automaton's: its states are the ones listed.
         let marks = Marks::analyse(&self.dfa);
         let mut value = json::to_value(&self.dfa);
-        let ending = Ending {
-            bounds,
-            partial: self.partial.as_ref(),
-            exactness: self.exactness.as_ref(),
-            pac: self.pac.as_ref(),
-        };
+        let ending = self.ending();
         value["learned"] = serde_json::to_value(LearnedDoc {
             entry: &program.entry,
             events: args.program.events.as_str(),
@@ -588,6 +574,41 @@ pub(super) struct LearnedKeys<'a> {
     /// them unless `--verbose`.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     front_end_warnings: &'a [mergelens::cprog::FrontEndWarning],
+}
+
+impl<'a> Ending<'a> {
+    /// How a run at `bounds` ended, from the parts a command keeps.
+    pub(super) fn of(
+        bounds: LearnBounds,
+        partial: &'a Option<Partial>,
+        exactness: &'a Option<Exactness>,
+        pac: &'a Option<(mergelens::cbmc::PacResult, usize)>,
+    ) -> Self {
+        Ending {
+            bounds,
+            partial: partial.as_ref(),
+            exactness: exactness.as_ref(),
+            pac: pac.as_ref(),
+        }
+    }
+
+    /// The warning of a partial result, or the note of a PAC one or of one exact only up to
+    /// some length; `what` names the run (`learning`).
+    pub(super) fn notes(&self, what: &str) {
+        if let Some(partial) = self.partial {
+            partial.warn(what);
+        } else if let Some((pac, _)) = self.pac {
+            errln!("mergelens: note: {}", pac.guarantee);
+        } else if let Some(e) = self.exactness.filter(|e| !e.is_complete()) {
+            errln!(
+                "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
+                e.exact_up_to,
+                e.unchecked_words,
+                e.exact_up_to + 1,
+                e.max_word_length
+            );
+        }
+    }
 }
 
 impl<'a> LearnedKeys<'a> {
