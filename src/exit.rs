@@ -89,25 +89,34 @@ mod tests {
     fn declared() -> Vec<String> {
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut names = Vec::new();
-        for dir in ["commands", "cli"] {
-            for entry in std::fs::read_dir(src.join(dir)).unwrap() {
-                let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-                let text = text
-                    .split("#[cfg(test)]\nmod tests")
-                    .next()
-                    .unwrap_or_default();
-                let mut derived = false;
-                for line in text.lines().map(str::trim) {
-                    if line.starts_with("#[derive(") && line.contains("Error") {
-                        derived = true;
-                    } else if derived && !line.starts_with('#') && !line.starts_with("///") {
-                        let words: Vec<&str> = line.split([' ', '(', '{', ';']).collect();
-                        if let Some(at) = words.iter().position(|w| *w == "enum" || *w == "struct")
-                        {
-                            names.push(words[at + 1].to_string());
-                        }
-                        derived = false;
+        let mut dirs = vec![src.join("commands"), src.join("cli")];
+        let mut files = Vec::new();
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    files.push(path);
+                }
+            }
+        }
+        for path in files {
+            let text = std::fs::read_to_string(path).unwrap();
+            let text = text
+                .split("#[cfg(test)]\nmod tests")
+                .next()
+                .unwrap_or_default();
+            let mut derived = false;
+            for line in text.lines().map(str::trim) {
+                if line.starts_with("#[derive(") && line.contains("Error") {
+                    derived = true;
+                } else if derived && !line.starts_with('#') && !line.starts_with("///") {
+                    let words: Vec<&str> = line.split([' ', '(', '{', ';']).collect();
+                    if let Some(at) = words.iter().position(|w| *w == "enum" || *w == "struct") {
+                        names.push(words[at + 1].to_string());
                     }
+                    derived = false;
                 }
             }
         }

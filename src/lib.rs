@@ -121,6 +121,7 @@ error_types![
     cprog::HarnessError,
     cprog::product::ProductError,
     cprog::UnknownEventKind,
+    failure::InternalError,
     git::GitError,
     learn::LearnError,
     learn::ParseError,
@@ -131,7 +132,6 @@ error_types![
     review::ReviewError,
     review::CoverageError,
     stop::Stopped,
-    trust::InternalError,
 ];
 
 /// A stop request or the time budget ended the run: no fault of the input's. (`stop` is a

@@ -22,14 +22,14 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
-    mergelens::trust::install_quiet_panic_hook();
+    mergelens::failure::install_quiet_panic_hook();
     // A panic is an internal failure (exit code 4), one line, no backtrace noise.
     let remote = commands::remote::RemoteFlags {
         remote: cli.remote.remote,
         remote_instance: cli.remote.remote_instance,
         remote_cache: cli.remote.remote_cache,
     };
-    let result = mergelens::trust::catch_panic(|| {
+    let result = mergelens::failure::catch_panic(|| {
         commands::remote::setup(&remote)?;
         let result = run(cli.command);
         commands::remote::summary();

@@ -11,16 +11,13 @@
 //!   the branch merged into ([`OwnerConfig::committed`]), read from its git object, never
 //!   from the work tree (which a hook sees holding the merge result) nor from theirs;
 //!   [`settings_change`] says when the merge changes them;
-//! * a panic anywhere becomes an [`InternalError`] ([`catch_panic`]) that `on-error` governs.
+//! * a panic anywhere becomes a [`crate::failure::InternalError`] that `on-error` governs.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use serde::Deserialize;
-use thiserror::Error;
 
 use crate::config::{ConfigError, FILE_NAME, FailOn, FileConfig, OnError, Overrides, Settings};
-use crate::failure::{FailureKind, HasKind};
 use crate::git::paths::{self, Resolved};
 use crate::git::{CommitInfo, GitRepo, MergeVersions, Merged};
 
@@ -406,98 +403,9 @@ pub fn settings_change(
     )
 }
 
-/// A panic inside mergelens: a bug, reported as an internal failure (exit code 4) instead of
-/// a crash, so that the hook's `on-error` decides about the merge.
-#[derive(Debug, Error)]
-#[error("internal error (a bug in mergelens; please report it): {message}")]
-pub struct InternalError {
-    pub message: String,
-}
-
-impl HasKind for InternalError {
-    fn kind(&self) -> FailureKind {
-        FailureKind::Failed
-    }
-}
-
-/// The message and place of the last panic, kept by [`install_quiet_panic_hook`].
-static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
-
-/// Replaces the default panic output (a thread name, a location and a backtrace hint on
-/// standard error, in the middle of whatever the hook prints) with a record that
-/// [`catch_panic`] turns into one error line. `RUST_BACKTRACE` set keeps the default output.
-pub fn install_quiet_panic_hook() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if crate::failure::panic_contained() {
-            return;
-        }
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic".to_string());
-        let place = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        if let Ok(mut last) = LAST_PANIC.lock() {
-            // The first panic is the cause; a worker's panic re-raised elsewhere is not.
-            last.get_or_insert(format!("{message}{place}"));
-        }
-        if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
-            default(info);
-        }
-    }));
-}
-
-/// Runs `f`; a panic in it (or in a worker thread whose panic it re-raises) becomes an
-/// [`InternalError`].
-pub fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, InternalError> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
-        let recorded = LAST_PANIC.lock().ok().and_then(|mut l| l.take());
-        let message = recorded.unwrap_or_else(|| {
-            payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".to_string())
-        });
-        InternalError { message }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_panic_in_a_worker_thread_is_an_internal_error() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let result = catch_panic(|| {
-            pool.install(|| {
-                use rayon::prelude::*;
-                (0..4)
-                    .into_par_iter()
-                    .map(|i| {
-                        if i == 3 {
-                            panic!("worker {i} fell over")
-                        } else {
-                            i
-                        }
-                    })
-                    .sum::<i32>()
-            })
-        });
-        let err = result.unwrap_err().to_string();
-        assert!(err.contains("worker 3 fell over"), "{err}");
-        assert!(err.starts_with("internal error"), "{err}");
-        assert_eq!(catch_panic(|| 7).unwrap(), 7);
-    }
 
     #[test]
     fn a_settings_change_is_one_line_with_the_changed_lines() {

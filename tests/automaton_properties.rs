@@ -345,7 +345,13 @@ proptest! {
             let expected: Vec<Word> = accepted.iter().filter(|w| w.len() <= max).cloned().collect();
             let count = expected.len() as u64;
             prop_assert_eq!(analysis::count_up_to(&d, max), Some(u128::from(count)));
-            prop_assert_eq!(analysis::words_up_to(&d, max, count).unwrap(), expected);
+            prop_assert_eq!(&analysis::words_up_to(&d, max, count).unwrap(), &expected);
+            for first in 0..=expected.len() + 1 {
+                prop_assert_eq!(
+                    analysis::shortest_words(&d, max, first),
+                    expected.iter().take(first).cloned().collect::<Vec<_>>()
+                );
+            }
             if count > 0 {
                 match analysis::words_up_to(&d, max, count - 1) {
                     Err(AutomatonError::TooManyWords { max_length, count: c, limit }) => {

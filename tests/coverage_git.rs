@@ -125,7 +125,7 @@ fn a_merge_whose_changes_all_run_keeps_its_verdict() {
     let entry = &doc["entries"][0];
     // Ours adds a declaration (no code) and funcZ; theirs a declaration and a definition
     // (lines 2-3, funcC's body runs) and the choice.
-    let file = mergelens::review::fig12::PROGRAM.to_string();
+    let file = common::demo_fig12::PROGRAM.to_string();
     assert_eq!(
         hunks(entry),
         [

@@ -115,7 +115,7 @@ fn a_change_to_a_global_the_other_branchs_change_reads_is_unexpected() {
 
 #[test]
 fn both_branches_replacing_one_call_differently_overlap() {
-    use mergelens::review::fig12::{BASE, OURS, THEIRS};
+    use crate::common::demo_fig12::{BASE, OURS, THEIRS};
     // Theirs replaces funcB() unconditionally: on every input both branches changed what
     // follows funcA.
     let theirs = THEIRS.replace(

@@ -9,8 +9,8 @@
 use std::path::Path;
 use std::process::Output;
 
+use crate::common::demo_fig12::{BASE, OURS, PROGRAM, THEIRS};
 use crate::common::{Repo, conflicting, example_words as words, fig12, text, three_way};
-use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
 use serde_json::Value;
 
 fn read_json(path: &Path) -> Value {

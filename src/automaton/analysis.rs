@@ -6,8 +6,9 @@
 //!   ([`inclusion_witness`], [`equivalence_witness`]). Both search the pair space breadth
 //!   first without building the product automaton, and stop at the first witness; the
 //!   learning engine asks [`equivalence_witness`] on every equivalence query.
-//! * The words themselves, in length-lexicographic order ([`words_up_to`]), and how many
-//!   there are of each length ([`count_by_length`], [`count_up_to`]).
+//! * The words themselves, in length-lexicographic order: all up to a length
+//!   ([`words_up_to`]) or the first few ([`shortest_words`]), and how many there are of
+//!   each length ([`count_by_length`], [`count_up_to`]).
 //! * The simplifications of the paper's Sec. 7.2 (Chockler, Kesseli, Kroening and Strichman,
 //!   *Learning the Language of Software Errors*, JAIR 2020) that make an error automaton
 //!   readable: letters every error trace contains ([`dominating_letters`]), states from
@@ -317,58 +318,137 @@ pub fn words_up_to(d: &Dfa, max_length: usize, limit: u64) -> Result<Vec<Word>, 
     let Some(longest) = per_length.iter().rposition(|&c| c > 0) else {
         return Ok(Vec::new());
     };
-
-    // live[r] = the states from which some accepted word has exactly r letters; with it the
-    // depth-first enumeration never enters a branch that yields no word.
-    let n = d.num_states();
-    let row_words = n.div_ceil(64);
-    let mut live = vec![0u64; (longest + 1) * row_words];
-    let get = |live: &[u64], r: usize, q: StateId| {
-        live[r * row_words + q as usize / 64] >> (q % 64) & 1 == 1
-    };
-    for q in d.accepting_states() {
-        live[q as usize / 64] |= 1 << (q % 64);
+    let mut live = LiveRows::new(d);
+    while live.rows() <= longest {
+        live.push_row(d);
     }
-    for r in 1..=longest {
-        for (q, _, to) in d.transitions() {
-            if get(&live, r - 1, to) {
-                live[r * row_words + q as usize / 64] |= 1 << (q % 64);
-            }
-        }
-    }
-
     // The count is exact here, but a generous limit must not reserve memory up front.
     let expected = per_length.iter().sum::<u128>().min(1 << 16) as usize;
     let mut words = Vec::with_capacity(expected);
-    let k = d.alphabet().len() as Letter;
     for (length, _) in per_length.iter().enumerate().filter(|&(_, &c)| c > 0) {
-        // An explicit stack, so long words cannot overflow the call stack.
-        let mut states = vec![d.initial()];
-        let mut word: Word = Vec::with_capacity(length);
-        let mut next_letter: Vec<Letter> = vec![0];
-        while let Some(&q) = states.last() {
-            let depth = word.len();
-            if depth == length {
-                words.push(word.clone());
-            } else if next_letter[depth] < k {
-                let a = next_letter[depth];
-                next_letter[depth] += 1;
-                if let Some(to) = d
-                    .next(q, a)
-                    .filter(|&to| get(&live, length - depth - 1, to))
-                {
-                    states.push(to);
-                    word.push(a);
-                    next_letter.push(0);
-                }
-                continue;
-            }
-            states.pop();
-            next_letter.pop();
-            word.pop();
-        }
+        each_word_of_length(d, &live, length, |word| {
+            words.push(word.clone());
+            true
+        });
     }
     Ok(words)
+}
+
+/// The first `count` accepted words of at most `max_length` letters, in length-lexicographic
+/// order: fewer when the automaton has fewer. Unlike [`words_up_to`] it never fails: it stops
+/// at `count` words, so a language with many long words costs no more than its first few.
+///
+/// Cost: `O(L × transitions + count × L × letters)` for the length `L` of the last word
+/// returned (at most `max_length`; less when the language is finite).
+pub fn shortest_words(d: &Dfa, max_length: usize, count: usize) -> Vec<Word> {
+    let mut words = Vec::new();
+    if count == 0 {
+        return words;
+    }
+    let mut live = LiveRows::new(d);
+    for length in 0..=max_length {
+        if length > 0 {
+            live.push_row(d);
+        }
+        // No state has an accepted word of this length, so none has a longer one either.
+        if live.row_is_empty(length) {
+            break;
+        }
+        if live.get(length, d.initial()) {
+            each_word_of_length(d, &live, length, |word| {
+                words.push(word.clone());
+                words.len() < count
+            });
+        }
+        if words.len() >= count {
+            break;
+        }
+    }
+    words
+}
+
+/// Row `r` holds the states from which some accepted word has exactly `r` letters: with it a
+/// depth-first enumeration never enters a branch that yields no word.
+struct LiveRows {
+    /// `u64`s per row.
+    row_words: usize,
+    bits: Vec<u64>,
+}
+
+impl LiveRows {
+    /// Row 0 only: the accepting states.
+    fn new(d: &Dfa) -> Self {
+        let row_words = d.num_states().div_ceil(64);
+        let mut bits = vec![0u64; row_words];
+        for q in d.accepting_states() {
+            bits[q as usize / 64] |= 1 << (q % 64);
+        }
+        LiveRows { row_words, bits }
+    }
+
+    fn rows(&self) -> usize {
+        self.bits.len() / self.row_words.max(1)
+    }
+
+    fn get(&self, r: usize, q: StateId) -> bool {
+        self.bits[r * self.row_words + q as usize / 64] >> (q % 64) & 1 == 1
+    }
+
+    fn row_is_empty(&self, r: usize) -> bool {
+        self.bits[r * self.row_words..(r + 1) * self.row_words]
+            .iter()
+            .all(|&b| b == 0)
+    }
+
+    /// Adds the next row: a state is in it when one of its edges leads into the last row.
+    fn push_row(&mut self, d: &Dfa) {
+        let last = self.rows() - 1;
+        let start = self.bits.len();
+        self.bits.resize(start + self.row_words, 0);
+        for (q, _, to) in d.transitions() {
+            if self.get(last, to) {
+                self.bits[start + q as usize / 64] |= 1 << (q % 64);
+            }
+        }
+    }
+}
+
+/// Calls `emit` on each accepted word of exactly `length` letters, in letter order, until it
+/// returns false. `live` must have a row for every length up to `length`.
+fn each_word_of_length(
+    d: &Dfa,
+    live: &LiveRows,
+    length: usize,
+    mut emit: impl FnMut(&Word) -> bool,
+) {
+    if !live.get(length, d.initial()) {
+        return;
+    }
+    let k = d.alphabet().len() as Letter;
+    // An explicit stack, so long words cannot overflow the call stack.
+    let mut states = vec![d.initial()];
+    let mut word: Word = Vec::with_capacity(length);
+    let mut next_letter: Vec<Letter> = vec![0];
+    while let Some(&q) = states.last() {
+        let depth = word.len();
+        if depth == length {
+            if !emit(&word) {
+                return;
+            }
+        } else if next_letter[depth] < k {
+            let a = next_letter[depth];
+            next_letter[depth] += 1;
+            if let Some(to) = d.next(q, a).filter(|&to| live.get(length - depth - 1, to)) {
+                states.push(to);
+                word.push(a);
+                next_letter.push(0);
+            }
+            continue;
+        }
+        states.pop();
+        next_letter.pop();
+        word.pop();
+    }
 }
 
 /// The letters that every accepted word contains, sorted by letter index: removing all the
@@ -512,6 +592,27 @@ mod tests {
         assert!(is_empty(&e));
         let eps = dfa(&["a"], 1, &[], &[0]);
         assert_eq!(shortest_accepted(&eps), Some(vec![]));
+    }
+
+    #[test]
+    fn shortest_words_come_in_length_then_letter_order() {
+        // f* assert over {f, assert}.
+        let d = dfa(&["f", "assert"], 2, &[(0, "f", 0), (0, "assert", 1)], &[1]);
+        assert_eq!(
+            shortest_words(&d, 10, 3),
+            [vec![1], vec![0, 1], vec![0, 0, 1]]
+        );
+        assert_eq!(shortest_words(&d, 1, 3), [vec![1]]);
+        assert!(shortest_words(&d, 10, 0).is_empty());
+        let empty = dfa(&["f", "assert"], 1, &[], &[]);
+        assert!(shortest_words(&empty, 10, 3).is_empty());
+        // 50 letters, any word: the first three never enumerate a whole length.
+        let names: Vec<String> = (0..50).map(|i| format!("f{i}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let edges: Vec<(StateId, &str, StateId)> = names.iter().map(|&n| (0, n, 0)).collect();
+        let any = dfa(&names, 1, &edges, &[0]);
+        assert_eq!(shortest_words(&any, 5, 3), [vec![], vec![0], vec![1]]);
+        assert_eq!(shortest_words(&any, 1_000, 52)[51], [0, 0]);
     }
 
     #[test]

@@ -30,6 +30,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use serde_with::skip_serializing_none;
 use thiserror::Error;
 
 use super::locate::{Toolchain, Version};
@@ -140,14 +141,13 @@ impl StoreKey<'_> {
 }
 
 /// A word's known answers, in CBMC unwinding values (`cbmc --unwind`).
+#[skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredAnswer {
     pub word: Word,
     /// The word is in the language at this unwinding and every larger one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yes_from: Option<u32>,
     /// The word is not in the language at this unwinding and every smaller one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_up_to: Option<u32>,
 }
 

@@ -277,32 +277,13 @@ fn show(dfa: &Dfa, words: usize) -> anyhow::Result<String> {
         }
     )?;
     writeln!(out, "back edges   {}", analysis::back_edges(dfa).len())?;
-    let shortest = shortest_words(dfa, words);
+    // A bound of the automaton's own scale, so that a language of long words cannot make
+    // `show` slow.
+    let longest = dfa.num_states().saturating_mul(2).max(1);
+    let shortest = analysis::shortest_words(dfa, longest, words);
     writeln!(out, "shortest     {} accepted word(s):", shortest.len())?;
     for word in shortest {
         writeln!(out, "  [{}]", alphabet.format_word(&word))?;
     }
     Ok(out)
-}
-
-/// Up to `count` accepted words in length-lexicographic order, growing the length until
-/// enough are found; bounded so that a language of long words cannot make `show` slow.
-fn shortest_words(dfa: &Dfa, count: usize) -> Vec<Vec<u32>> {
-    let longest = dfa.num_states().saturating_mul(2).max(1);
-    let counts = analysis::count_by_length(dfa, longest);
-    let mut total: u128 = 0;
-    let mut length = 0usize;
-    for (n, c) in counts.iter().enumerate() {
-        total = total.saturating_add(*c);
-        length = n;
-        if total >= count as u128 {
-            break;
-        }
-    }
-    // Enumerating one length can explode (50 letters, length 5); then settle for the
-    // shorter words, which are few by construction.
-    let words = analysis::words_up_to(dfa, length, DEFAULT_WORD_LIMIT)
-        .or_else(|_| analysis::words_up_to(dfa, length.saturating_sub(1), DEFAULT_WORD_LIMIT))
-        .unwrap_or_default();
-    words.into_iter().take(count).collect()
 }

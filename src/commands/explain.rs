@@ -30,14 +30,15 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
-use super::anytime::{self, Partial, Progress};
+use super::anytime::{self, Partial};
 use super::concise;
-use super::learn::add_stats;
+use super::learn::{Ending, LearnedKeys, add_stats};
 use super::program::{
     ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
 };
+use super::progress::Progress;
 use super::{Outcome, write_output};
-use mergelens::automaton::{Dfa, Letter, Marks, StateId, Word, analysis, dot, json, ops};
+use mergelens::automaton::{Dfa, Marks, Word, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use mergelens::cbmc::cache_store::{Exactness, StoreMode};
 use mergelens::cbmc::{
@@ -141,30 +142,12 @@ fn describe(p: &ProgramProperty) -> String {
 #[derive(Serialize)]
 struct ExplainedDoc<'a> {
     assertion_id: Option<&'a str>,
-    unwind: u32,
-    max_word_length: usize,
-    cbmc_unwind: u32,
-    exact_up_to: usize,
-    /// Learning stopped early (`stopped` says why): the last conjecture, right on the
-    /// words up to `exact_up_to` letters.
-    partial: bool,
-    stopped: Option<&'static str>,
     /// The language is empty: the assertion cannot fail within the bounds.
     empty: bool,
-    dominating: Vec<&'a str>,
-    doomed: &'a [StateId],
     shortest: Vec<String>,
     guess_accuracy_p: Option<f64>,
-    /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    concise: Option<&'a Concise>,
-    /// `--mode pac`: probably approximately correct, not exact; the guarantee.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pac: Option<&'a mergelens::cbmc::PacResult>,
-    /// What the front end could not see through, each with its kind: the terminal counts
-    /// them unless `--verbose`.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    front_end_warnings: &'a [mergelens::cprog::FrontEndWarning],
+    #[serde(flatten)]
+    keys: LearnedKeys<'a>,
 }
 
 #[derive(Serialize)]
@@ -212,7 +195,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     explained.dfa = ops::minimize(&explained.dfa);
     explained.notes();
     let bounds = explained.bounds;
-    let examples = shortest_words(&explained.dfa, bounds.max_word_length, EXAMPLE_WORDS);
+    let examples = analysis::shortest_words(&explained.dfa, bounds.max_word_length, EXAMPLE_WORDS);
     // A stopped run runs no more CBMC: the traces would not come either.
     let traces = if explained.partial.is_some() {
         TraceLinks::new()
@@ -340,12 +323,7 @@ impl Explanation<'_> {
 
     fn json(&self, args: &ExplainArgs) -> String {
         let Explained {
-            dfa,
-            stats,
-            exactness,
-            bounds,
-            partial,
-            ..
+            dfa, stats, bounds, ..
         } = self.explained;
         let marks = Marks::analyse(dfa);
         let word_text = |w: &Word| dfa.alphabet().word_names(w).join(" ");
@@ -384,34 +362,20 @@ impl Explanation<'_> {
         if !self.traces.is_empty() {
             value["traces"] = serde_json::to_value(self.traces).expect("strings serialise");
         }
+        let ending = self.explained.ending();
         value["explained"] = serde_json::to_value(ExplainedDoc {
             assertion_id: self.assertion_id,
-            unwind: bounds.unwind,
-            max_word_length: bounds.max_word_length,
-            cbmc_unwind: bounds.cbmc().unwind,
-            exact_up_to: match (partial, &self.explained.pac) {
-                (Some(p), _) => p.exact_up_to,
-                (None, Some((_, known))) => *known,
-                (None, None) => exactness
-                    .as_ref()
-                    .map_or(bounds.max_word_length, |e| e.exact_up_to),
-            },
-            partial: partial.is_some(),
-            stopped: partial.as_ref().map(|p| p.cause.key()),
             empty: self.examples.is_empty(),
-            // `assert` ends every failing word: naming it would say nothing.
-            dominating: marks
-                .dominating
-                .iter()
-                .filter(|&&a| a != self.program.end)
-                .map(|&a| dfa.alphabet().name(a))
-                .collect(),
-            doomed: &marks.doomed,
             shortest: self.examples.iter().map(word_text).collect(),
             guess_accuracy_p: stats.guess_accuracy,
-            concise: self.concise,
-            pac: self.explained.pac.as_ref().map(|(p, _)| p),
-            front_end_warnings: &self.program.warnings,
+            keys: LearnedKeys::new(
+                &ending,
+                dfa,
+                &marks,
+                Some(self.program.end),
+                self.concise,
+                self.program,
+            ),
         })
         .expect("plain data serialises");
         let mut text = serde_json::to_string(&value).expect("JSON values serialise");
@@ -489,17 +453,11 @@ impl Explained {
         if let Some(reason) = &self.unconverged {
             errln!("mergelens: note: --auto-bounds: {reason}");
         }
-        if let Some(partial) = &self.partial {
-            partial.warn("explaining");
-        } else if let Some((pac, _)) = &self.pac {
-            errln!("mergelens: note: {}", pac.guarantee);
-        } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
-            errln!(
-                "mergelens: note: exact up to length {} only: {} accepted words were not checked against CBMC (raise --exact-limit to check them)",
-                e.exact_up_to,
-                e.unchecked_words
-            );
-        }
+        self.ending().notes("explaining");
+    }
+
+    fn ending(&self) -> Ending<'_> {
+        Ending::of(self.bounds, &self.partial, &self.exactness, &self.pac)
     }
 }
 
@@ -726,42 +684,6 @@ fn chosen(property: &ProgramProperty, all: &[ProgramProperty]) -> Chosen {
     }
 }
 
-/// Up to `limit` accepted words of at most `max_len` letters, shortest first and in
-/// letter order within a length.
-pub(crate) fn shortest_words(d: &Dfa, max_len: usize, limit: usize) -> Vec<Word> {
-    let useful = analysis::useful_states(d);
-    let mut found = Vec::new();
-    let mut layer: Vec<(StateId, Word)> = vec![(d.initial(), Vec::new())];
-    for _ in 0..=max_len {
-        let mut next = Vec::new();
-        for (q, w) in layer {
-            if !useful[q as usize] {
-                continue;
-            }
-            if d.is_accepting(q) {
-                found.push(w.clone());
-                if found.len() == limit {
-                    return found;
-                }
-            }
-            for a in d.alphabet().letters() {
-                if let Some(to) = d.next(q, a as Letter) {
-                    let mut longer = w.clone();
-                    longer.push(a);
-                    next.push((to, longer));
-                }
-            }
-            // Breadth first over words, not states: bound the layer so that a cyclic
-            // automaton cannot make it explode before `limit` words are found.
-            if next.len() > 4096 {
-                break;
-            }
-        }
-        layer = next;
-    }
-    found
-}
-
 /// Example words (letters separated by spaces) to the files of their traces.
 type TraceLinks = BTreeMap<String, String>;
 
@@ -849,18 +771,6 @@ fn relative(path: &Path, base: &Path) -> String {
 mod tests {
     use super::*;
     use mergelens::automaton::Alphabet;
-
-    #[test]
-    fn shortest_words_come_in_length_then_letter_order() {
-        // f* assert over {f, assert}.
-        let mut d = Dfa::with_states(Alphabet::from_names(["f", "assert"]), 2);
-        d.set_transition(0, 0, 0);
-        d.set_transition(0, 1, 1);
-        d.set_accepting(1, true);
-        let words = shortest_words(&d, 10, 3);
-        assert_eq!(words, vec![vec![1], vec![0, 1], vec![0, 0, 1]]);
-        assert!(shortest_words(&Dfa::new(d.alphabet().clone()), 10, 3).is_empty());
-    }
 
     #[test]
     fn a_stopped_run_never_claims_the_assertion_cannot_fail() {

@@ -491,21 +491,14 @@ fn work_tree_c_files(root: &Path) -> Vec<String> {
 }
 
 fn front_end(program: &Program, root: &Path, entry: &str, events: EventKind) -> FrontEndConfig {
-    let mut config = FrontEndConfig::new(program.files.iter().map(|f| root.join(f)).collect());
-    config.entry = entry.to_string();
+    let mut config = FrontEndConfig::in_tree(
+        root,
+        &program.files,
+        &program.include_dirs,
+        &program.defines,
+        entry,
+    );
     config.events = events;
-    config.include_dirs = program
-        .include_dirs
-        .iter()
-        .map(|d| {
-            if d.is_absolute() {
-                d.clone()
-            } else {
-                root.join(d)
-            }
-        })
-        .collect();
-    config.defines.clone_from(&program.defines);
     config
 }
 

@@ -16,7 +16,7 @@ use mergelens::config::FILE_NAME;
 use mergelens::cprog::InstrumentedProgram;
 use mergelens::learn::GuessPolicy;
 
-use super::anytime::Progress;
+use super::progress::Progress;
 
 /// The bounds `init` learns at, smallest first: each step is tried while the one before
 /// finished in at most a quarter of the budget, and the suggestion is the largest that

@@ -24,15 +24,17 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
+use serde_with::skip_serializing_none;
 
-use super::anytime::{self, Partial, Progress};
+use super::anytime::{self, Partial};
 use super::concise;
 use super::program::{
     ProgramArgs, draw_svg, learn, load_answers, print_front_end_warnings, save_answers, write_stats,
 };
+use super::progress::Progress;
 use super::sampling::label;
 use super::{Outcome, write_output};
-use mergelens::automaton::{Dfa, Marks, analysis, dot, json, ops};
+use mergelens::automaton::{Dfa, Letter, Marks, analysis, dot, json, ops};
 use mergelens::cbmc::bounds_search::{BoundsLimits, search_bounds, shortest_word};
 use mergelens::cbmc::cache_store::{Exactness, StoreMode};
 use mergelens::cbmc::{CbmcCounters, CbmcTeacher, LearnBounds, TeacherStats};
@@ -359,22 +361,14 @@ impl Conclusion {
         self.concise.as_ref().map(|f| &f.concise)
     }
 
+    fn ending(&self) -> Ending<'_> {
+        Ending::of(self.bounds, &self.partial, &self.exactness, &self.pac)
+    }
+
     /// The warnings and notes of a finished run: partial, exact only up to some length,
     /// bounds that did not converge.
     fn notes(&self, learned: &Learned) {
-        if let Some(partial) = &self.partial {
-            partial.warn("learning");
-        } else if let Some((pac, _)) = &self.pac {
-            errln!("mergelens: note: {}", pac.guarantee);
-        } else if let Some(e) = self.exactness.as_ref().filter(|e| !e.is_complete()) {
-            errln!(
-                "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
-                e.exact_up_to,
-                e.unchecked_words,
-                e.exact_up_to + 1,
-                e.max_word_length
-            );
-        }
+        self.ending().notes("learning");
         if let Some(reason) = &learned.unconverged {
             errln!("mergelens: note: --auto-bounds: {reason}");
         }
@@ -406,39 +400,18 @@ impl Conclusion {
     }
 
     fn json(&self, args: &LearnArgs, program: &InstrumentedProgram, learned: &Learned) -> String {
-        let bounds = self.bounds;
         // The marks of the JSON are the exact automaton's: its states are the ones listed.
         let marks = Marks::analyse(&self.dfa);
         let mut value = json::to_value(&self.dfa);
+        let ending = self.ending();
         value["learned"] = serde_json::to_value(LearnedDoc {
             entry: &program.entry,
             events: args.program.events.as_str(),
-            unwind: bounds.unwind,
-            max_word_length: bounds.max_word_length,
-            cbmc_unwind: bounds.cbmc().unwind,
             auto_bounds: learned.converged.is_some(),
             allocations: args.program.allocations.name(),
-            exact_up_to: match (&self.partial, &self.pac) {
-                (Some(p), _) => p.exact_up_to,
-                (None, Some((_, known))) => *known,
-                (None, None) => self
-                    .exactness
-                    .as_ref()
-                    .map_or(bounds.max_word_length, |e| e.exact_up_to),
-            },
-            partial: self.partial.is_some(),
-            stopped: self.partial.as_ref().map(|p| p.cause.key()),
-            dominating: marks
-                .dominating
-                .iter()
-                .map(|&a| self.dfa.alphabet().name(a))
-                .collect(),
-            doomed: &marks.doomed,
             empty_reason: self.empty.as_ref().map(|(text, _)| text.as_str()),
             cut_loops: self.empty.as_ref().map(|(_, cut)| cut.as_slice()),
-            concise: self.concise(),
-            pac: self.pac.as_ref().map(|(p, _)| p),
-            front_end_warnings: &program.warnings,
+            keys: LearnedKeys::new(&ending, &self.dfa, &marks, None, self.concise(), program),
         })
         .expect("plain data serialises");
         let mut text = serde_json::to_string(&value).expect("JSON values serialise");
@@ -566,19 +539,23 @@ fn summary(stats: &LearnStats, cbmc_runs: u64) -> String {
     )
 }
 
-/// The `learned` object of the JSON output: how the automaton was learned, and the marks
-/// of the paper's Sec. 7.2. `mergelens-dfa/1` readers ignore keys they do not know.
+/// How a learning run ended, as `learn` and `explain` both hold it.
+pub(super) struct Ending<'a> {
+    pub(super) bounds: LearnBounds,
+    pub(super) partial: Option<&'a Partial>,
+    pub(super) exactness: Option<&'a Exactness>,
+    /// A PAC result's guarantee and the length up to which known answers back it.
+    pub(super) pac: Option<&'a (mergelens::cbmc::PacResult, usize)>,
+}
+
+/// The keys the `learned` object of `learn` and the `explained` object of `explain` share
+/// (docs/formats.md): the bounds, how far the automaton is exact, the marks of the paper's
+/// Sec. 7.2, and what else was found.
 #[derive(Serialize)]
-struct LearnedDoc<'a> {
-    entry: &'a str,
-    events: &'a str,
+pub(super) struct LearnedKeys<'a> {
     unwind: u32,
     max_word_length: usize,
     cbmc_unwind: u32,
-    auto_bounds: bool,
-    /// `may-fail`, or `succeed` when executions in which an allocation fails were left out
-    /// (`--allocations`).
-    allocations: &'static str,
     /// Every accepted word of at most this many letters is the word of an execution.
     exact_up_to: usize,
     /// Learning stopped before it finished (`stopped` says why): the automaton is the last
@@ -587,12 +564,6 @@ struct LearnedDoc<'a> {
     stopped: Option<&'static str>,
     dominating: Vec<&'a str>,
     doomed: &'a [mergelens::automaton::StateId],
-    /// Only for an empty language: why no word was learned, and the loops the unwinding
-    /// cut (from CBMC's unwinding assertions).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    empty_reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cut_loops: Option<&'a [mergelens::cbmc::CutLoop]>,
     /// The concise automaton (`--exact` leaves it out): see `commands::concise`.
     #[serde(skip_serializing_if = "Option::is_none")]
     concise: Option<&'a Concise>,
@@ -603,6 +574,100 @@ struct LearnedDoc<'a> {
     /// them unless `--verbose`.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     front_end_warnings: &'a [mergelens::cprog::FrontEndWarning],
+}
+
+impl<'a> Ending<'a> {
+    /// How a run at `bounds` ended, from the parts a command keeps.
+    pub(super) fn of(
+        bounds: LearnBounds,
+        partial: &'a Option<Partial>,
+        exactness: &'a Option<Exactness>,
+        pac: &'a Option<(mergelens::cbmc::PacResult, usize)>,
+    ) -> Self {
+        Ending {
+            bounds,
+            partial: partial.as_ref(),
+            exactness: exactness.as_ref(),
+            pac: pac.as_ref(),
+        }
+    }
+
+    /// The warning of a partial result, or the note of a PAC one or of one exact only up to
+    /// some length; `what` names the run (`learning`).
+    pub(super) fn notes(&self, what: &str) {
+        if let Some(partial) = self.partial {
+            partial.warn(what);
+        } else if let Some((pac, _)) = self.pac {
+            errln!("mergelens: note: {}", pac.guarantee);
+        } else if let Some(e) = self.exactness.filter(|e| !e.is_complete()) {
+            errln!(
+                "mergelens: note: exact up to length {} only: {} accepted words of {} to {} letters were not checked against CBMC (raise --exact-limit to check them)",
+                e.exact_up_to,
+                e.unchecked_words,
+                e.exact_up_to + 1,
+                e.max_word_length
+            );
+        }
+    }
+}
+
+impl<'a> LearnedKeys<'a> {
+    /// The keys of `dfa`, learned as `ending` says, with its `marks`; a dominating letter in
+    /// `unsaid` is left out (for `explain`, `assert` ends every failing word: naming it
+    /// would say nothing).
+    pub(super) fn new(
+        ending: &Ending<'a>,
+        dfa: &'a Dfa,
+        marks: &'a Marks,
+        unsaid: Option<Letter>,
+        concise: Option<&'a Concise>,
+        program: &'a InstrumentedProgram,
+    ) -> Self {
+        let bounds = ending.bounds;
+        LearnedKeys {
+            unwind: bounds.unwind,
+            max_word_length: bounds.max_word_length,
+            cbmc_unwind: bounds.cbmc().unwind,
+            exact_up_to: match (ending.partial, ending.pac) {
+                (Some(p), _) => p.exact_up_to,
+                (None, Some((_, known))) => *known,
+                (None, None) => ending
+                    .exactness
+                    .map_or(bounds.max_word_length, |e| e.exact_up_to),
+            },
+            partial: ending.partial.is_some(),
+            stopped: ending.partial.map(|p| p.cause.key()),
+            dominating: marks
+                .dominating
+                .iter()
+                .filter(|&&a| Some(a) != unsaid)
+                .map(|&a| dfa.alphabet().name(a))
+                .collect(),
+            doomed: &marks.doomed,
+            concise,
+            pac: ending.pac.map(|(p, _)| p),
+            front_end_warnings: &program.warnings,
+        }
+    }
+}
+
+/// The `learned` object of the JSON output: how the automaton was learned, and the marks
+/// of the paper's Sec. 7.2. `mergelens-dfa/1` readers ignore keys they do not know.
+#[skip_serializing_none]
+#[derive(Serialize)]
+struct LearnedDoc<'a> {
+    entry: &'a str,
+    events: &'a str,
+    auto_bounds: bool,
+    /// `may-fail`, or `succeed` when executions in which an allocation fails were left out
+    /// (`--allocations`).
+    allocations: &'static str,
+    /// Only for an empty language: why no word was learned, and the loops the unwinding
+    /// cut (from CBMC's unwinding assertions).
+    empty_reason: Option<&'a str>,
+    cut_loops: Option<&'a [mergelens::cbmc::CutLoop]>,
+    #[serde(flatten)]
+    keys: LearnedKeys<'a>,
 }
 
 /// The `--stats` document: the learner's statistics (summed over the runs of a bounds

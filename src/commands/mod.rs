@@ -54,10 +54,12 @@ mod ladder;
 pub mod learn;
 pub mod learn_target;
 pub mod program;
+mod progress;
 pub mod remote;
 pub mod report;
 pub mod review;
 pub mod sampling;
+mod signals;
 mod skeleton;
 
 use std::io::Write;

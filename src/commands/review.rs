@@ -15,7 +15,8 @@
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
-use super::anytime::{self, Progress};
+use super::anytime;
+use super::progress::Progress;
 use super::{Outcome, term, terms, write_output};
 use mergelens::config::{FileConfig, OnError, Overrides, Settings};
 use mergelens::document::{Difference, ExecutionKind, Review, Verdict};
@@ -78,7 +79,7 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
     let _confined = mergelens::sandbox::confine_children()
         .context("cannot make the private temporary directory of the sandbox")?;
     // A panic in any worker is an internal failure, which on-error governs like any other.
-    let result = mergelens::trust::catch_panic(|| review(args, &mut on_error))
+    let result = mergelens::failure::catch_panic(|| review(args, &mut on_error))
         .unwrap_or_else(|e| Err(e.into()));
     match result {
         Err(error) if args.hook && on_error == OnError::Allow => {

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use serde::Serialize;
@@ -193,6 +193,24 @@ impl FrontEndConfig {
             share_inputs: false,
             mark_hunks: Vec::new(),
         }
+    }
+
+    /// A program in the tree at `root`: its `files` and `include_dirs` relative to it (an
+    /// absolute include directory stays as it is), with `entry` and `defines`; the rest as
+    /// [`FrontEndConfig::new`] has it.
+    pub fn in_tree(
+        root: &Path,
+        files: &[String],
+        include_dirs: &[PathBuf],
+        defines: &[String],
+        entry: &str,
+    ) -> FrontEndConfig {
+        let mut config = FrontEndConfig::new(files.iter().map(|f| root.join(f)).collect());
+        config.entry = entry.to_string();
+        // `join` keeps an absolute path as it is.
+        config.include_dirs = include_dirs.iter().map(|d| root.join(d)).collect();
+        config.defines = defines.to_vec();
+        config
     }
 }
 

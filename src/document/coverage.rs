@@ -10,6 +10,7 @@
 //! before it could tell: [`CoveredHunk::unchecked`] says which).
 
 use serde::{Deserialize, Serialize};
+use serde_with::skip_serializing_none;
 
 /// Which change a hunk belongs to, named by the version that introduced it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -39,6 +40,7 @@ impl HunkSide {
 /// One changed region of one file, in the lines of the version that introduced it. A pure
 /// deletion is given as the lines around it in that version (the line before and the line
 /// after the deleted text).
+#[skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoveredHunk {
     /// Relative to the repository root.
@@ -48,9 +50,7 @@ pub struct CoveredHunk {
     pub end_line: u32,
     /// Where the hunk stands in the merge result, when the review had one: the lines a
     /// reader of the reviewed commit opens (SARIF's regions use them).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged_start_line: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged_end_line: Option<u32>,
     /// Some execution of the entry within the bounds runs one of its calls (`calls`), or,
     /// for a hunk without calls, a statement on one of its lines.
@@ -66,41 +66,31 @@ pub struct CoveredHunk {
     pub code: bool,
     /// The smallest `--unwind` (up to `--max-unwind`) at which some execution reaches it,
     /// when it is unreached at the document's bounds and a larger one does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reached_at_unwind: Option<u32>,
     /// The smallest `--max-word-length` tried (at the document's `--unwind`) at which some
     /// execution reaches it, when it is unreached at the document's bounds: executions
     /// with more calls than the word bound are cut, and a larger unwinding does not help.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reached_at_word_length: Option<u32>,
     /// Unreached, and no `--max-word-length` up to this one reaches it either.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub word_length_searched_up_to: Option<u32>,
     /// Unreached, and the search for a longer word bound ran out of its time at this one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub word_length_cut_at: Option<u32>,
     /// Unreached, and no `--unwind` up to this one (the search's cap) reaches it either.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub searched_up_to: Option<u32>,
     /// Unreached, and the search for a larger bound ran out of its time at this `--unwind`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_cut_at: Option<u32>,
     /// The coverage check of its side stopped before it could tell whether the hunk is
     /// reached: why (the time budget, a timeout, the memory limit, a failure).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unchecked: Option<String>,
     /// Unreached because it is in this function, which the entry never calls (by the call
     /// graph): no bound reaches it, a harness that calls the function would.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncalled: Option<String>,
     /// Judged without executions: at this entry the merge runs exactly one branch's code
     /// (or every version the same code), so it does what that branch does on every input
     /// and at every bound; the sentence says where.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judged: Option<String>,
     /// The revision whose change it is, as the user named it (a diff's `to`), when the
     /// side's name alone would not tell.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
 }
 

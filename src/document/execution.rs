@@ -3,6 +3,7 @@
 //! covered and cost).
 
 use serde::{Deserialize, Serialize};
+use serde_with::skip_serializing_none;
 
 pub(crate) use super::columns::longest_common_subsequence;
 use super::columns::{self, Mark};
@@ -93,6 +94,7 @@ impl InputReads {
 
 /// The line of the program that read one input value, so that a reader sees what the value
 /// is for rather than its place on a tape.
+#[skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputSite {
     /// The version whose read this is: the merge's when the merge read the value, else the
@@ -105,10 +107,8 @@ pub struct InputSite {
     pub function: String,
     /// The input function called there (`nondet_int`, `getchar`, `sensor`); absent for a
     /// local variable filled where it is declared.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call: Option<String>,
     /// The variable that line assigned the value to, when it assigned it to one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variable: Option<String>,
 }
 
@@ -159,6 +159,7 @@ impl LabelledValue {
 
 /// One execution the merge does not explain: the words are the preorder of each version's
 /// call tree on `input`, each ending with `end`.
+#[skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Execution {
     pub input: ExecutionInput,
@@ -167,12 +168,10 @@ pub struct Execution {
     pub theirs: Vec<String>,
     pub merged: Vec<String>,
     /// The word of the expected tree; absent for an overlap.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<Vec<String>>,
     pub kind: ExecutionKind,
     /// What each version's entry returned on `input`, where the check observes results
     /// (an entry returning an integer); absent otherwise, and in documents that predate it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub returns: Option<Returns>,
     /// What each version's entry left in the integer globals of its file that every
     /// version has; absent when none is observed.

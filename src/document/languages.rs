@@ -8,10 +8,6 @@ use crate::automaton::{Alphabet, Dfa, Word, analysis};
 /// How many example words a language carries.
 pub const EXAMPLES: usize = 5;
 
-/// Enumerating the words of one length can explode (50 letters, length 5); past this many the
-/// examples settle for shorter words.
-const ENUMERATION_LIMIT: u64 = 20_000;
-
 /// Examples are never searched beyond this length: a report shows short words first, and
 /// longer ones are hard to read anyway.
 const LONGEST_EXAMPLE: usize = 64;
@@ -39,23 +35,11 @@ pub fn example_words(dfa: &Dfa, bound: usize, count: usize) -> Vec<Word> {
         return Vec::new();
     };
     let longest = bound.max(shortest.len()).min(LONGEST_EXAMPLE);
-    let counts = analysis::count_by_length(dfa, longest);
-    let mut total: u128 = 0;
-    let mut length = longest;
-    for (n, c) in counts.iter().enumerate() {
-        total = total.saturating_add(*c);
-        if total >= count as u128 {
-            length = n;
-            break;
-        }
+    let mut words = analysis::shortest_words(dfa, longest, count);
+    // A least word longer than `LONGEST_EXAMPLE` is still worth showing, alone.
+    if words.is_empty() && count > 0 {
+        words.push(shortest);
     }
-    let mut words = analysis::words_up_to(dfa, length, ENUMERATION_LIMIT)
-        .or_else(|_| analysis::words_up_to(dfa, length.saturating_sub(1), ENUMERATION_LIMIT))
-        .unwrap_or_default();
-    if !words.contains(&shortest) {
-        words.insert(0, shortest);
-    }
-    words.truncate(count);
     words
 }
 

@@ -26,6 +26,7 @@ use std::collections::BTreeMap;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_with::skip_serializing_none;
 
 use crate::automaton::{Dfa, json};
 
@@ -169,15 +170,14 @@ pub struct Findings {
 }
 
 /// A commit.
+#[skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Revision {
     /// The commit id (full or abbreviated).
     pub rev: String,
     /// How the user named it: a branch, a tag, `HEAD`, `MERGE_HEAD`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The first line of its commit message.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
 }
 
@@ -208,17 +208,15 @@ pub struct FunctionLocation {
 /// How one function's source changed between two versions. Either `diff` (a unified diff)
 /// or `old` and `new` (the function's text in both; an absent side is an empty function,
 /// for a function added or removed): the report computes the diff.
+#[skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SourceChange {
     pub function: String,
     pub file: String,
     pub from: Version,
     pub to: Version,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub old: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new: Option<String>,
 }
 
@@ -238,44 +236,32 @@ pub struct Difference {
 }
 
 /// What one learning run cost. Every field is optional: a reader shows what is there.
+#[skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LearningStats {
     /// Runs of CBMC (a batch of words checked together counts once).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cbmc_runs: Option<u64>,
     /// Membership queries the learner asked, repeats included; the next four split them by
     /// who answered.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub membership_queries: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_cache: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_precheck: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_guess: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_teacher: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equivalence_queries: Option<u64>,
     /// The share of checked guesses that were right (the paper's p, Table 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guess_accuracy_p: Option<f64>,
     /// The share of the same words the constant guess "yes" (what `mergelens learn` guesses)
     /// would have got right: the baseline p is measured against.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub constant_guess_p: Option<f64>,
     /// States of the learned automaton.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub states: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wall_seconds: Option<f64>,
     /// Where lazy learning's guesses came from: `yes` (a constant) or `oracle` (the merge
     /// base's automaton).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guess: Option<String>,
     /// How the automaton was obtained when it was not learned now: `cache` (an earlier
     /// run's), or the name of the version with the same sources.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused: Option<String>,
 }
 
@@ -338,6 +324,7 @@ pub struct ReviewVersions {
 pub const OWN_ENTRY: &str = "a function the merge changed, analysed at its own entry: its arguments are any the generated harness allows, which may be more than its callers pass";
 
 /// The review of one entry function.
+#[skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewEntry {
     /// The entry function whose calls the letters are.
@@ -353,20 +340,15 @@ pub struct ReviewEntry {
     pub alphabet: Vec<String>,
     pub automata: ReviewAutomata,
     /// L(M) \ L(E): what the merge does that neither branch's change explains.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unexpected: Option<Difference>,
     /// L(E) \ L(M): what a branch meant that the merge does not do.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lost: Option<Difference>,
     /// L(M) \ L(A) (the paper's Fig. 13).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merge_minus_ours: Option<Difference>,
     /// L(M) \ L(B) (the paper's Fig. 14).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merge_minus_theirs: Option<Difference>,
     /// L(A) △ L(B): what the branches disagree on (with a conflict, what to look at instead
     /// of conflict markers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ours_vs_theirs: Option<Difference>,
     /// Versions whose sources do not define the entry function (learned as the empty
     /// language).
@@ -388,20 +370,18 @@ pub struct ReviewEntry {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub executions: Vec<Execution>,
     /// What the per-execution check covered; absent when it did not run (a conflict).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub execution_check: Option<ExecutionCheck>,
 }
 
+#[skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewAutomata {
     pub base: Automaton,
     pub ours: Automaton,
     pub theirs: Automaton,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged: Option<Automaton>,
     /// The expected merge E: each branch's change to O and nothing else. The report computes
     /// it from O, A and B when it is absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<Automaton>,
 }
 
@@ -434,6 +414,7 @@ pub struct DiffVersions {
     pub new: Revision,
 }
 
+#[skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DiffEntry {
     pub entry: String,
@@ -441,13 +422,10 @@ pub struct DiffEntry {
     pub alphabet: Vec<String>,
     pub automata: DiffAutomata,
     /// L(to) \ L(from); computed when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub added: Option<Difference>,
     /// L(from) \ L(to); computed when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub removed: Option<Difference>,
     /// L(from) △ L(to); computed when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symdiff: Option<Difference>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<Version>,
@@ -521,6 +499,7 @@ struct ReviewRevisions {
     merged: Option<String>,
 }
 
+#[skip_serializing_none]
 #[derive(Serialize, Deserialize)]
 struct ReviewWire {
     format: String,
@@ -533,13 +512,10 @@ struct ReviewWire {
     #[serde(default)]
     conflicts: Vec<String>,
     /// The extra key with labels and summaries; it wins over `revisions` when present.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     versions: Option<ReviewVersions>,
     #[serde(default)]
     bounds: Bounds,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     repository: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     tool: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     unfinished: Vec<String>,
@@ -549,9 +525,7 @@ struct ReviewWire {
     unreviewed: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     judged: Vec<JudgedEntry>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     peak_memory_mib: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     memory_limit_mib: Option<u64>,
 }
 
@@ -649,24 +623,21 @@ struct DiffRevisions {
     to: String,
 }
 
+#[skip_serializing_none]
 #[derive(Serialize, Deserialize)]
 struct DiffWire {
     format: String,
     #[serde(default = "diff_kind")]
     kind: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     revisions: Option<DiffRevisions>,
     /// The extra key with labels and summaries (the only one of `mergelens-diff/1`); it
     /// wins over `revisions` when present.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     versions: Option<DiffVersions>,
     #[serde(default)]
     entries: Vec<DiffEntry>,
     #[serde(default)]
     bounds: Bounds,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     repository: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     tool: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     inconclusive: Vec<String>,
@@ -735,23 +706,18 @@ pub enum AutomatonKind {
 
 /// The optional keys a `mergelens-dfa/1` document may carry for a report, next to the
 /// automaton's own (`mergelens-dfa/1` readers ignore them).
+#[skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AutomatonMeta {
     #[serde(default)]
     pub kind: AutomatonKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// The C file (or directory) learned from.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub program: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<String>,
     /// For `explain`: the assertion, e.g. `queue.c:42: count >= 0`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assertion: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Bounds>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats: Option<LearningStats>,
     /// Stored counterexample traces, by word (letters separated by one space) to a relative
     /// path.
@@ -759,30 +725,25 @@ pub struct AutomatonMeta {
     pub traces: BTreeMap<String, String>,
     /// How `learn` and `explain` ran (their own keys); only whether the run was partial is
     /// read here.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub learned: Option<RunFacts>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explained: Option<RunFacts>,
 }
 
 /// What a report needs of the `learned` / `explained` object of `learn` and `explain`.
+#[skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunFacts {
     /// The run stopped before learning finished: the automaton is its last conjecture.
     #[serde(default)]
     pub partial: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_up_to: Option<usize>,
     /// The concise automaton: the smallest (or, past the solver's budget, a small) DFA that
     /// accepts every "yes" word and rejects every "no" word, free on the "don't care" ones.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concise: Option<Concise>,
     /// `--mode pac`: the automaton passed sampled equivalence checks only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pac: Option<PacFacts>,
     /// `"succeed"` when the executions in which an allocation fails were left out
     /// (`--allocations succeed`); `learn` writes `"may-fail"` otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allocations: Option<String>,
 }
 

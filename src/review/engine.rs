@@ -450,24 +450,17 @@ pub(crate) fn front_end_config(
     entry: &str,
     settings: &Settings,
 ) -> FrontEndConfig {
-    let mut config = FrontEndConfig::new(input.files.iter().map(|f| input.root.join(f)).collect());
-    config.entry = entry.to_string();
+    let sources = &settings.sources;
+    let mut config = FrontEndConfig::in_tree(
+        &input.root,
+        &input.files,
+        &sources.include_dirs,
+        &sources.defines,
+        entry,
+    );
     config.events = settings.events;
     config.only = settings.only.as_ref().map(|o| o.iter().cloned().collect());
     config.exclude = settings.exclude.iter().cloned().collect();
-    config.include_dirs = settings
-        .sources
-        .include_dirs
-        .iter()
-        .map(|d| {
-            if d.is_absolute() {
-                d.clone()
-            } else {
-                input.root.join(d)
-            }
-        })
-        .collect();
-    config.defines.clone_from(&settings.sources.defines);
     // The version may read its checkout, the include directories and the harness files the
     // user named (all trusted: the command line or the user's configuration), nothing else.
     let mut confine = vec![input.root.clone()];

@@ -1,22 +1,37 @@
-//! One review's entries, one by one: the configured entries, then the changed functions
-//! at their own entries ([`changed_functions`]), each learned ([`engine`]), its coverage
-//! checked, its languages compared and its executions checked ([`execution`]).
+//! A review's or a diff's entries, one by one: the configured entries, then (in a review)
+//! the changed functions at their own entries ([`changed_functions`]), each learned
+//! ([`engine`]), its coverage checked, and, in a review, its languages compared and its
+//! executions checked ([`execution`]).
 //!
-//! Key items: [`EntryRun`] (what every entry of a review is reviewed with) and
-//! [`review_entry`].
+//! Key items: [`EntryRun`] (what every entry of a review or diff is learned with) and its
+//! [`EntryRun::learn_each`], the one per-entry loop, which [`review_entry`] and the diff's
+//! own entry turn into documents.
 
 use super::context::LearnContext;
 use super::engine::VersionInput;
 use super::error::ReviewError;
 use super::tally::{NO_CODE_CHANGE, Tally, contained};
 use super::{budget, changed_functions, coverage, engine, execution, source};
-use crate::config::Settings;
+use crate::config::{ChangedFunctions, Settings};
 use crate::document::coverage as covered;
 use crate::document::languages::MergeLanguages;
 use crate::document::{Automaton, Execution, ExecutionCheck, ReviewAutomata, ReviewEntry, Version};
 
-/// What every entry of one review is reviewed with.
+/// What the entries are learned for: a review and a diff take a shortfall differently.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Purpose {
+    /// A tool failing on code the branch controls leaves the entry unfinished and the
+    /// review goes on ([`contained`]); a stop before an entry marks the review stopped, so
+    /// its word-level findings are no verdict.
+    Review,
+    /// Any error ends the diff; a stop before an entry leaves the diff unfinished, and the
+    /// differences of the entries learned before it (whole automata) stand.
+    Diff,
+}
+
+/// What every entry of one review or diff is learned with.
 pub(super) struct EntryRun<'a> {
+    pub(super) purpose: Purpose,
     pub(super) changes: &'a [coverage::ChangeSet],
     pub(super) inputs: &'a [VersionInput],
     pub(super) settings: &'a Settings,
@@ -34,14 +49,9 @@ impl EntryRun<'_> {
         outlines: Option<changed_functions::Outlines>,
         tally: &mut Tally,
     ) -> Result<(Vec<ReviewEntry>, Option<u32>), ReviewError> {
-        let mut entries = Vec::new();
-        let mut unwind = None;
-        for prepared in prepared {
-            if let Some((entry, at)) = self.review(prepared, tally)? {
-                unwind = Some(at);
-                entries.push(entry);
-            }
-        }
+        let (mut entries, mut unwind) = self.learn_each(prepared, tally, |learned, tally| {
+            review_entry(self, learned, tally)
+        })?;
         if code_changed {
             let (more, at) = self.changed_functions(merged_change, outlines, &entries, tally)?;
             unwind = unwind.or(at);
@@ -50,17 +60,38 @@ impl EntryRun<'_> {
         Ok((entries, unwind))
     }
 
-    /// One prepared entry learned and reviewed, with the unwinding it was learned at; none
-    /// when the run was stopped before it or a tool failed on the branch's code (the reason
-    /// is in the tally).
-    fn review(
+    /// Each prepared entry learned and made a document's entry by `each`, with the unwinding
+    /// the last was learned at (see [`EntryRun::learn_one`]).
+    pub(super) fn learn_each<E>(
+        &self,
+        prepared: Vec<engine::PreparedEntry>,
+        tally: &mut Tally,
+        mut each: impl FnMut(&engine::EntryAutomata, &mut Tally) -> Result<E, ReviewError>,
+    ) -> Result<(Vec<E>, Option<u32>), ReviewError> {
+        let mut entries = Vec::new();
+        let mut unwind = None;
+        for prepared in prepared {
+            if let Some((entry, at)) = self.learn_one(prepared, tally, &mut each)? {
+                unwind = Some(at);
+                entries.push(entry);
+            }
+        }
+        Ok((entries, unwind))
+    }
+
+    /// One prepared entry learned and made a document's entry by `each`, with the unwinding
+    /// it was learned at; none when the run was stopped before it, when the merge runs one
+    /// version's code there (judged without learning), or, in a review, when a tool failed
+    /// on the branch's code (the reason is in the tally).
+    fn learn_one<E>(
         &self,
         prepared: engine::PreparedEntry,
         tally: &mut Tally,
-    ) -> Result<Option<(ReviewEntry, u32)>, ReviewError> {
+        each: impl FnOnce(&engine::EntryAutomata, &mut Tally) -> Result<E, ReviewError>,
+    ) -> Result<Option<(E, u32)>, ReviewError> {
         if let Some(reason) = budget::skipped(&prepared.entry) {
             tally.unfinished.push(reason);
-            tally.stopped = true;
+            tally.stopped |= self.purpose == Purpose::Review;
             return Ok(None);
         }
         if let Some(same) = prepared.same_as() {
@@ -84,17 +115,11 @@ impl EntryRun<'_> {
             return Ok(None);
         }
         let learned = engine::learn_entry(prepared, self.settings, self.ctx);
-        let Some(learned) = contained(learned, Some(&mut tally.unfinished))? else {
+        let failures = (self.purpose == Purpose::Review).then_some(&mut tally.unfinished);
+        let Some(learned) = contained(learned, failures)? else {
             return Ok(None);
         };
-        let entry = review_entry(
-            &learned,
-            self.changes,
-            self.inputs,
-            self.settings,
-            self.ctx,
-            tally,
-        )?;
+        let entry = each(&learned, tally)?;
         Ok(Some((entry, learned.bounds.unwind)))
     }
 
@@ -210,7 +235,9 @@ impl EntryRun<'_> {
         reviewed: &mut (Vec<ReviewEntry>, Option<u32>),
     ) -> Result<(), ReviewError> {
         let judged_before = tally.judged_entries.len();
-        let entry = self.review(prepared, tally)?;
+        let entry = self.learn_one(prepared, tally, |learned, tally| {
+            review_entry(self, learned, tally)
+        })?;
         for judged in &mut tally.judged_entries[judged_before..] {
             judged.changed_function = true;
         }
@@ -221,6 +248,41 @@ impl EntryRun<'_> {
         }
         Ok(())
     }
+}
+
+/// Every entry's versions, instrumented; none when no version's program differs from the
+/// first's (then `true`): the review's answer is known without CBMC. With `unfinished`, an
+/// entry a tool failed on in the branch's code is left out with the reason there.
+pub(super) fn prepare_entries(
+    inputs: &[VersionInput],
+    settings: &Settings,
+    ctx: &LearnContext,
+    mut unfinished: Option<&mut Vec<String>>,
+) -> Result<(Vec<engine::PreparedEntry>, bool), ReviewError> {
+    let mut prepared = Vec::new();
+    let mut failed = false;
+    for entry in &settings.entries {
+        let result = engine::prepare_entry(inputs, entry, settings, ctx);
+        if let Err(ReviewError::EntryNowhere { .. }) = &result
+            && settings.default_entries
+            && settings.changed_functions != ChangedFunctions::None
+        {
+            // A library: its changed functions are its entries.
+            ctx.progress(&format!(
+                "no version defines `{entry}`: reviewing the changed functions at their own entries"
+            ));
+            continue;
+        }
+        match contained(result, unfinished.as_deref_mut())? {
+            Some(p) => prepared.push(p),
+            None => failed = true,
+        }
+    }
+    if !failed && !prepared.is_empty() && prepared.iter().all(engine::PreparedEntry::unchanged) {
+        ctx.progress("no version's program differs from the base's: nothing to learn");
+        return Ok((Vec::new(), true));
+    }
+    Ok((prepared, false))
 }
 
 /// Whether the run was stopped before the changed function `name`: then it is listed as
@@ -250,15 +312,13 @@ fn budget_share(left: usize) -> Option<crate::stop::Share> {
 /// languages (the fast first pass, and the verdict where the per-execution check cannot
 /// run), the per-execution check, and the source changes its letters name.
 fn review_entry(
+    run: &EntryRun,
     learned: &engine::EntryAutomata,
-    changes: &[coverage::ChangeSet],
-    inputs: &[VersionInput],
-    settings: &Settings,
-    ctx: &LearnContext,
     tally: &mut Tally,
 ) -> Result<ReviewEntry, ReviewError> {
+    let (inputs, settings, ctx) = (run.inputs, run.settings, run.ctx);
     let bound = settings.bounds.max_word_length();
-    let coverage = tally.add_learned(learned, changes, inputs, settings, ctx);
+    let coverage = tally.add_learned(learned, run.changes, inputs, settings, ctx);
     let a = &learned.automata;
     let merged = a.get(&Version::Merged);
     let languages = MergeLanguages::compute(

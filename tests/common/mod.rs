@@ -5,6 +5,9 @@
 #![allow(dead_code)] // Each test file uses a different part.
 
 pub mod chromium;
+/// The revisions `mergelens demo` commits, read from the demo's own file.
+#[path = "../../src/commands/demo/fig12.rs"]
+pub mod demo_fig12;
 pub mod tokenizer;
 pub mod work;
 
@@ -185,7 +188,7 @@ pub fn many_executions() -> Repo {
 }
 
 pub fn fig12() -> Repo {
-    use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
+    use demo_fig12::{BASE, OURS, PROGRAM, THEIRS};
     let repo = Repo::new();
     repo.commit(PROGRAM, BASE, "base");
     repo.git(&["branch", "feature"]);

@@ -13,6 +13,8 @@
 //! JSON and Markdown) is written to `--out` (default `target/demo/`), which outlives the
 //! repository.
 
+mod fig12;
+
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -20,11 +22,11 @@ use git2::{Repository, Signature};
 
 use super::Outcome;
 use super::review::{DocFormat, render};
+use fig12::{BASE, OURS, PROGRAM, THEIRS};
 use mergelens::config::Settings;
 use mergelens::document::Difference;
 use mergelens::git::GitRepo;
 use mergelens::report::Document;
-use mergelens::review::fig12::{BASE, OURS, PROGRAM, THEIRS};
 use mergelens::review::{self, LearnContext};
 
 /// The options of `mergelens demo`.
