@@ -202,12 +202,31 @@ fn a_server_that_is_down_is_one_clear_error_before_any_work() {
     assert!(stderr.contains(&url), "{stderr}");
 }
 
-/// A review's document less what differs between any two runs (times, memory).
+/// The document's `remote` counts (`Null` when absent), and its Markdown report's line
+/// that says them.
+fn remote_counts(path: &Path) -> (serde_json::Value, Option<String>) {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let markdown = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .args(["report", "--format", "md"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(markdown.status.success(), "{markdown:?}");
+    let line = String::from_utf8_lossy(&markdown.stdout)
+        .lines()
+        .find(|l| l.contains("remote engine:"))
+        .map(str::to_string);
+    (v["remote"].clone(), line)
+}
+
+/// A review's document less what differs between any two runs (times, memory, the remote
+/// engine's counts).
 fn comparable(path: &Path) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {
         match v {
             serde_json::Value::Object(map) => {
-                map.retain(|k, _| !k.contains("seconds") && !k.contains("memory"));
+                map.retain(|k, _| !k.contains("seconds") && !k.contains("memory") && k != "remote");
                 map.values_mut().for_each(strip);
             }
             serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
@@ -243,7 +262,7 @@ fn a_review_with_remote_gives_the_local_document() {
             .concat(),
         );
         assert_eq!(output.status.code(), Some(0), "{}", common::text(&output));
-        String::from_utf8_lossy(&output.stderr).into_owned()
+        common::text(&output)
     };
     run(&local, &[]);
     let stderr = run(
@@ -270,6 +289,16 @@ fn a_review_with_remote_gives_the_local_document() {
     assert!(stderr.contains("0 run locally instead"), "{stderr}");
     let executed = format!("{} actions executed", engine.executed());
     assert!(stderr.contains(&executed), "{stderr}");
+    // The document says which actions ran where; a local review's says nothing of it.
+    let (counts, line) = remote_counts(&remote);
+    assert_eq!(counts["executed"], engine.executed() as u64, "{counts}");
+    assert_eq!(counts["local_fallbacks"], 0, "{counts}");
+    assert!(line.is_some_and(|l| l.contains(&executed)), "{counts}");
+    assert_eq!(remote_counts(&local), (serde_json::Value::Null, None));
+    assert!(
+        stderr.contains(&format!("remote engine: {executed}")),
+        "the summary's line: {stderr}"
+    );
 }
 
 #[test]
@@ -413,6 +442,11 @@ fn an_audit_with_remote_gives_the_local_document() {
         stderr.contains(&executed) && stderr.contains("0 run locally instead"),
         "{stderr}"
     );
+    // The audit's document counts every merge's actions; a local audit's has no counts.
+    let (counts, line) = remote_counts(&remote);
+    assert_eq!(counts["executed"], engine.executed() as u64, "{counts}");
+    assert!(line.is_some_and(|l| l.contains(&executed)), "{counts}");
+    assert_eq!(remote_counts(&local), (serde_json::Value::Null, None));
 }
 
 #[test]

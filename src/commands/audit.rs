@@ -56,6 +56,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     // Ctrl-C and SIGTERM stop the audit; the budget is set per merge below.
     anytime::start(None);
     let reports = repo.mergelens_dir().join("audit");
+    let remote_start = mergelens::remote::stats();
     let mut rows = Vec::new();
     let mut outcome = Outcome::Success;
     // The lines go where the document does not.
@@ -114,6 +115,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
         merges: rows,
         tool: Some(format!("mergelens {}", env!("CARGO_PKG_VERSION"))),
         partial,
+        remote: super::remote::counts_since(&remote_start),
     }));
     let last = repo.mergelens_dir().join("last-audit.html");
     std::fs::create_dir_all(repo.mergelens_dir())
@@ -165,9 +167,11 @@ fn audit_one(
         mergelens::stop::set_time_budget(budget);
     }
     let (ctx, mut progress) = context(repo, &settings, args.no_cache)?;
+    let remote_start = mergelens::remote::stats();
     let report = review::review_merge(repo, &versions, &settings, &ctx);
     progress.finish();
-    let report = report?;
+    let mut report = report?;
+    report.document.remote = super::remote::counts_since(&remote_start);
     let document = Document::Review(Box::new(report.document.clone()));
     std::fs::create_dir_all(reports)
         .with_context(|| format!("cannot create {}", reports.display()))?;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
-use mergelens::remote::{CacheMode, Remote, RemoteConfig};
+use mergelens::remote::{CacheMode, Remote, RemoteConfig, RemoteStats};
 
 /// The variable that holds the server's bearer token, if it wants one.
 pub const TOKEN_VARIABLE: &str = "MERGELENS_REMOTE_TOKEN";
@@ -59,16 +59,18 @@ pub fn setup(cli: &RemoteFlags) -> anyhow::Result<()> {
 /// One line on stderr of what the engine did, when there is one.
 pub fn summary() {
     if let Some(remote) = mergelens::remote::current() {
-        let s = mergelens::remote::stats();
         eprintln!(
-            "mergelens: remote {}: {} actions executed, {} answered by the action cache, {} retried, {} run locally instead",
+            "mergelens: remote {}: {}",
             remote.config().url,
-            s.executed,
-            s.cache_hits,
-            s.retries,
-            s.local_fallbacks
+            mergelens::remote::stats().sentence()
         );
     }
+}
+
+/// The counts a document carries: those since `start` (a reading of
+/// [`mergelens::remote::stats`] when the work began), `None` without a remote engine.
+pub fn counts_since(start: &RemoteStats) -> Option<RemoteStats> {
+    mergelens::remote::current().map(|_| mergelens::remote::stats().since(start))
 }
 
 /// A command's temporary directory: with a remote engine, named by what it is for (`key`:

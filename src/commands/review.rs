@@ -137,12 +137,14 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     };
     anytime::start(budget);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
+    let remote_start = mergelens::remote::stats();
     let report = review::review_merge(&repo, &versions, &settings, &ctx);
     progress.finish();
     for warning in ctx.take_warnings() {
         errln!("mergelens: warning: {}", term(&warning));
     }
     let mut report = report?;
+    report.document.remote = super::remote::counts_since(&remote_start);
     stop_warning(&report, budget, args);
     if let Some(diff) = &settings_change {
         report
@@ -579,6 +581,9 @@ pub(crate) fn summary(
             out,
             "peak memory of one tool run (CBMC, goto-cc, gcc; runs stopped early included): {peak} MiB{limit}"
         );
+    }
+    if let Some(remote) = &doc.remote {
+        let _ = writeln!(out, "remote engine: {}", remote.sentence());
     }
     if let Some(path) = output {
         let _ = writeln!(out, "report: {}", path.display());

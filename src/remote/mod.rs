@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Attempts of one action before the caller runs it locally.
 const ATTEMPTS: u32 = 3;
@@ -117,8 +117,9 @@ impl Remote {
     }
 }
 
-/// What the remote engine did in this process.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// What the remote engine did in this process (or in a part of its work, [`RemoteStats::since`]);
+/// the `remote` key of `learn --stats`, review and audit documents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RemoteStats {
     /// Actions the server's workers executed.
     pub executed: u64,
@@ -128,6 +129,26 @@ pub struct RemoteStats {
     pub retries: u64,
     /// Runs that went to the server and were then run on this machine after all.
     pub local_fallbacks: u64,
+}
+
+impl RemoteStats {
+    /// What happened after `earlier` (an earlier reading of [`stats`]).
+    pub fn since(&self, earlier: &RemoteStats) -> RemoteStats {
+        RemoteStats {
+            executed: self.executed.saturating_sub(earlier.executed),
+            cache_hits: self.cache_hits.saturating_sub(earlier.cache_hits),
+            retries: self.retries.saturating_sub(earlier.retries),
+            local_fallbacks: self.local_fallbacks.saturating_sub(earlier.local_fallbacks),
+        }
+    }
+
+    /// The counts in words, as the terminal, Markdown and HTML reports say them.
+    pub fn sentence(&self) -> String {
+        format!(
+            "{} actions executed, {} answered by the action cache, {} retried, {} run locally instead",
+            self.executed, self.cache_hits, self.retries, self.local_fallbacks
+        )
+    }
 }
 
 struct Counters {
