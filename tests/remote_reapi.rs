@@ -408,7 +408,13 @@ fn an_audit_with_remote_gives_the_local_document() {
     repo.commit("prog.c", &evil, "merge second-a, and call e");
     repo.git(&["tag", "v2"]);
     let out = tempfile::tempdir().unwrap();
-    let audit = |name: &str, extra: &[&str]| {
+    // A fresh clone of the same history, elsewhere, as another CI job would have it.
+    let parent = tempfile::tempdir().unwrap();
+    let clone = common::Repo::not_a_repository(parent.path());
+    let source = repo.path().to_str().unwrap();
+    clone.git(&["clone", "-q", "--no-local", source, "."]);
+    clone.git(&["fetch", "-q", "--tags", source]);
+    let audit_in = |repo: &common::Repo, name: &str, extra: &[&str]| {
         let path = out.path().join(name);
         let output = repo.mergelens(
             &[
@@ -427,6 +433,7 @@ fn an_audit_with_remote_gives_the_local_document() {
         assert_eq!(output.status.code(), Some(1), "{}", common::text(&output));
         (path, String::from_utf8_lossy(&output.stderr).into_owned())
     };
+    let audit = |name: &str, extra: &[&str]| audit_in(&repo, name, extra);
     let (local, _) = audit("local.json", &[]);
     let (remote, stderr) = audit(
         "remote.json",
@@ -447,6 +454,27 @@ fn an_audit_with_remote_gives_the_local_document() {
     assert_eq!(counts["executed"], engine.executed() as u64, "{counts}");
     assert!(line.is_some_and(|l| l.contains(&executed)), "{counts}");
     assert_eq!(remote_counts(&local), (serde_json::Value::Null, None));
+    // The fresh clone's audit: every action answered by the cache, none executed.
+    let before = engine.executed();
+    let (again, stderr) = audit_in(
+        &clone,
+        "clone.json",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    let (counts, _) = remote_counts(&again);
+    assert_eq!(counts["executed"], 0, "{counts} {stderr}");
+    assert_eq!(counts["cache_hits"], before as u64, "{counts}");
+    assert_eq!(engine.executed(), before, "no execution more");
+    // Less where each clone keeps its merges' reports.
+    let without_reports = |path: &Path| {
+        let mut v = comparable(path);
+        for merge in v["merges"].as_array_mut().unwrap() {
+            merge.as_object_mut().unwrap().remove("report");
+        }
+        v
+    };
+    let (l, c) = (without_reports(&local), without_reports(&again));
+    assert!(l == c, "the clone's audit differs: {l} {c}");
 }
 
 #[test]

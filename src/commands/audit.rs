@@ -43,7 +43,7 @@ pub struct AuditArgs {
 
 /// Audits; see the module documentation.
 pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
-    let _confined = mergelens::sandbox::confine_children()
+    let _confined = super::remote::confine()
         .context("cannot make the private temporary directory of the sandbox")?;
     let repo = GitRepo::from_env()?;
     let since = args.since.as_deref().map(day_start).transpose()?;

@@ -75,7 +75,7 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
     let mut on_error = args.flags.on_error.unwrap_or_default();
     // gcc, goto-cc and CBMC read the branches' code: where the kernel offers Landlock, they
     // may read the checkouts and the system, nothing else (docs/trust.md).
-    let _confined = mergelens::sandbox::confine_children()
+    let _confined = super::remote::confine()
         .context("cannot make the private temporary directory of the sandbox")?;
     // A panic in any worker is an internal failure, which on-error governs like any other.
     let result = mergelens::trust::catch_panic(|| review(args, &mut on_error))

@@ -13,6 +13,8 @@
 //!   `--remote`; without one every run stays on this machine.
 //! * [`stats`]: how many actions ran remotely, were answered by the action cache, or fell
 //!   back to a local run ([`RemoteStats`]), for documents and progress lines.
+//! * [`work_dir`]: a temporary directory named by what it holds when a remote engine runs
+//!   the actions, so that a second run's goto binaries are the same and the cache answers.
 //! * [`RemoteError`]: what went wrong talking to the server.
 //!
 //! The generated REAPI types come from the `bazel-remote-apis` crate (pre-generated prost
@@ -22,10 +24,12 @@
 mod client;
 pub(crate) mod tree;
 mod types;
+mod work_dir;
 
 pub use types::{
     ActionOutcome, ActionSpec, CacheMode, MountedTree, RemoteConfig, RemoteError, Token,
 };
+pub use work_dir::WorkDir;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -173,6 +177,13 @@ pub fn stats() -> RemoteStats {
         retries: STATS.retries.load(Ordering::Relaxed),
         local_fallbacks: STATS.local_fallbacks.load(Ordering::Relaxed),
     }
+}
+
+/// A temporary directory for files whose paths goto binaries record: with a remote engine
+/// ([`current`]) named by `key` (a checkout's files, an instrumented copy's checkout and
+/// entry), so that a second run sends the same actions; else a random name ([`WorkDir`]).
+pub fn work_dir(prefix: &str, key: &[&[u8]]) -> std::io::Result<WorkDir> {
+    work_dir::make(prefix, key, current().is_some())
 }
 
 /// Counts a run that fell back to this machine.

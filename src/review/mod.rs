@@ -90,7 +90,7 @@ struct Checkout {
     version: Version,
     /// How errors name the revision: `feature a5640c1`, `index`.
     revision: String,
-    dir: tempfile::TempDir,
+    dir: crate::remote::WorkDir,
     files: Vec<String>,
     skipped: Vec<String>,
     line_directives: Vec<(String, Vec<u32>)>,
@@ -103,12 +103,15 @@ fn checkout(
     snapshot: &Snapshot,
     settings: &Settings,
 ) -> Result<Checkout, ReviewError> {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("mergelens-{version}-"))
-        .tempdir()
-        .map_err(|source| ReviewError::Io {
-            path: std::env::temp_dir(),
-            source,
+    // Named by the version's files with a remote engine, so that a second review of the same
+    // trees (a fresh clone, another CI job) sends the same actions.
+    let key = snapshot.content_key();
+    let dir =
+        crate::remote::work_dir(&format!("mergelens-{version}-"), &[&key]).map_err(|source| {
+            ReviewError::Io {
+                path: std::env::temp_dir(),
+                source,
+            }
         })?;
     let written = repo.materialise(snapshot, dir.path())?;
     let mut files = settings.sources.select(snapshot.paths())?;
