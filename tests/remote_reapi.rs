@@ -416,28 +416,46 @@ fn an_audit_with_remote_gives_the_local_document() {
     clone.git(&["fetch", "-q", "--tags", source]);
     let audit_in = |repo: &common::Repo, name: &str, extra: &[&str]| {
         let path = out.path().join(name);
-        let output = repo.mergelens(
-            &[
-                &[
-                    "audit",
-                    "v1..v2",
-                    "--no-cache",
-                    "-o",
-                    path.to_str().unwrap(),
-                ],
-                extra,
-            ]
-            .concat(),
-        );
+        let mergelens = Path::new(env!("CARGO_BIN_EXE_mergelens"));
+        let output = repo
+            .command(mergelens, &[("MERGELENS_PROGRESS_SECS", "0.2")])
+            .args([
+                "audit",
+                "v1..v2",
+                "--no-cache",
+                "-o",
+                path.to_str().unwrap(),
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
         // The evil merge: exit code 1 under the default fail-on.
         assert_eq!(output.status.code(), Some(1), "{}", common::text(&output));
-        (path, String::from_utf8_lossy(&output.stderr).into_owned())
+        let rows: Vec<String> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|l| l.chars().take(24).collect())
+            .collect();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (path, format!("{stderr}{}", rows.join("\n")), rows)
     };
     let audit = |name: &str, extra: &[&str]| audit_in(&repo, name, extra);
-    let (local, _) = audit("local.json", &[]);
-    let (remote, stderr) = audit(
+    let (local, _, local_rows) = audit("local.json", &[]);
+    // Both merges at once; their rows still in the history's order.
+    let (remote, stderr, rows) = audit(
         "remote.json",
-        &["--remote", &engine.url, "--remote-instance", "main"],
+        &[
+            "--remote",
+            &engine.url,
+            "--remote-instance",
+            "main",
+            "--remote-jobs",
+            "2",
+        ],
+    );
+    assert_eq!(rows, local_rows, "{stderr}");
+    assert!(
+        stderr.contains("mergelens: progress: merge "),
+        "each merge's progress says which: {stderr}"
     );
     assert!(
         comparable(&local) == comparable(&remote),
@@ -454,9 +472,10 @@ fn an_audit_with_remote_gives_the_local_document() {
     assert_eq!(counts["executed"], engine.executed() as u64, "{counts}");
     assert!(line.is_some_and(|l| l.contains(&executed)), "{counts}");
     assert_eq!(remote_counts(&local), (serde_json::Value::Null, None));
-    // The fresh clone's audit: every action answered by the cache, none executed.
+    // The fresh clone's audit, one merge after the other: every action answered by the
+    // cache, none executed.
     let before = engine.executed();
-    let (again, stderr) = audit_in(
+    let (again, stderr, _) = audit_in(
         &clone,
         "clone.json",
         &["--remote", &engine.url, "--remote-instance", "main"],

@@ -16,6 +16,7 @@ pub struct RemoteFlags {
     pub remote: Option<String>,
     pub remote_instance: Option<String>,
     pub remote_cache: Option<String>,
+    pub remote_jobs: Option<usize>,
 }
 
 /// The engine's settings: the command line's, else the user configuration's; `None` when
@@ -37,6 +38,7 @@ pub fn config(cli: &RemoteFlags) -> anyhow::Result<Option<RemoteConfig>> {
             .or(user.remote_instance)
             .unwrap_or_default(),
         cache,
+        jobs: cli.remote_jobs.or(user.remote_jobs).unwrap_or(1).max(1),
         // From the environment only: a secret has no place in a file or a command line.
         token: std::env::var(TOKEN_VARIABLE)
             .ok()

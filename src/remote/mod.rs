@@ -221,6 +221,7 @@ mod tests {
             url: format!("grpc://127.0.0.1:{port}"),
             instance: String::new(),
             cache: CacheMode::ReadWrite,
+            jobs: 1,
             token: None,
         })
         .err()
@@ -232,6 +233,7 @@ mod tests {
             url: "http://x".into(),
             instance: String::new(),
             cache: CacheMode::ReadWrite,
+            jobs: 1,
             token: None,
         });
         assert!(matches!(bad, Err(RemoteError::BadSetting { .. })));

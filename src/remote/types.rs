@@ -41,6 +41,8 @@ pub struct RemoteConfig {
     /// The REAPI instance name (`""`: the server's default).
     pub instance: String,
     pub cache: CacheMode,
+    /// How many merges an audit reviews at once (`--remote-jobs`, at least 1).
+    pub jobs: usize,
     /// Sent as `authorization: Bearer TOKEN` with every call.
     pub token: Option<Token>,
 }
