@@ -531,3 +531,104 @@ fn a_server_that_wants_a_token_gets_the_one_in_the_environment() {
         "{stats}"
     );
 }
+
+/// A CA and a certificate it signed for 127.0.0.1, made with the openssl command: the CA's
+/// PEM file, the server's certificate and key.
+fn certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let openssl = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("the openssl command");
+        assert!(out.status.success(), "openssl {args:?}: {out:?}");
+    };
+    let days = ["-days", "2"];
+    openssl(
+        &[
+            &[
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key",
+            ][..],
+            &["-out", "ca.pem", "-subj", "/CN=mergelens test CA"],
+            &days,
+        ]
+        .concat(),
+    );
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]);
+    std::fs::write(
+        dir.join("ext.cnf"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    openssl(
+        &[
+            &[
+                "x509",
+                "-req",
+                "-in",
+                "server.csr",
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+            ][..],
+            &[
+                "-CAcreateserial",
+                "-out",
+                "server.pem",
+                "-extfile",
+                "ext.cnf",
+            ],
+            &days,
+        ]
+        .concat(),
+    );
+    (
+        dir.join("ca.pem"),
+        dir.join("server.pem"),
+        dir.join("server.key"),
+    )
+}
+
+#[test]
+fn a_grpcs_server_is_reached_over_tls_with_the_private_ca_in_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ca, cert, key) = certificates(dir.path());
+    let engine = Engine::start_with(&[
+        "--tls-cert",
+        cert.to_str().unwrap(),
+        "--tls-key",
+        key.to_str().unwrap(),
+    ]);
+    let url = engine.url.replace("grpc://", "grpcs://");
+    let remote = ["--remote", url.as_str(), "--remote-instance", "main"];
+    // The system's roots do not know the test's CA: one clear error, before any work.
+    let (refused, _, _) = learn(dir.path(), "loop_calls.c", &remote);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("UnknownIssuer"), "{stderr}");
+    let (local, local_doc, _) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    let (accepted, doc, stats) = learn_with_env(
+        dir.path(),
+        "loop_calls.c",
+        &remote,
+        &[("MERGELENS_REMOTE_CA", ca.to_str().unwrap())],
+    );
+    assert!(accepted.status.success(), "{accepted:?}");
+    assert_eq!(doc, local_doc);
+    let executed = stats["remote"]["executed"].as_u64().unwrap();
+    assert!(executed >= 1, "{stats}");
+    assert_eq!(executed as usize, engine.executed(), "{stats}");
+}

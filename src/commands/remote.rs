@@ -9,6 +9,8 @@ use mergelens::remote::{CacheMode, Remote, RemoteConfig, RemoteStats, WorkDir};
 
 /// The variable that holds the server's bearer token, if it wants one.
 pub const TOKEN_VARIABLE: &str = "MERGELENS_REMOTE_TOKEN";
+/// The variable that names the PEM file of a private CA for a `grpcs://` server.
+pub const CA_VARIABLE: &str = "MERGELENS_REMOTE_CA";
 
 /// What the command line says (`--remote`, `--remote-instance`, `--remote-cache`).
 #[derive(Debug, Default)]
@@ -44,6 +46,9 @@ pub fn config(cli: &RemoteFlags) -> anyhow::Result<Option<RemoteConfig>> {
             .ok()
             .filter(|t| !t.is_empty())
             .map(mergelens::remote::Token),
+        ca: std::env::var_os(CA_VARIABLE)
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from),
     }))
 }
 

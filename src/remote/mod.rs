@@ -54,7 +54,8 @@ impl Remote {
     /// one clear error at the start rather than a fallback on every run.
     pub fn connect(config: RemoteConfig) -> Result<Remote, RemoteError> {
         let token = config.token.as_ref().map(|t| t.0.as_str());
-        let client = client::Client::connect(&config.url, &config.instance, token)?;
+        let client =
+            client::Client::connect(&config.url, &config.instance, token, config.ca.as_deref())?;
         client.capabilities()?;
         Ok(Remote {
             config,
@@ -223,6 +224,7 @@ mod tests {
             cache: CacheMode::ReadWrite,
             jobs: 1,
             token: None,
+            ca: None,
         })
         .err()
         .expect("nothing listens there");
@@ -235,6 +237,7 @@ mod tests {
             cache: CacheMode::ReadWrite,
             jobs: 1,
             token: None,
+            ca: None,
         });
         assert!(matches!(bad, Err(RemoteError::BadSetting { .. })));
     }

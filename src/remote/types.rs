@@ -36,7 +36,7 @@ impl std::str::FromStr for CacheMode {
 /// Where the server is and how to use it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RemoteConfig {
-    /// `grpc://host:port`.
+    /// `grpc://host:port`, or `grpcs://host:port` for TLS.
     pub url: String,
     /// The REAPI instance name (`""`: the server's default).
     pub instance: String,
@@ -45,6 +45,9 @@ pub struct RemoteConfig {
     pub jobs: usize,
     /// Sent as `authorization: Bearer TOKEN` with every call.
     pub token: Option<Token>,
+    /// With `grpcs://`: the PEM file of the CA the server's certificate must chain to
+    /// (a private CA), instead of the system's roots.
+    pub ca: Option<PathBuf>,
 }
 
 /// A bearer token, which no debug output shows.
