@@ -440,40 +440,48 @@ fn an_audit_with_remote_gives_the_local_document() {
     };
     let audit = |name: &str, extra: &[&str]| audit_in(&repo, name, extra);
     let (local, _, local_rows) = audit("local.json", &[]);
-    // Both merges at once; their rows still in the history's order.
-    let (remote, stderr, rows) = audit(
-        "remote.json",
-        &[
-            "--remote",
-            &engine.url,
-            "--remote-instance",
-            "main",
-            "--remote-jobs",
-            "2",
-        ],
-    );
+    let remote = ["--remote", engine.url.as_str(), "--remote-instance", "main"];
+    // Both merges at once, read-only (the cache stays empty): their rows still in the
+    // history's order, the same document.
+    let jobs = [
+        &remote[..],
+        &["--remote-jobs", "2", "--remote-cache", "read-only"],
+    ]
+    .concat();
+    let (at_once, stderr, rows) = audit("at-once.json", &jobs);
     assert_eq!(rows, local_rows, "{stderr}");
     assert!(
         stderr.contains("mergelens: progress: merge "),
         "each merge's progress says which: {stderr}"
     );
     assert!(
+        comparable(&local) == comparable(&at_once),
+        "the audit documents differ"
+    );
+    let concurrent = engine.executed();
+    assert!(concurrent >= 1, "{stderr}");
+    // One merge after the other, writing the cache.
+    let (remote, stderr, _) = audit("remote.json", &remote);
+    assert!(
         comparable(&local) == comparable(&remote),
         "the audit documents differ"
     );
-    assert!(engine.executed() >= 1, "{stderr}");
-    let executed = format!("{} actions executed", engine.executed());
+    let sequential = engine.executed() - concurrent;
+    let executed = format!("{sequential} actions executed");
     assert!(
         stderr.contains(&executed) && stderr.contains("0 run locally instead"),
         "{stderr}"
     );
     // The audit's document counts every merge's actions; a local audit's has no counts.
+    // The second merge's base is the first's merge: its actions, written by the first, are
+    // answered by the cache.
     let (counts, line) = remote_counts(&remote);
-    assert_eq!(counts["executed"], engine.executed() as u64, "{counts}");
+    assert_eq!(counts["executed"], sequential as u64, "{counts}");
+    let actions = sequential as u64 + counts["cache_hits"].as_u64().unwrap();
+    assert_eq!(actions, concurrent as u64, "the same actions: {counts}");
     assert!(line.is_some_and(|l| l.contains(&executed)), "{counts}");
     assert_eq!(remote_counts(&local), (serde_json::Value::Null, None));
-    // The fresh clone's audit, one merge after the other: every action answered by the
-    // cache, none executed.
+    // The fresh clone's audit: every action answered by the cache, none executed.
     let before = engine.executed();
     let (again, stderr, _) = audit_in(
         &clone,
@@ -482,7 +490,7 @@ fn an_audit_with_remote_gives_the_local_document() {
     );
     let (counts, _) = remote_counts(&again);
     assert_eq!(counts["executed"], 0, "{counts} {stderr}");
-    assert_eq!(counts["cache_hits"], before as u64, "{counts}");
+    assert_eq!(counts["cache_hits"], actions, "{counts}");
     assert_eq!(engine.executed(), before, "no execution more");
     // Less where each clone keeps its merges' reports.
     let without_reports = |path: &Path| {

@@ -103,15 +103,13 @@ fn checkout(
     snapshot: &Snapshot,
     settings: &Settings,
 ) -> Result<Checkout, ReviewError> {
-    // Named by the version's files with a remote engine, so that a second review of the same
-    // trees (a fresh clone, another CI job) sends the same actions.
+    // Named by the version's files with a remote engine, whatever its role, so that another
+    // review of the same trees (a fresh clone, another CI job) sends the same actions.
     let key = snapshot.content_key();
     let dir =
-        crate::remote::work_dir(&format!("mergelens-{version}-"), &[&key]).map_err(|source| {
-            ReviewError::Io {
-                path: std::env::temp_dir(),
-                source,
-            }
+        crate::remote::work_dir("mergelens-tree-", &[&key]).map_err(|source| ReviewError::Io {
+            path: std::env::temp_dir(),
+            source,
         })?;
     let written = repo.materialise(snapshot, dir.path())?;
     let mut files = settings.sources.select(snapshot.paths())?;
