@@ -387,10 +387,8 @@ fn calls(first: &str, second: &str) -> String {
     )
 }
 
-#[test]
-fn an_audit_with_remote_gives_the_local_document() {
-    let engine = Engine::start();
-    // v1, then a clean merge and an evil one (the merge commit adds a call of `e`).
+/// v1, then a clean merge and an evil one (the merge commit adds a call of `e`), then v2.
+fn two_merges() -> common::Repo {
     let repo = common::Repo::new();
     repo.commit("prog.c", &calls("a", "b"), "base");
     repo.git(&["tag", "v1"]);
@@ -407,13 +405,25 @@ fn an_audit_with_remote_gives_the_local_document() {
     let evil = calls("b", "a").replace("    a();\n    return", "    a();\n    e();\n    return");
     repo.commit("prog.c", &evil, "merge second-a, and call e");
     repo.git(&["tag", "v2"]);
-    let out = tempfile::tempdir().unwrap();
-    // A fresh clone of the same history, elsewhere, as another CI job would have it.
-    let parent = tempfile::tempdir().unwrap();
-    let clone = common::Repo::not_a_repository(parent.path());
+    repo
+}
+
+/// A fresh clone of `repo`'s history in `parent`, as another CI job would have it.
+fn fresh_clone(repo: &common::Repo, parent: &Path) -> common::Repo {
+    let clone = common::Repo::not_a_repository(parent);
     let source = repo.path().to_str().unwrap();
     clone.git(&["clone", "-q", "--no-local", source, "."]);
     clone.git(&["fetch", "-q", "--tags", source]);
+    clone
+}
+
+#[test]
+fn an_audit_with_remote_gives_the_local_document() {
+    let engine = Engine::start();
+    let repo = two_merges();
+    let out = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let clone = fresh_clone(&repo, parent.path());
     let audit_in = |repo: &common::Repo, name: &str, extra: &[&str]| {
         let path = out.path().join(name);
         let mergelens = Path::new(env!("CARGO_BIN_EXE_mergelens"));
