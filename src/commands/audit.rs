@@ -3,7 +3,8 @@
 //! links each merge's full report.
 //!
 //! Key items: [`AuditArgs`] and [`run`]. The merges are reviewed oldest first, one after
-//! the other (each review learns its versions in parallel); the caches under
+//! the other (each review learns its versions in parallel), or with a remote engine up to
+//! `--remote-jobs` at once ([`in_order`] keeps rows and lines in order); the caches under
 //! `.git/mergelens/` carry over between them, so a version several merges share is learned
 //! once, and a second audit of the same range runs no CBMC. `--time-budget` is per merge: a
 //! merge over it is `unfinished`, and the audit goes on. Ctrl-C or SIGTERM stops the
