@@ -6,11 +6,14 @@ instance `main`, and N workers (scripts/reapi_worker.py).
 
     python3 scripts/reapi_stack.py --dir DIR --port PORT [--workers N] [--executions FILE]
                                    [--stop-after N] [--kill-worker-after N] [--auth-secret S]
+                                   [--tls-cert CERT --tls-key KEY]
 
 --stop-after N (with --executions): the engine goes away once its workers took N actions,
 as a server that is lost mid-run does. --kill-worker-after N: the worker that took the N-th
 action is killed (SIGKILL) in the middle of it; the server gives the action to another.
 --auth-secret S: every call needs `authorization: Bearer JWT`, a JWT signed with S (HS256).
+--tls-cert CERT --tls-key KEY (PEM files): PORT serves TLS with that certificate; the
+workers reach the server on a plain-text port of their own on 127.0.0.1.
 
 Runs in the foreground: prints `ready` once the server answers, and stops everything it
 started (and removes DIR's database) on SIGTERM, SIGINT or when its standard input closes.
@@ -57,7 +60,27 @@ def free_port():
         return s.getsockname()[1]
 
 
-def config(port, pg_port, storage, secret):
+def channels(port, tls, worker_port):
+    """The server's channels: PORT in plain text, or over TLS and a plain one for the workers."""
+    if not tls:
+        return f"""  - !channel
+    address: "127.0.0.1:{port}"
+    insecure-mode: true
+"""
+    cert, key = tls
+    return f"""  - !channel
+    address: "127.0.0.1:{port}"
+    insecure-mode: false
+    credentials:
+      tls-server-key: {key}
+      tls-server-cert: {cert}
+  - !channel
+    address: "127.0.0.1:{worker_port}"
+    insecure-mode: true
+"""
+
+
+def config(port, pg_port, storage, secret, tls=None, worker_port=None):
     auth = ""
     if secret:
         auth = f"""authorization:
@@ -67,10 +90,7 @@ def config(port, pg_port, storage, secret):
   allow-localhost-requests: false
 """
     return auth + f"""server:
-  - !channel
-    address: "127.0.0.1:{port}"
-    insecure-mode: true
-connections:
+{channels(port, tls, worker_port)}connections:
   - !sql-connection &sql
     connection-string: postgresql+psycopg2://postgres@127.0.0.1:{pg_port}/postgres
     pool-size: 5
@@ -116,9 +136,13 @@ def main():
     parser.add_argument("--executions")
     parser.add_argument("--stop-after", type=int, help="stop everything once the workers took this many actions")
     parser.add_argument("--auth-secret", help="clients and workers need a JWT (HS256) signed with it")
+    parser.add_argument("--tls-cert", help="serve PORT over TLS with this certificate (PEM)")
+    parser.add_argument("--tls-key", help="the certificate's private key (PEM)")
     parser.add_argument("--kill-worker-after", type=int,
                         help="kill the first worker (SIGKILL) once the workers took this many actions")
     args = parser.parse_args()
+    tls = (os.path.abspath(args.tls_cert), os.path.abspath(args.tls_key)) if args.tls_cert else None
+    args.worker_port = free_port() if tls else args.port
     venv = os.environ.get("MERGELENS_BUILDGRID_VENV") or os.path.join(HERE, "..", "target", "buildgrid")
     python = os.path.join(venv, "bin", "python")
     bgd = os.path.join(venv, "bin", "bgd")
@@ -170,11 +194,12 @@ def main():
                 secret = os.path.join(work, "auth.secret")
                 with open(secret, "w") as s:
                     s.write(args.auth_secret)
-            f.write(config(args.port, pg_port, os.path.join(work, "cas"), secret))
+            f.write(config(args.port, pg_port, os.path.join(work, "cas"), secret, tls, args.worker_port))
         children.append(subprocess.Popen([bgd, "server", "start", conf], stdout=logs, stderr=logs,
                                           stdin=subprocess.DEVNULL))
         start_workers(children, python, args, work, logs)
         wait_ready(args.port, children)
+        wait_ready(args.worker_port, children)
     except Exception as e:  # noqa: BLE001 - any failure to start stops what did start
         print(f"reapi_stack: {e}; see {work}/stack.log", file=sys.stderr, flush=True)
         stop()
@@ -211,7 +236,7 @@ def taken(path):
 
 def start_workers(children, python, args, work, logs):
     for i in range(args.workers):
-        cmd = [python, os.path.join(HERE, "reapi_worker.py"), "--server", f"127.0.0.1:{args.port}",
+        cmd = [python, os.path.join(HERE, "reapi_worker.py"), "--server", f"127.0.0.1:{args.worker_port}",
                "--instance", "main", "--work", os.path.join(work, f"worker-{i}")]
         if args.executions:
             cmd += ["--executions", args.executions]

@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         remote: cli.remote.remote,
         remote_instance: cli.remote.remote_instance,
         remote_cache: cli.remote.remote_cache,
+        remote_jobs: cli.remote.remote_jobs.map(usize::from),
     };
     let result = mergelens::failure::catch_panic(|| {
         commands::remote::setup(&remote)?;

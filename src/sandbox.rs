@@ -114,13 +114,39 @@ impl Drop for ChildrenConfined {
 /// nothing changes, and [`status`] says why). Call it once, before any temporary directory
 /// is made.
 pub fn confine_children() -> io::Result<ChildrenConfined> {
+    confine(false)
+}
+
+/// [`confine_children`], with a private directory whose name is the same from run to run:
+/// the first free of `mergelens-remote-0` to `-7` in the temporary directory (created by this
+/// process, private to its user), random when all are taken. A remote engine's action cache
+/// keys on the paths goto binaries record, which lie in it.
+pub fn confine_children_stable() -> io::Result<ChildrenConfined> {
+    confine(true)
+}
+
+fn confine(stable: bool) -> io::Result<ChildrenConfined> {
     if !matches!(status(), Status::Available { .. }) || CONFINED.get().is_some() {
         return Ok(ChildrenConfined { temp: None });
     }
-    let temp = tempfile::Builder::new()
-        .prefix("mergelens-review-")
-        .tempdir()?
-        .keep();
+    let slot = |n: u32| {
+        use std::os::unix::fs::DirBuilderExt;
+        let dir = std::env::temp_dir().join(format!("mergelens-remote-{n}"));
+        // Fails on any existing entry, a link included: a name made first by someone else
+        // (or left by a killed run) is never ours.
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&dir)
+            .ok()
+            .map(|()| dir)
+    };
+    let temp = match (0..8).filter(|_| stable).find_map(slot) {
+        Some(dir) => dir,
+        None => tempfile::Builder::new()
+            .prefix("mergelens-review-")
+            .tempdir()?
+            .keep(),
+    };
     // Every tempfile of the process is made inside the private directory from now on, so
     // that the children may read the checkouts and nothing else of the temporary files.
     let _ = tempfile::env::override_temp_dir(&temp);

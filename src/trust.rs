@@ -48,6 +48,8 @@ pub struct UserConfig {
     pub remote_instance: Option<String>,
     /// `read-only` or `read-write`.
     pub remote_cache: Option<String>,
+    /// How many merges an audit reviews at once with a remote engine.
+    pub remote_jobs: Option<usize>,
 }
 
 impl UserConfig {

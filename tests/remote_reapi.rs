@@ -202,12 +202,31 @@ fn a_server_that_is_down_is_one_clear_error_before_any_work() {
     assert!(stderr.contains(&url), "{stderr}");
 }
 
-/// A review's document less what differs between any two runs (times, memory).
+/// The document's `remote` counts (`Null` when absent), and its Markdown report's line
+/// that says them.
+fn remote_counts(path: &Path) -> (serde_json::Value, Option<String>) {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let markdown = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+        .args(["report", "--format", "md"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(markdown.status.success(), "{markdown:?}");
+    let line = String::from_utf8_lossy(&markdown.stdout)
+        .lines()
+        .find(|l| l.contains("remote engine:"))
+        .map(str::to_string);
+    (v["remote"].clone(), line)
+}
+
+/// A review's document less what differs between any two runs (times, memory, the remote
+/// engine's counts).
 fn comparable(path: &Path) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {
         match v {
             serde_json::Value::Object(map) => {
-                map.retain(|k, _| !k.contains("seconds") && !k.contains("memory"));
+                map.retain(|k, _| !k.contains("seconds") && !k.contains("memory") && k != "remote");
                 map.values_mut().for_each(strip);
             }
             serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
@@ -243,7 +262,7 @@ fn a_review_with_remote_gives_the_local_document() {
             .concat(),
         );
         assert_eq!(output.status.code(), Some(0), "{}", common::text(&output));
-        String::from_utf8_lossy(&output.stderr).into_owned()
+        common::text(&output)
     };
     run(&local, &[]);
     let stderr = run(
@@ -270,6 +289,16 @@ fn a_review_with_remote_gives_the_local_document() {
     assert!(stderr.contains("0 run locally instead"), "{stderr}");
     let executed = format!("{} actions executed", engine.executed());
     assert!(stderr.contains(&executed), "{stderr}");
+    // The document says which actions ran where; a local review's says nothing of it.
+    let (counts, line) = remote_counts(&remote);
+    assert_eq!(counts["executed"], engine.executed() as u64, "{counts}");
+    assert_eq!(counts["local_fallbacks"], 0, "{counts}");
+    assert!(line.is_some_and(|l| l.contains(&executed)), "{counts}");
+    assert_eq!(remote_counts(&local), (serde_json::Value::Null, None));
+    assert!(
+        stderr.contains(&format!("remote engine: {executed}")),
+        "the summary's line: {stderr}"
+    );
 }
 
 #[test]
@@ -358,10 +387,8 @@ fn calls(first: &str, second: &str) -> String {
     )
 }
 
-#[test]
-fn an_audit_with_remote_gives_the_local_document() {
-    let engine = Engine::start();
-    // v1, then a clean merge and an evil one (the merge commit adds a call of `e`).
+/// v1, then a clean merge and an evil one (the merge commit adds a call of `e`), then v2.
+fn two_merges() -> common::Repo {
     let repo = common::Repo::new();
     repo.commit("prog.c", &calls("a", "b"), "base");
     repo.git(&["tag", "v1"]);
@@ -378,41 +405,113 @@ fn an_audit_with_remote_gives_the_local_document() {
     let evil = calls("b", "a").replace("    a();\n    return", "    a();\n    e();\n    return");
     repo.commit("prog.c", &evil, "merge second-a, and call e");
     repo.git(&["tag", "v2"]);
+    repo
+}
+
+/// A fresh clone of `repo`'s history in `parent`, as another CI job would have it.
+fn fresh_clone(repo: &common::Repo, parent: &Path) -> common::Repo {
+    let clone = common::Repo::not_a_repository(parent);
+    let source = repo.path().to_str().unwrap();
+    clone.git(&["clone", "-q", "--no-local", source, "."]);
+    clone.git(&["fetch", "-q", "--tags", source]);
+    clone
+}
+
+#[test]
+fn an_audit_with_remote_gives_the_local_document() {
+    let engine = Engine::start();
+    let repo = two_merges();
     let out = tempfile::tempdir().unwrap();
-    let audit = |name: &str, extra: &[&str]| {
+    let parent = tempfile::tempdir().unwrap();
+    let clone = fresh_clone(&repo, parent.path());
+    let audit_in = |repo: &common::Repo, name: &str, extra: &[&str]| {
         let path = out.path().join(name);
-        let output = repo.mergelens(
-            &[
-                &[
-                    "audit",
-                    "v1..v2",
-                    "--no-cache",
-                    "-o",
-                    path.to_str().unwrap(),
-                ],
-                extra,
-            ]
-            .concat(),
-        );
+        let mergelens = Path::new(env!("CARGO_BIN_EXE_mergelens"));
+        let output = repo
+            .command(mergelens, &[("MERGELENS_PROGRESS_SECS", "0.2")])
+            .args([
+                "audit",
+                "v1..v2",
+                "--no-cache",
+                "-o",
+                path.to_str().unwrap(),
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
         // The evil merge: exit code 1 under the default fail-on.
         assert_eq!(output.status.code(), Some(1), "{}", common::text(&output));
-        (path, String::from_utf8_lossy(&output.stderr).into_owned())
+        let rows: Vec<String> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|l| l.chars().take(24).collect())
+            .collect();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (path, format!("{stderr}{}", rows.join("\n")), rows)
     };
-    let (local, _) = audit("local.json", &[]);
-    let (remote, stderr) = audit(
-        "remote.json",
-        &["--remote", &engine.url, "--remote-instance", "main"],
+    let audit = |name: &str, extra: &[&str]| audit_in(&repo, name, extra);
+    let (local, _, local_rows) = audit("local.json", &[]);
+    let remote = ["--remote", engine.url.as_str(), "--remote-instance", "main"];
+    // Both merges at once, read-only (the cache stays empty): their rows still in the
+    // history's order, the same document.
+    let jobs = [
+        &remote[..],
+        &["--remote-jobs", "2", "--remote-cache", "read-only"],
+    ]
+    .concat();
+    let (at_once, stderr, rows) = audit("at-once.json", &jobs);
+    assert_eq!(rows, local_rows, "{stderr}");
+    assert!(
+        stderr.contains("mergelens: progress: merge "),
+        "each merge's progress says which: {stderr}"
     );
+    assert!(
+        comparable(&local) == comparable(&at_once),
+        "the audit documents differ"
+    );
+    let concurrent = engine.executed();
+    assert!(concurrent >= 1, "{stderr}");
+    // One merge after the other, writing the cache.
+    let (remote, stderr, _) = audit("remote.json", &remote);
     assert!(
         comparable(&local) == comparable(&remote),
         "the audit documents differ"
     );
-    assert!(engine.executed() >= 1, "{stderr}");
-    let executed = format!("{} actions executed", engine.executed());
+    let sequential = engine.executed() - concurrent;
+    let executed = format!("{sequential} actions executed");
     assert!(
         stderr.contains(&executed) && stderr.contains("0 run locally instead"),
         "{stderr}"
     );
+    // The audit's document counts every merge's actions; a local audit's has no counts.
+    // The second merge's base is the first's merge: its actions, written by the first, are
+    // answered by the cache.
+    let (counts, line) = remote_counts(&remote);
+    assert_eq!(counts["executed"], sequential as u64, "{counts}");
+    let actions = sequential as u64 + counts["cache_hits"].as_u64().unwrap();
+    assert_eq!(actions, concurrent as u64, "the same actions: {counts}");
+    assert!(line.is_some_and(|l| l.contains(&executed)), "{counts}");
+    assert_eq!(remote_counts(&local), (serde_json::Value::Null, None));
+    // The fresh clone's audit: every action answered by the cache, none executed.
+    let before = engine.executed();
+    let (again, stderr, _) = audit_in(
+        &clone,
+        "clone.json",
+        &["--remote", &engine.url, "--remote-instance", "main"],
+    );
+    let (counts, _) = remote_counts(&again);
+    assert_eq!(counts["executed"], 0, "{counts} {stderr}");
+    assert_eq!(counts["cache_hits"], actions, "{counts}");
+    assert_eq!(engine.executed(), before, "no execution more");
+    // Less where each clone keeps its merges' reports.
+    let without_reports = |path: &Path| {
+        let mut v = comparable(path);
+        for merge in v["merges"].as_array_mut().unwrap() {
+            merge.as_object_mut().unwrap().remove("report");
+        }
+        v
+    };
+    let (l, c) = (without_reports(&local), without_reports(&again));
+    assert!(l == c, "the clone's audit differs: {l} {c}");
 }
 
 #[test]
@@ -449,4 +548,105 @@ fn a_server_that_wants_a_token_gets_the_one_in_the_environment() {
         stats["remote"]["executed"].as_u64().unwrap() >= 1,
         "{stats}"
     );
+}
+
+/// A CA and a certificate it signed for 127.0.0.1, made with the openssl command: the CA's
+/// PEM file, the server's certificate and key.
+fn certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let openssl = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("the openssl command");
+        assert!(out.status.success(), "openssl {args:?}: {out:?}");
+    };
+    let days = ["-days", "2"];
+    openssl(
+        &[
+            &[
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key",
+            ][..],
+            &["-out", "ca.pem", "-subj", "/CN=mergelens test CA"],
+            &days,
+        ]
+        .concat(),
+    );
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]);
+    std::fs::write(
+        dir.join("ext.cnf"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    openssl(
+        &[
+            &[
+                "x509",
+                "-req",
+                "-in",
+                "server.csr",
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+            ][..],
+            &[
+                "-CAcreateserial",
+                "-out",
+                "server.pem",
+                "-extfile",
+                "ext.cnf",
+            ],
+            &days,
+        ]
+        .concat(),
+    );
+    (
+        dir.join("ca.pem"),
+        dir.join("server.pem"),
+        dir.join("server.key"),
+    )
+}
+
+#[test]
+fn a_grpcs_server_is_reached_over_tls_with_the_private_ca_in_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ca, cert, key) = certificates(dir.path());
+    let engine = Engine::start_with(&[
+        "--tls-cert",
+        cert.to_str().unwrap(),
+        "--tls-key",
+        key.to_str().unwrap(),
+    ]);
+    let url = engine.url.replace("grpc://", "grpcs://");
+    let remote = ["--remote", url.as_str(), "--remote-instance", "main"];
+    // The system's roots do not know the test's CA: one clear error, before any work.
+    let (refused, _, _) = learn(dir.path(), "loop_calls.c", &remote);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("UnknownIssuer"), "{stderr}");
+    let (local, local_doc, _) = learn(dir.path(), "loop_calls.c", &[]);
+    assert!(local.status.success(), "{local:?}");
+    let (accepted, doc, stats) = learn_with_env(
+        dir.path(),
+        "loop_calls.c",
+        &remote,
+        &[("MERGELENS_REMOTE_CA", ca.to_str().unwrap())],
+    );
+    assert!(accepted.status.success(), "{accepted:?}");
+    assert_eq!(doc, local_doc);
+    let executed = stats["remote"]["executed"].as_u64().unwrap();
+    assert!(executed >= 1, "{stats}");
+    assert_eq!(executed as usize, engine.executed(), "{stats}");
 }

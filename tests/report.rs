@@ -651,6 +651,7 @@ fn the_audit_page_runs_in_headless_chromium_and_links_each_report() {
         ],
         tool: None,
         partial: false,
+        remote: None,
     };
     let text = serde_json::to_string(&doc).unwrap();
     let document = report::parse(&text, "audit.json").unwrap();

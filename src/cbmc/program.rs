@@ -533,6 +533,10 @@ impl GotoProgram {
             .arg(&self.binary)
             .arg("-o")
             .arg(&linked);
+        // goto-cc records its working directory too: the stable one, not this process's.
+        if let Some(dir) = stable.as_ref().and_then(|(_, path)| path.parent()) {
+            link.current_dir(dir);
+        }
         if !goto_cc(link, deadline)? {
             return Err(timed_out());
         }

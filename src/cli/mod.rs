@@ -41,6 +41,10 @@ pub struct RemoteCli {
     /// that reviews untrusted code (default: read-write).
     #[arg(long, global = true, value_name = "MODE")]
     pub remote_cache: Option<String>,
+    /// With a remote engine: how many merges `audit` reviews at once, each sending its own
+    /// actions (default: `remote-jobs` of the user configuration, else 1).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub remote_jobs: Option<u16>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,7 +3,8 @@
 //! links each merge's full report.
 //!
 //! Key items: [`AuditArgs`] and [`run`]. The merges are reviewed oldest first, one after
-//! the other (each review learns its versions in parallel); the caches under
+//! the other (each review learns its versions in parallel), or with a remote engine up to
+//! `--remote-jobs` at once ([`in_order`] keeps rows and lines in order); the caches under
 //! `.git/mergelens/` carry over between them, so a version several merges share is learned
 //! once, and a second audit of the same range runs no CBMC. `--time-budget` is per merge: a
 //! merge over it is `unfinished`, and the audit goes on. Ctrl-C or SIGTERM stops the
@@ -15,6 +16,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use super::anytime;
+use super::progress::Progress;
 use super::review::{DocFormat, context, in_repository, outcome, render, write_requested};
 use super::{Outcome, write_output};
 use mergelens::config::Overrides;
@@ -43,7 +45,7 @@ pub struct AuditArgs {
 
 /// Audits; see the module documentation.
 pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
-    let _confined = mergelens::sandbox::confine_children()
+    let _confined = super::remote::confine()
         .context("cannot make the private temporary directory of the sandbox")?;
     let repo = GitRepo::from_env()?;
     let since = args.since.as_deref().map(day_start).transpose()?;
@@ -56,57 +58,40 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     // Ctrl-C and SIGTERM stop the audit; the budget is set per merge below.
     anytime::start(None);
     let reports = repo.mergelens_dir().join("audit");
-    let mut rows = Vec::new();
+    let remote_start = mergelens::remote::stats();
+    let jobs = concurrent_jobs(args, merges.len());
     let mut outcome = Outcome::Success;
-    // The lines go where the document does not.
+    // The lines go where the document does not, in the merges' order.
     let document_to_stdout = args.output.is_none() && args.format.is_some();
-    for (k, merge) in merges.iter().enumerate() {
-        let subject = merge.summary.clone().unwrap_or_default();
-        // A merge past its own budget stops that merge only; Ctrl-C and SIGTERM all.
-        if mergelens::stop::stop_requested() {
-            rows.push(AuditedMerge::unreviewed(
-                merge.sha(),
-                subject,
-                "not reviewed: the audit was stopped (interrupted)".to_string(),
-            ));
-            continue;
+    let mut emit = |(row, failed): (AuditedMerge, bool)| {
+        if failed {
+            outcome = Outcome::Different;
         }
-        errln!(
-            "mergelens: audit {}/{}: {} {subject}",
-            k + 1,
-            merges.len(),
-            &merge.sha()[..10]
-        );
-        let row = match audit_one(&repo, merge, args, &reports) {
-            Ok((row, failed)) => {
-                if failed {
-                    outcome = Outcome::Different;
-                }
-                row
-            }
-            // One merge that cannot be reviewed does not end the audit; it is said on the
-            // terminal, and it is an unfinished review for the command line's fail-on (the
-            // merge's own settings may be what could not be read).
-            Err(error) => {
-                let why = format!("{error:#}");
-                errln!(
-                    "mergelens: warning: merge {} not reviewed (unfinished): {why}",
-                    &merge.sha()[..10]
-                );
-                let flagged = [args.flags.fail_on, args.flags.also_fail_on];
-                if flagged.iter().flatten().any(|f| f.fails_unfinished()) {
-                    outcome = Outcome::Different;
-                }
-                AuditedMerge::unreviewed(merge.sha(), subject, why)
-            }
-        };
         if document_to_stdout {
             errln!("{}", line(&row));
         } else {
             outln!("{}", line(&row));
         }
-        rows.push(row);
-    }
+        row
+    };
+    let rows: Vec<AuditedMerge> = if jobs > 1 {
+        let audit = |k: usize| {
+            GitRepo::from_env().map_or_else(
+                |e| {
+                    let merge = &merges[k];
+                    let why = format!("{:#}", anyhow::Error::from(e));
+                    let subject = merge.summary.clone().unwrap_or_default();
+                    (AuditedMerge::unreviewed(merge.sha(), subject, why), false)
+                },
+                |repo| audit_at(&repo, &merges, k, args, &reports, true),
+            )
+        };
+        in_order(merges.len(), jobs, audit, &mut emit)
+    } else {
+        (0..merges.len())
+            .map(|k| emit(audit_at(&repo, &merges, k, args, &reports, false)))
+            .collect()
+    };
     let partial = mergelens::stop::stop_requested();
     let document = Document::Audit(Box::new(AuditDocument {
         format: AUDIT_FORMAT.to_string(),
@@ -114,6 +99,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
         merges: rows,
         tool: Some(format!("mergelens {}", env!("CARGO_PKG_VERSION"))),
         partial,
+        remote: super::remote::counts_since(&remote_start),
     }));
     let last = repo.mergelens_dir().join("last-audit.html");
     std::fs::create_dir_all(repo.mergelens_dir())
@@ -136,6 +122,99 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
+/// How many merges are reviewed at once: `--remote-jobs` with a remote engine, but one at a
+/// time under `--time-budget` (the budget is per merge, and the deadline is the process's).
+fn concurrent_jobs(args: &AuditArgs, merges: usize) -> usize {
+    let jobs = mergelens::remote::current().map_or(1, |r| r.config().jobs);
+    if jobs > 1 && args.time_budget.is_some() {
+        errln!(
+            "mergelens: warning: --remote-jobs: merges one at a time under --time-budget (a budget per merge)"
+        );
+        return 1;
+    }
+    jobs.min(merges)
+}
+
+/// `run(k)` of every `k` below `n` on `jobs` threads, each result given to `emit` in the
+/// order of `k` as soon as those before it are done; what `emit` returns, in that order.
+fn in_order<R: Send, T: Send>(
+    n: usize,
+    jobs: usize,
+    run: impl Fn(usize) -> R + Sync,
+    emit: &mut (impl FnMut(R) -> T + Send),
+) -> Vec<T> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    // The results not yet emitted, and those emitted.
+    let state = Mutex::new((
+        (0..n).map(|_| None).collect::<Vec<Option<R>>>(),
+        Vec::with_capacity(n),
+        emit,
+    ));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= n {
+                        break;
+                    }
+                    let result = run(k);
+                    let mut guard = state.lock().unwrap_or_else(|p| p.into_inner());
+                    let (waiting, done, emit) = &mut *guard;
+                    waiting[k] = Some(result);
+                    while let Some(result) = waiting.get_mut(done.len()).and_then(Option::take) {
+                        done.push(emit(result));
+                    }
+                }
+            });
+        }
+    });
+    state.into_inner().unwrap_or_else(|p| p.into_inner()).1
+}
+
+/// The `k`th merge's row, and whether its findings fail its `fail-on`: reviewed, or not
+/// (a stop before it, an error, said on the terminal).
+fn audit_at(
+    repo: &GitRepo,
+    merges: &[CommitInfo],
+    k: usize,
+    args: &AuditArgs,
+    reports: &Path,
+    concurrent: bool,
+) -> (AuditedMerge, bool) {
+    let merge = &merges[k];
+    let subject = merge.summary.clone().unwrap_or_default();
+    // A merge past its own budget stops that merge only; Ctrl-C and SIGTERM all.
+    if mergelens::stop::stop_requested() {
+        let why = "not reviewed: the audit was stopped (interrupted)".to_string();
+        return (AuditedMerge::unreviewed(merge.sha(), subject, why), false);
+    }
+    errln!(
+        "mergelens: audit {}/{}: {} {subject}",
+        k + 1,
+        merges.len(),
+        &merge.sha()[..10]
+    );
+    match audit_one(repo, merge, args, reports, concurrent) {
+        Ok(row) => row,
+        // One merge that cannot be reviewed does not end the audit; it is said on the
+        // terminal, and it is an unfinished review for the command line's fail-on (the
+        // merge's own settings may be what could not be read).
+        Err(error) => {
+            let why = format!("{error:#}");
+            errln!(
+                "mergelens: warning: merge {} not reviewed (unfinished): {why}",
+                &merge.sha()[..10]
+            );
+            let flagged = [args.flags.fail_on, args.flags.also_fail_on];
+            let failed = flagged.iter().flatten().any(|f| f.fails_unfinished());
+            (AuditedMerge::unreviewed(merge.sha(), subject, why), failed)
+        }
+    }
+}
+
 /// Reviews one merge commit as committed, under the settings committed on its first
 /// parent (or `--config`); the row, and whether its findings fail its `fail-on`.
 fn audit_one(
@@ -143,9 +222,13 @@ fn audit_one(
     merge: &CommitInfo,
     args: &AuditArgs,
     reports: &Path,
+    concurrent: bool,
 ) -> anyhow::Result<(AuditedMerge, bool)> {
     let started = Instant::now();
-    mergelens::process::reset_peak_memory();
+    // Merges at once share the process's high-water mark.
+    if !concurrent {
+        mergelens::process::reset_peak_memory();
+    }
     let versions = repo.commit_versions(&merge.sha())?;
     let user = UserConfig::load()?;
     let owner = match &args.flags.config {
@@ -164,10 +247,23 @@ fn audit_one(
     if let Some(budget) = args.time_budget {
         mergelens::stop::set_time_budget(budget);
     }
-    let (ctx, mut progress) = context(repo, &settings, args.no_cache)?;
+    let (ctx, mut progress) = if concurrent {
+        // Plain lines that say which merge they are of.
+        let dir = (!args.no_cache).then(|| repo.mergelens_dir());
+        let ctx = mergelens::review::LearnContext::new(&settings, dir.as_deref())?;
+        let progress = Progress::lines(format!("merge {}:", &merge.sha()[..10]));
+        (ctx.with_progress(progress.phase_setter()), progress)
+    } else {
+        context(repo, &settings, args.no_cache)?
+    };
+    let remote_start = mergelens::remote::stats();
     let report = review::review_merge(repo, &versions, &settings, &ctx);
     progress.finish();
-    let report = report?;
+    let mut report = report?;
+    // Its own actions, when it is the only merge under way.
+    if !concurrent {
+        report.document.remote = super::remote::counts_since(&remote_start);
+    }
     let document = Document::Review(Box::new(report.document.clone()));
     std::fs::create_dir_all(reports)
         .with_context(|| format!("cannot create {}", reports.display()))?;
@@ -246,6 +342,29 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_are_emitted_in_order_whichever_finishes_first() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        // The first waits for the second to finish: the second is done first, and waits.
+        let second_done = AtomicBool::new(false);
+        let run = |k: usize| {
+            while k == 0 && !second_done.load(Ordering::SeqCst) {
+                std::thread::yield_now();
+            }
+            if k == 1 {
+                second_done.store(true, Ordering::SeqCst);
+            }
+            k * 10
+        };
+        let mut seen = Vec::new();
+        let mut emit = |r: usize| {
+            seen.push(r);
+            r + 1
+        };
+        assert_eq!(in_order(5, 2, run, &mut emit), [1, 11, 21, 31, 41]);
+        assert_eq!(seen, [0, 10, 20, 30, 40]);
+    }
 
     #[test]
     fn days_count_from_the_epoch() {

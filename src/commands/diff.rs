@@ -41,7 +41,7 @@ pub struct DiffArgs {
 
 pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     // As for a review: the tools read code anyone can push (docs/trust.md).
-    let _confined = mergelens::sandbox::confine_children()
+    let _confined = super::remote::confine()
         .context("cannot make the private temporary directory of the sandbox")?;
     let repo = GitRepo::from_env()?;
     let (settings, _harness) = load_settings(&repo, &args.flags)?;

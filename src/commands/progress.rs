@@ -32,9 +32,19 @@ pub(crate) struct Progress {
 impl Progress {
     /// `what` names the run in plain lines, e.g. `learning`.
     pub(crate) fn new(what: &'static str) -> Progress {
+        Progress::with(what.to_string(), std::io::stderr().is_terminal())
+    }
+
+    /// Plain lines even on a terminal: one of several runs at once (an audit's merges with
+    /// `--remote-jobs`), whose spinners would draw over each other.
+    pub(crate) fn lines(what: String) -> Progress {
+        Progress::with(what, false)
+    }
+
+    fn with(what: String, spinner: bool) -> Progress {
         let state = Arc::new(Mutex::new(State::default()));
         let done = Arc::new(AtomicBool::new(false));
-        if std::io::stderr().is_terminal() {
+        if spinner {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template("{spinner} {prefix} {msg}").expect("a valid template"),

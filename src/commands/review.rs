@@ -76,7 +76,7 @@ pub fn run(args: &ReviewArgs) -> anyhow::Result<Outcome> {
     let mut on_error = args.flags.on_error.unwrap_or_default();
     // gcc, goto-cc and CBMC read the branches' code: where the kernel offers Landlock, they
     // may read the checkouts and the system, nothing else (docs/trust.md).
-    let _confined = mergelens::sandbox::confine_children()
+    let _confined = super::remote::confine()
         .context("cannot make the private temporary directory of the sandbox")?;
     // A panic in any worker is an internal failure, which on-error governs like any other.
     let result = mergelens::failure::catch_panic(|| review(args, &mut on_error))
@@ -138,12 +138,14 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
     };
     anytime::start(budget);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
+    let remote_start = mergelens::remote::stats();
     let report = review::review_merge(&repo, &versions, &settings, &ctx);
     progress.finish();
     for warning in ctx.take_warnings() {
         errln!("mergelens: warning: {}", term(&warning));
     }
     let mut report = report?;
+    report.document.remote = super::remote::counts_since(&remote_start);
     stop_warning(&report, budget, args);
     if let Some(diff) = &settings_change {
         report
@@ -580,6 +582,9 @@ pub(crate) fn summary(
             out,
             "peak memory of one tool run (CBMC, goto-cc, gcc; runs stopped early included): {peak} MiB{limit}"
         );
+    }
+    if let Some(remote) = &doc.remote {
+        let _ = writeln!(out, "remote engine: {}", remote.sentence());
     }
     if let Some(path) = output {
         let _ = writeln!(out, "report: {}", path.display());

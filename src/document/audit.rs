@@ -26,6 +26,9 @@ pub struct AuditDocument {
     /// have no verdict.
     #[serde(default)]
     pub partial: bool,
+    /// With a remote engine: its actions for the whole audit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<crate::remote::RemoteStats>,
 }
 
 /// One merge commit of the range.

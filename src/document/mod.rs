@@ -12,10 +12,9 @@
 //! spellings are still read: `automaton` for `dfa`, `old`/`new` for `from`/`to`, the verdict
 //! `lost`, and the format tag `mergelens-diff/1`.
 //!
-//! Readers ignore keys they do not know (no `deny_unknown_fields`), so that later versions can
-//! add information without breaking older readers; a change that old readers would
-//! misunderstand gets a new format tag instead. Automata are embedded as `mergelens-dfa/1`
-//! objects through [`Automaton`], which validates them while the document is read.
+//! Readers ignore keys they do not know (no `deny_unknown_fields`), so later versions can add
+//! information; a change old readers would misunderstand gets a new format tag. Automata are
+//! `mergelens-dfa/1` objects ([`Automaton`]), validated while the document is read.
 //!
 //! [`languages`] computes the languages a document carries (the expected merge, the
 //! differences, example words): one definition for the review that writes a document and the
@@ -308,6 +307,8 @@ pub struct Review {
     /// each ran under; absent in documents that did not measure it.
     pub peak_memory_mib: Option<u64>,
     pub memory_limit_mib: Option<u64>,
+    /// With a remote engine: its actions for this review (executed, cached, run here).
+    pub remote: Option<crate::remote::RemoteStats>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -527,6 +528,8 @@ struct ReviewWire {
     judged: Vec<JudgedEntry>,
     peak_memory_mib: Option<u64>,
     memory_limit_mib: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    remote: Option<crate::remote::RemoteStats>,
 }
 
 impl From<ReviewWire> for Review {
@@ -582,6 +585,7 @@ impl From<ReviewWire> for Review {
             judged: w.judged,
             peak_memory_mib: w.peak_memory_mib,
             memory_limit_mib: w.memory_limit_mib,
+            remote: w.remote,
         }
     }
 }
@@ -611,6 +615,7 @@ impl From<Review> for ReviewWire {
             judged: r.judged,
             peak_memory_mib: r.peak_memory_mib,
             memory_limit_mib: r.memory_limit_mib,
+            remote: r.remote,
         }
     }
 }

@@ -87,6 +87,18 @@ impl Snapshot {
         self.files.contains_key(path)
     }
 
+    /// What the files are, in bytes (each path, link flag and blob id): equal for two
+    /// snapshots of the same files, whichever commit, index or clone they come from.
+    pub fn content_key(&self) -> Vec<u8> {
+        let mut key = Vec::new();
+        for (path, entry) in &self.files {
+            key.extend_from_slice(path.as_bytes());
+            key.push(u8::from(entry.symlink));
+            key.extend_from_slice(entry.blob.as_bytes());
+        }
+        key
+    }
+
     /// The blob id of a file, for comparing versions without reading them.
     pub fn blob(&self, path: &str) -> Option<Oid> {
         self.files.get(path).map(|f| f.blob)

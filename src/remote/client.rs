@@ -17,7 +17,9 @@ use bazel_remote_apis::google::bytestream::{
 };
 use bazel_remote_apis::google::longrunning::operation;
 use prost::Message;
-use tonic::transport::{Channel, Endpoint};
+use std::path::Path;
+
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
 
 use super::tree::{self, Blobs, Source, TreeBuilder};
 use super::types::{ActionOutcome, ActionSpec, CacheMode, RemoteError};
@@ -53,6 +55,7 @@ impl Client {
         url: &str,
         instance: &str,
         token: Option<&str>,
+        ca: Option<&Path>,
     ) -> Result<Client, RemoteError> {
         let auth = Auth(
             token
@@ -65,16 +68,7 @@ impl Client {
                 })
                 .transpose()?,
         );
-        let address = url
-            .strip_prefix("grpc://")
-            .ok_or_else(|| RemoteError::BadSetting {
-                what: format!("`{url}`: a remote address is grpc://HOST:PORT"),
-            })?;
-        let endpoint = Endpoint::from_shared(format!("http://{address}"))
-            .map_err(|_| RemoteError::BadSetting {
-                what: format!("`{url}` is no address"),
-            })?
-            .connect_timeout(Duration::from_secs(10));
+        let endpoint = endpoint(url, ca)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -480,6 +474,43 @@ impl Client {
             cached,
         })
     }
+}
+
+/// The server's endpoint: `grpc://` in plain text, `grpcs://` over TLS, whose server must
+/// show a certificate of the system's roots or, given `ca`, of that CA.
+fn endpoint(url: &str, ca: Option<&Path>) -> Result<Endpoint, RemoteError> {
+    let (scheme, address) = match url.split_once("://") {
+        Some(("grpc", address)) => ("http", address),
+        Some(("grpcs", address)) => ("https", address),
+        _ => {
+            return Err(RemoteError::BadSetting {
+                what: format!("`{url}`: a remote address is grpc://HOST:PORT or grpcs://HOST:PORT"),
+            });
+        }
+    };
+    let endpoint = Endpoint::from_shared(format!("{scheme}://{address}"))
+        .map_err(|_| RemoteError::BadSetting {
+            what: format!("`{url}` is no address"),
+        })?
+        .connect_timeout(Duration::from_secs(10));
+    if scheme == "http" {
+        return Ok(endpoint);
+    }
+    let tls = match ca {
+        Some(path) => {
+            let pem = std::fs::read(path).map_err(|source| RemoteError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            ClientTlsConfig::new().ca_certificate(Certificate::from_pem(pem))
+        }
+        None => ClientTlsConfig::new().with_native_roots(),
+    };
+    endpoint
+        .tls_config(tls)
+        .map_err(|e| RemoteError::BadSetting {
+            what: format!("`{url}`: TLS: {}", innermost(&e)),
+        })
 }
 
 /// The last cause of `error`'s chain, in its own words.

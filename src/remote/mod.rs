@@ -13,6 +13,8 @@
 //!   `--remote`; without one every run stays on this machine.
 //! * [`stats`]: how many actions ran remotely, were answered by the action cache, or fell
 //!   back to a local run ([`RemoteStats`]), for documents and progress lines.
+//! * [`work_dir`]: a temporary directory named by what it holds when a remote engine runs
+//!   the actions, so that a second run's goto binaries are the same and the cache answers.
 //! * [`RemoteError`]: what went wrong talking to the server.
 //!
 //! The generated REAPI types come from the `bazel-remote-apis` crate (pre-generated prost
@@ -22,10 +24,12 @@
 mod client;
 pub(crate) mod tree;
 mod types;
+mod work_dir;
 
 pub use types::{
     ActionOutcome, ActionSpec, CacheMode, MountedTree, RemoteConfig, RemoteError, Token,
 };
+pub use work_dir::WorkDir;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -33,7 +37,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Attempts of one action before the caller runs it locally.
 const ATTEMPTS: u32 = 3;
@@ -50,7 +54,8 @@ impl Remote {
     /// one clear error at the start rather than a fallback on every run.
     pub fn connect(config: RemoteConfig) -> Result<Remote, RemoteError> {
         let token = config.token.as_ref().map(|t| t.0.as_str());
-        let client = client::Client::connect(&config.url, &config.instance, token)?;
+        let client =
+            client::Client::connect(&config.url, &config.instance, token, config.ca.as_deref())?;
         client.capabilities()?;
         Ok(Remote {
             config,
@@ -117,8 +122,9 @@ impl Remote {
     }
 }
 
-/// What the remote engine did in this process.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// What the remote engine did in this process (or in a part of its work, [`RemoteStats::since`]);
+/// the `remote` key of `learn --stats`, review and audit documents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RemoteStats {
     /// Actions the server's workers executed.
     pub executed: u64,
@@ -128,6 +134,26 @@ pub struct RemoteStats {
     pub retries: u64,
     /// Runs that went to the server and were then run on this machine after all.
     pub local_fallbacks: u64,
+}
+
+impl RemoteStats {
+    /// What happened after `earlier` (an earlier reading of [`stats`]).
+    pub fn since(&self, earlier: &RemoteStats) -> RemoteStats {
+        RemoteStats {
+            executed: self.executed.saturating_sub(earlier.executed),
+            cache_hits: self.cache_hits.saturating_sub(earlier.cache_hits),
+            retries: self.retries.saturating_sub(earlier.retries),
+            local_fallbacks: self.local_fallbacks.saturating_sub(earlier.local_fallbacks),
+        }
+    }
+
+    /// The counts in words, as the terminal, Markdown and HTML reports say them.
+    pub fn sentence(&self) -> String {
+        format!(
+            "{} actions executed, {} answered by the action cache, {} retried, {} run locally instead",
+            self.executed, self.cache_hits, self.retries, self.local_fallbacks
+        )
+    }
 }
 
 struct Counters {
@@ -152,6 +178,13 @@ pub fn stats() -> RemoteStats {
         retries: STATS.retries.load(Ordering::Relaxed),
         local_fallbacks: STATS.local_fallbacks.load(Ordering::Relaxed),
     }
+}
+
+/// A temporary directory for files whose paths goto binaries record: with a remote engine
+/// ([`current`]) named by `key` (a checkout's files, an instrumented copy's checkout and
+/// entry), so that a second run sends the same actions; else a random name ([`WorkDir`]).
+pub fn work_dir(prefix: &str, key: &[&[u8]]) -> std::io::Result<WorkDir> {
+    work_dir::make(prefix, key, current().is_some())
 }
 
 /// Counts a run that fell back to this machine.
@@ -189,7 +222,9 @@ mod tests {
             url: format!("grpc://127.0.0.1:{port}"),
             instance: String::new(),
             cache: CacheMode::ReadWrite,
+            jobs: 1,
             token: None,
+            ca: None,
         })
         .err()
         .expect("nothing listens there");
@@ -200,7 +235,9 @@ mod tests {
             url: "http://x".into(),
             instance: String::new(),
             cache: CacheMode::ReadWrite,
+            jobs: 1,
             token: None,
+            ca: None,
         });
         assert!(matches!(bad, Err(RemoteError::BadSetting { .. })));
     }

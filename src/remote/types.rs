@@ -36,13 +36,18 @@ impl std::str::FromStr for CacheMode {
 /// Where the server is and how to use it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RemoteConfig {
-    /// `grpc://host:port`.
+    /// `grpc://host:port`, or `grpcs://host:port` for TLS.
     pub url: String,
     /// The REAPI instance name (`""`: the server's default).
     pub instance: String,
     pub cache: CacheMode,
+    /// How many merges an audit reviews at once (`--remote-jobs`, at least 1).
+    pub jobs: usize,
     /// Sent as `authorization: Bearer TOKEN` with every call.
     pub token: Option<Token>,
+    /// With `grpcs://`: the PEM file of the CA the server's certificate must chain to
+    /// (a private CA), instead of the system's roots.
+    pub ca: Option<PathBuf>,
 }
 
 /// A bearer token, which no debug output shows.

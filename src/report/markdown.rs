@@ -63,7 +63,7 @@ pub(crate) fn series_page(page: &SeriesPage, options: &Options, limit: usize) ->
 
 /// The audit as a table, one row per merge; rows past the limit are left out, saying so.
 pub(crate) fn audit_page(page: &AuditPage, options: &Options, limit: usize) -> String {
-    let tail = tail(options, &page.tool);
+    let tail = tail(options, &with_remote(&page.tool, page.remote.as_deref()));
     let head = format!("# {}\n\n{}\n\n", text(&page.title), banner(&page.banner));
     let mut blocks = vec![
         "| merge | subject | verdict | unexpected | lost | overlapping | seconds |\n|---|---|---|---:|---:|---:|---:|\n"
@@ -201,7 +201,7 @@ fn coverage_block(coverage: &CoverageTable) -> String {
 /// `head`, the entries and the bounds, made to fit `limit`: without transition lists and
 /// source diffs if need be, then without whole entries from the end.
 fn laid_out(page: &Page, head: String, options: &Options, limit: usize) -> String {
-    let tail = tail(options, &page.tool);
+    let tail = tail(options, &with_remote(&page.tool, page.remote.as_deref()));
     let full = entry_blocks(page, Detail::Full);
     if let Some(text) = fits(&head, &full, &tail, limit) {
         return text;
@@ -370,6 +370,14 @@ fn cut(text: &str, max: usize) -> String {
     }
     out.push_str("\n…\n");
     out
+}
+
+/// The tool's line, and what the remote engine did when there was one.
+fn with_remote(tool: &str, remote: Option<&str>) -> String {
+    match remote {
+        Some(counts) => format!("{tool} · remote engine: {counts}"),
+        None => tool.to_string(),
+    }
 }
 
 fn tail(options: &Options, tool: &str) -> String {

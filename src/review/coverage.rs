@@ -351,13 +351,20 @@ impl SideJob<'_> {
                 end: h.end,
             })
             .collect();
-        let dir = tempfile::Builder::new()
-            .prefix("mergelens-coverage-")
-            .tempdir()
-            .map_err(|source| FrontEndError::Io {
+        // Named by the checkout, the entry and the hunks with a remote engine (whose cache
+        // keys on the paths the coverage queries' binaries record).
+        let hunks = format!("{:?}", config.mark_hunks);
+        let name = [
+            p.root.as_os_str().as_encoded_bytes(),
+            p.program.entry.as_bytes(),
+            hunks.as_bytes(),
+        ];
+        let dir = crate::remote::work_dir("mergelens-coverage-", &name).map_err(|source| {
+            FrontEndError::Io {
                 path: std::env::temp_dir(),
                 source,
-            })?;
+            }
+        })?;
         let program = cprog::instrument(&config, dir.path())?;
         let code = &program.hunk_code;
         let mut out: Vec<CoveredHunk> = self

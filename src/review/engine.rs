@@ -85,7 +85,7 @@ pub(crate) struct Prepared {
     /// The version's checkout.
     pub root: PathBuf,
     pub program: InstrumentedProgram,
-    _dir: tempfile::TempDir,
+    _dir: crate::remote::WorkDir,
 }
 
 /// One entry's versions, instrumented: those that define it, and those that do not.
@@ -417,13 +417,14 @@ fn prepare(
         return Ok(None);
     }
     let config = front_end_config(input, entry, settings);
-    let dir = tempfile::Builder::new()
-        .prefix("mergelens-instrumented-")
-        .tempdir()
-        .map_err(|source| ReviewError::Io {
+    // Named by the checkout (itself named by its files) and the entry with a remote engine.
+    let key = [input.root.as_os_str().as_encoded_bytes(), entry.as_bytes()];
+    let dir = crate::remote::work_dir("mergelens-instrumented-", &key).map_err(|source| {
+        ReviewError::Io {
             path: std::env::temp_dir(),
             source,
-        })?;
+        }
+    })?;
     match cprog::instrument(&config, dir.path()) {
         Ok(program) => Ok(Some(Prepared {
             version: input.version,

@@ -136,6 +136,8 @@ pub fn review_merge(
         },
         peak_memory_mib: Some(crate::process::peak_memory() >> 20),
         memory_limit_mib: settings.memory_limit.map(|b| b >> 20),
+        // The command that ran the review knows which of the engine's actions were its own.
+        remote: None,
     };
     Ok(ReviewReport {
         document,

@@ -16,7 +16,7 @@ pub(super) struct Checkout {
     pub(super) version: Version,
     /// How errors name the revision: `feature a5640c1`, `index`.
     pub(super) revision: String,
-    pub(super) dir: tempfile::TempDir,
+    pub(super) dir: crate::remote::WorkDir,
     pub(super) files: Vec<String>,
     pub(super) skipped: Vec<String>,
     pub(super) line_directives: Vec<(String, Vec<u32>)>,
@@ -29,10 +29,11 @@ pub(super) fn checkout(
     snapshot: &Snapshot,
     settings: &Settings,
 ) -> Result<Checkout, ReviewError> {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("mergelens-{version}-"))
-        .tempdir()
-        .map_err(|source| ReviewError::Io {
+    // Named by the version's files with a remote engine, whatever its role, so that another
+    // review of the same trees (a fresh clone, another CI job) sends the same actions.
+    let key = snapshot.content_key();
+    let dir =
+        crate::remote::work_dir("mergelens-tree-", &[&key]).map_err(|source| ReviewError::Io {
             path: std::env::temp_dir(),
             source,
         })?;

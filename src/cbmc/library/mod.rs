@@ -237,6 +237,10 @@ pub(super) fn supplement_command(
     };
     let mut cmd = Command::new(&tools.goto_cc);
     cmd.arg(binary).arg(&source).arg("-o").arg(binary);
+    // goto-cc records its working directory: the stable one, not this process's.
+    if let Some(dir) = stable.as_ref().and_then(|(_, path)| path.parent()) {
+        cmd.current_dir(dir);
+    }
     Ok(Some((cmd, stable.map(|(guard, _)| guard))))
 }
 

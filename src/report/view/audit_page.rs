@@ -64,6 +64,7 @@ pub(crate) fn audit_page(doc: &AuditDocument) -> AuditPage {
         banner,
         rows,
         tool: doc.tool.clone().unwrap_or_else(default_tool),
+        remote: doc.remote.map(|r| r.sentence()),
     }
 }
 

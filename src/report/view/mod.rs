@@ -321,6 +321,8 @@ pub(crate) struct Page {
     pub entries: Vec<EntryView>,
     pub bounds: BoundsView,
     pub tool: String,
+    /// What the remote engine did for the review, in words (`None`: no engine).
+    pub remote: Option<String>,
 }
 
 /// A review report: the page it shares with a diff, headed by a summary (its banner), the
@@ -373,6 +375,8 @@ pub(crate) struct AuditPage {
     pub banner: Banner,
     pub rows: Vec<AuditRow>,
     pub tool: String,
+    /// What the remote engine did for the audit, in words (`None`: no engine).
+    pub remote: Option<String>,
 }
 
 /// A series report: one step after the other.

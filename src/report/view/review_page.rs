@@ -65,6 +65,7 @@ pub(crate) fn review_page(review: &Review, draw: Draw) -> ReviewPage {
         entries,
         bounds: bounds_view(&review.bounds, true),
         tool: review.tool.clone().unwrap_or_else(default_tool),
+        remote: review.remote.map(|r| r.sentence()),
     };
     ReviewPage {
         page,
