@@ -8,7 +8,9 @@ use super::log::{
     Item, MAX_SITE, SITE_SHIFT, counter, global_values, len, log, read_count, read_values, result,
     seen,
 };
-use crate::cprog::product::{ARGUMENT_READER, INPUT_BYTES, input_reader, product_names};
+use crate::cprog::product::{
+    ARGUMENT_READER, INPUT_BYTES, ProductVersion, input_reader, product_names,
+};
 
 /// How many values each version may read from the input tape (one more read is out of the
 /// bounds).
@@ -550,6 +552,29 @@ pub(super) fn is_log(t: char, items: &[Item]) -> String {
         let _ = write!(cond, " && {}[{i}] == {}u", log(t), item.code());
     }
     format!("({cond})")
+}
+
+/// The globals every one of O, A, B and M observes (in O's order), and per version the
+/// observed index of each of its own (their count for one not observed).
+pub(super) fn observed_globals(versions: &[ProductVersion]) -> (Vec<String>, Vec<Vec<u32>>) {
+    let quadruple = &versions[..versions.len().min(4)];
+    let names: Vec<String> = quadruple
+        .first()
+        .map(|v| v.globals.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|g| quadruple.iter().all(|v| v.globals.contains(g)))
+        .collect();
+    let maps = versions
+        .iter()
+        .map(|v| {
+            v.globals
+                .iter()
+                .map(|g| names.iter().position(|n| n == g).unwrap_or(names.len()) as u32)
+                .collect()
+        })
+        .collect();
+    (names, maps)
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -213,6 +213,9 @@ pub struct ProductProgram {
     counters: Arc<CbmcCounters>,
     /// `--object-bits` once CBMC found its default too small (0: the default).
     object_bits: AtomicU32,
+    /// Whether CBMC runs with array field sensitivity: off (faster) until a run without it
+    /// ran out of memory.
+    field_sensitive: AtomicBool,
 }
 
 /// What [`ProductProgram::self_check`] found.
@@ -316,9 +319,10 @@ impl ProductProgram {
                 .collect(),
             pairs,
             results: versions.iter().all(|v| v.returns),
-            globals: observed_globals(versions),
+            globals: harness::observed_globals(versions),
             counters,
             object_bits: AtomicU32::new(0),
+            field_sensitive: AtomicBool::new(false),
         })
     }
 
@@ -614,9 +618,10 @@ impl ProductProgram {
             .args(["--property", "main.assertion.1"]);
         // Arrays as arrays, not element by element: on http-parser's
         // `http_parser_execute` one copy's symbolic execution took 314 s with CBMC's
-        // field sensitivity and 32 s without it (its small arrays, such as the 4-byte
-        // input, became one variable per element, each merged at every join).
-        if self.tools.version.major >= 6 {
+        // field sensitivity and 32 s without it (its small arrays became one variable per
+        // element, each merged at every join). On cJSON's parser it needed more memory
+        // (3.7 GB against 2.3 GB), so a run out of memory turns it back on.
+        if self.tools.version.major >= 6 && !self.field_sensitive.load(Ordering::Relaxed) {
             cmd.arg("--no-array-field-sensitivity");
         }
         if let Some(bits) = object_bits {
@@ -643,9 +648,16 @@ impl ProductProgram {
                         None => return Err(CbmcRunError::Cbmc { message }),
                     }
                 }
+                Err(CbmcRunError::OutOfMemory { .. }) if self.more_memory_frugal() => {}
                 other => return other,
             }
         }
+    }
+
+    /// Turns array field sensitivity back on after a run without it ran out of memory:
+    /// whether there was anything to turn on.
+    fn more_memory_frugal(&self) -> bool {
+        self.tools.version.major >= 6 && !self.field_sensitive.swap(true, Ordering::Relaxed)
     }
 
     fn check_once(
@@ -777,7 +789,13 @@ impl ProductProgram {
         cmd.args(["--slice-formula", "--dimacs", "--outfile"])
             .arg(&cnf);
         let deadline = timeout.map(|t| Instant::now() + t);
-        match run::run(cmd, "cbmc", deadline, Some(&self.counters))? {
+        let outcome = match run::run(cmd, "cbmc", deadline, Some(&self.counters)) {
+            Err(CbmcRunError::OutOfMemory { .. }) if self.more_memory_frugal() => {
+                return self.dimacs(source, (unwind, max_word_length, timeout), tags, room);
+            }
+            other => other?,
+        };
+        match outcome {
             Outcome::Finished(f) if f.status.success() => {}
             Outcome::Finished(_) => return Ok(None),
             Outcome::TimedOut => {
@@ -795,29 +813,6 @@ impl ProductProgram {
             .flatten();
         Ok(text.and_then(|text| QuadrupleFormula::read(&text, tags, room)))
     }
-}
-
-/// The globals every one of O, A, B and M observes (in O's order), and per version the
-/// observed index of each of its own (their count for one not observed).
-fn observed_globals(versions: &[ProductVersion]) -> (Vec<String>, Vec<Vec<u32>>) {
-    let quadruple = &versions[..versions.len().min(4)];
-    let names: Vec<String> = quadruple
-        .first()
-        .map(|v| v.globals.clone())
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|g| quadruple.iter().all(|v| v.globals.contains(g)))
-        .collect();
-    let maps = versions
-        .iter()
-        .map(|v| {
-            v.globals
-                .iter()
-                .map(|g| names.iter().position(|n| n == g).unwrap_or(names.len()) as u32)
-                .collect()
-        })
-        .collect();
-    (names, maps)
 }
 
 /// The largest formula kept, as for the learning's kept formulas (`program/kept.rs`): a
