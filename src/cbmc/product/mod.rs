@@ -648,7 +648,7 @@ impl ProductProgram {
                         None => return Err(CbmcRunError::Cbmc { message }),
                     }
                 }
-                Err(CbmcRunError::OutOfMemory { .. }) if self.more_memory_frugal() => {}
+                Err(CbmcRunError::OutOfMemory { .. }) if self.turn_field_sensitivity_on() => {}
                 other => return other,
             }
         }
@@ -656,7 +656,7 @@ impl ProductProgram {
 
     /// Turns array field sensitivity back on after a run without it ran out of memory:
     /// whether there was anything to turn on.
-    fn more_memory_frugal(&self) -> bool {
+    fn turn_field_sensitivity_on(&self) -> bool {
         self.tools.version.major >= 6 && !self.field_sensitive.swap(true, Ordering::Relaxed)
     }
 
@@ -790,7 +790,7 @@ impl ProductProgram {
             .arg(&cnf);
         let deadline = timeout.map(|t| Instant::now() + t);
         let outcome = match run::run(cmd, "cbmc", deadline, Some(&self.counters)) {
-            Err(CbmcRunError::OutOfMemory { .. }) if self.more_memory_frugal() => {
+            Err(CbmcRunError::OutOfMemory { .. }) if self.turn_field_sensitivity_on() => {
                 return self.dimacs(source, (unwind, max_word_length, timeout), tags, room);
             }
             other => other?,
