@@ -250,6 +250,16 @@ mod tests {
             .collect()
     }
 
+    /// A formula's header and four logs that each hold one `end` (code 0).
+    fn four_ended_logs() -> String {
+        let mut cnf = String::from("p cnf 1 0\n");
+        for t in ['o', 'a', 'b', 'm'] {
+            cnf.push_str(&symbol(&format!("__ml_fl_{t}#1"), &constant(1, 32)));
+            cnf.push_str(&symbol(&format!("__ml_fp_{t}#1"), &constant(0, 32)));
+        }
+        cnf
+    }
+
     #[test]
     fn every_quadruple_is_found_once_and_then_none() {
         // Every log is `end` (code 0), and O's holds it or not as variable 1 says.
@@ -290,11 +300,7 @@ mod tests {
 
     #[test]
     fn a_models_stream_bytes_pin_the_first_rows() {
-        let mut cnf = String::from("p cnf 1 0\n");
-        for t in ['o', 'a', 'b', 'm'] {
-            cnf.push_str(&symbol(&format!("__ml_fl_{t}#1"), &constant(1, 32)));
-            cnf.push_str(&symbol(&format!("__ml_fp_{t}#1"), &constant(0, 32)));
-        }
+        let mut cnf = four_ended_logs();
         // Two rows of a stream: byte 0 of row 0 is 7, byte 1 of row 1 is 200.
         let mut rows = vec!["FALSE"; 2 * 8 * INPUT_BYTES];
         rows[..8].copy_from_slice(&constant(7, 8));
@@ -314,11 +320,7 @@ mod tests {
 
     #[test]
     fn a_whole_tape_gives_each_element() {
-        let mut cnf = String::from("p cnf 1 0\n");
-        for t in ['o', 'a', 'b', 'm'] {
-            cnf.push_str(&symbol(&format!("__ml_fl_{t}#1"), &constant(1, 32)));
-            cnf.push_str(&symbol(&format!("__ml_fp_{t}#1"), &constant(0, 32)));
-        }
+        let mut cnf = four_ended_logs();
         let mut tape = constant(0, 64);
         tape.extend(constant(9, 64));
         let zeros = [constant(0, 64), constant(0, 64)].concat();
