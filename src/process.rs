@@ -170,8 +170,9 @@ const STOP_POLL: Duration = Duration::from_millis(100);
 
 /// Runs `cmd` to completion, or until `deadline`, or until it writes more than `cap` bytes on
 /// either stream, or until the process is asked to stop ([`crate::stop`]: Ctrl-C, the time
-/// budget); in all but the first case the child's whole process group is killed (gcc and
-/// goto-cc run subprocesses of their own).
+/// budget, the end of the share of it the current part was given); in all but the first
+/// case the child's whole process group is killed (gcc and goto-cc run subprocesses of
+/// their own).
 pub fn run_bounded(
     mut cmd: Command,
     deadline: Option<Instant>,
@@ -180,7 +181,6 @@ pub fn run_bounded(
     if crate::stop::stop_reason().is_some() {
         return Ok(Ran::Stopped);
     }
-    let budget = crate::stop::deadline();
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -230,7 +230,9 @@ pub fn run_bounded(
                 }
             },
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if crate::stop::stop_requested() || budget.is_some_and(|b| Instant::now() >= b) {
+                // The share of one part of the run ends it as the budget does: a single
+                // long run (a per-execution check) must not spend the parts after it.
+                if crate::stop::stop_reason().is_some() {
                     outcome = Some(Ran::Stopped);
                     break;
                 }
@@ -391,6 +393,37 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// Set in the copy of this test binary that [`the_end_of_a_share_stops_a_run_under_way`]
+    /// starts: the stop state is process-wide, so the share is set in a process of its own.
+    const SHARE_CHILD: &str = "MERGELENS_TEST_SHARE_CHILD";
+
+    #[test]
+    fn the_end_of_a_share_stops_a_run_under_way() {
+        if std::env::var_os(SHARE_CHILD).is_some() {
+            let _share = crate::stop::Share::start(Duration::from_millis(300));
+            let start = Instant::now();
+            let ran = run_bounded(sh("sleep 30"), None, 1024).unwrap();
+            assert!(matches!(ran, Ran::Stopped), "{ran:?}");
+            assert!(start.elapsed() < Duration::from_secs(10));
+            assert_eq!(
+                crate::stop::stop_reason(),
+                Some(crate::stop::StopReason::ShareSpent)
+            );
+            return;
+        }
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "process::tests::the_end_of_a_share_stops_a_run_under_way",
+                "--exact",
+            ])
+            .env(SHARE_CHILD, "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains("1 passed"), "{text}");
     }
 
     #[test]
