@@ -301,3 +301,40 @@ fn a_change_both_branches_made_to_a_tokenizer_is_explained() {
     // 22 when every execution where the base alone differs was enumerated.
     assert_eq!(check["quadruples"], 5, "{check}");
 }
+
+/// `main` reads two characters and compares them with `strcmp` against "ab" (behind a
+/// `strlen` of a 40-character constant when `long`); `armed` is what ours adds when they
+/// match, `fire` what theirs adds at the end.
+fn compare(armed: &str, fire: &str, long: bool) -> String {
+    let guard = if long {
+        "strlen(\"0123456789012345678901234567890123456789\") > 30 && "
+    } else {
+        ""
+    };
+    format!(
+        "#include <string.h>\nchar nondet_char(void);\nint armed;\nvoid hit(void) {{}}\nvoid miss(void) {{}}\nvoid fire(void) {{}}\n\nint main(void)\n{{\n    char word[3];\n    word[0] = nondet_char();\n    word[1] = nondet_char();\n    word[2] = 0;\n    if ({guard}strcmp(word, \"ab\") == 0) {{\n        hit();{armed}\n    }} else {{\n        miss();\n    }}\n\n    /* between */\n\n    {fire}\n    return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn library_loops_are_unwound_as_often_as_the_executions_need_and_no_less() {
+    for long in [false, true] {
+        let repo = merge(
+            &compare("", "", long),
+            &compare(" armed = 1;", "", long),
+            &compare("", "if (armed) fire();", long),
+        );
+        let (code, doc, said) = review(&repo, &[]);
+        // Only the merge fires, on "ab": found through strcmp's whole loop either way.
+        assert_eq!(code, Some(1), "{said}");
+        assert_eq!(doc["verdict"], "unexpected", "{said}");
+        let entry = &doc["entries"][0];
+        let check = &entry["execution_check"];
+        assert_eq!(check["complete"], true, "{check}");
+        assert_eq!(check["unexpected"], 1, "{check}");
+        assert_eq!(word(&entry["executions"][0]["merged"]), "hit fire end");
+        // strcmp's loop runs at most three times; strlen's 41 times, past every candidate.
+        let fit = if long { Value::Null } else { Value::from(8) };
+        assert_eq!(check["library_unwind"], fit, "long: {long}: {check}");
+    }
+}

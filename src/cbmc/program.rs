@@ -2,6 +2,7 @@
 
 pub(crate) mod keep_queries;
 mod kept;
+pub(super) mod library_loops;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -95,7 +96,9 @@ pub struct GotoProgram {
     /// The loops of CBMC's library models that the program calls (`strncpy.0`), each run
     /// with [`LIBRARY_UNWIND`]; found on the first query.
     library_loops: std::sync::OnceLock<Vec<String>>,
-    library_unwind: u32,
+    pub(super) library_unwind: u32,
+    /// The library unwinding proved enough at each bounds asked ([`super::reach`]).
+    pub(super) library_fits: Mutex<Vec<(Bounds, u32)>>,
     counters: Arc<CbmcCounters>,
     /// `--object-bits` once CBMC found the default too small (0: the default).
     object_bits: AtomicU32,
@@ -157,6 +160,7 @@ impl GotoProgram {
             recursive: Vec::new(),
             library_loops: std::sync::OnceLock::new(),
             library_unwind: LIBRARY_UNWIND,
+            library_fits: Mutex::new(Vec::new()),
             counters: Arc::new(CbmcCounters::new()),
             object_bits: AtomicU32::new(0),
             letters: None,
@@ -513,6 +517,26 @@ impl GotoProgram {
         timeout: Option<Duration>,
         what: impl FnOnce() -> String,
     ) -> Result<(Report, Vec<u8>), CbmcRunError> {
+        // A run of unwinding assertions reports the loops the usual bound cuts.
+        let library_unwind = if options.contains(&"--unwinding-assertions") {
+            self.library_unwind
+        } else {
+            self.fitted_library_unwind(bounds, deadline, timeout)?
+        };
+        let at = (bounds, library_unwind);
+        self.check_output_at(source, options, at, (deadline, timeout), what)
+    }
+
+    /// [`GotoProgram::check_output`] with the library's loops unwound `library_unwind`
+    /// times.
+    pub(super) fn check_output_at(
+        &self,
+        source: &str,
+        options: &[&str],
+        (bounds, library_unwind): (Bounds, u32),
+        (deadline, timeout): (Option<Instant>, Option<Duration>),
+        what: impl FnOnce() -> String,
+    ) -> Result<(Report, Vec<u8>), CbmcRunError> {
         let timed_out = || {
             run::unanswered(CbmcRunError::Timeout {
                 what: what(),
@@ -555,7 +579,7 @@ impl GotoProgram {
                 bounds.unwind,
                 &self.recursive,
                 library_loops,
-                self.library_unwind,
+                library_unwind,
             ));
             cmd.args(
                 common_options(&self.tools)
@@ -639,53 +663,6 @@ pub(super) fn more_object_bits(errors: &[String], current: Option<u32>) -> Optio
         .unwrap_or(8);
     let more = used + 4;
     (more <= MAX_OBJECT_BITS).then_some(more)
-}
-
-impl GotoProgram {
-    /// The loop ids (`strncpy.0`) of CBMC's C library models that the program calls, from
-    /// `cbmc --show-loops` (a fraction of a second, not counted as a query): CBMC adds a
-    /// model only for a function the program declares and does not define, so a user's own
-    /// `strlen` keeps the program's bound. The harnesses call no library function, so the
-    /// program alone decides. If CBMC cannot list them (e.g. the entry is missing), there
-    /// are none, and the query itself reports what is wrong.
-    fn library_loops(&self, deadline: Option<Instant>) -> Result<&[String], CbmcRunError> {
-        if let Some(loops) = self.library_loops.get() {
-            return Ok(loops);
-        }
-        let mut cmd = Command::new(&self.tools.cbmc);
-        cmd.arg(&self.binary).arg("--show-loops");
-        if self.entry != DEFAULT_ENTRY {
-            cmd.arg("--function").arg(&self.entry);
-        }
-        let loops = match run::run_declared(cmd, &[&self.binary], deadline, None)? {
-            Outcome::Finished(f) if f.status.success() => {
-                library_loop_ids(&String::from_utf8_lossy(&f.stdout))
-            }
-            _ => Vec::new(),
-        };
-        Ok(self.library_loops.get_or_init(|| loops))
-    }
-}
-
-/// The ids of the loops `cbmc --show-loops` lists in CBMC's library models: a `Loop ID:`
-/// line followed by `  file <builtin-library-NAME> line N function NAME`.
-pub(super) fn library_loop_ids(listing: &str) -> Vec<String> {
-    let mut ids = Vec::new();
-    let mut current: Option<&str> = None;
-    for line in listing.lines() {
-        if let Some(id) = line.strip_prefix("Loop ").and_then(|l| l.strip_suffix(':')) {
-            current = Some(id);
-        } else if let Some(id) = current.take()
-            && line
-                .trim_start()
-                .strip_prefix("file ")
-                .and_then(|rest| rest.split(" line ").next())
-                .is_some_and(library::is_library_file)
-        {
-            ids.push(id.to_string());
-        }
-    }
-    ids
 }
 
 /// The event hook's contract (a letter of the alphabet, never `end`), as the harness of a
@@ -861,13 +838,6 @@ mod tests {
         assert_eq!(more_object_bits(&said(12), Some(12)), Some(16));
         assert_eq!(more_object_bits(&said(24), Some(24)), None);
         assert_eq!(more_object_bits(&["another error".to_string()], None), None);
-    }
-
-    #[test]
-    fn library_loops_are_those_of_cbmcs_models() {
-        let listing = "Adding CPROVER library (x86_64)\nLoop main.0:\n  file t.c line 4 function main\n\nLoop strncpy.0:\n  file <builtin-library-strncpy> line 30 function strncpy\n\nLoop strlen.0:\n  file <builtin-library-strlen> line 18 function strlen\n";
-        assert_eq!(library_loop_ids(listing), ["strncpy.0", "strlen.0"]);
-        assert!(library_loop_ids("Loop main.0:\n  file m.c line 1 function main\n").is_empty());
     }
 
     #[test]

@@ -273,6 +273,12 @@ pub struct ExecutionCheck {
     /// read (absent when no CBMC run was needed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_check: Option<SelfCheck>,
+    /// How often the check unwound the loops of CBMC's library models (`strncmp`'s,
+    /// `memchr`'s), when it proved that no execution within the bounds runs one more
+    /// often: the same executions as the learning's bound, found sooner. Absent: the
+    /// learning's bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library_unwind: Option<u32>,
 }
 
 /// The self-check of the per-execution check: a version run beside a copy of itself on

@@ -119,6 +119,7 @@ pub(crate) fn check_entry(
                 ..Enumeration::default()
             },
             unseen: Vec::new(),
+            library_unwind: None,
         },
         Some(c) => {
             ctx.progress(&format!("{entry}: per-execution check from the cache"));
@@ -150,6 +151,7 @@ pub(crate) fn check_entry(
         cbmc_runs: counters.runs(),
         from_cache,
         self_check: run.self_check,
+        library_unwind: run.library_unwind,
         ..observing(&run.enumeration)
     };
     let diverged = check.self_check.as_ref().is_some_and(|s| !s.identical);
@@ -567,6 +569,15 @@ fn run_product(
         "{entry}: per-execution check (with its self-check) at --unwind {} --max-word-length {}",
         bounds.unwind, bounds.max_word_length
     ));
+    let started = Instant::now();
+    let counts = |l: &str| alphabet.letter(l).is_some();
+    let library_unwind = product.fit_library_unwind(counts, bounds, settings.query_timeout)?;
+    if let Some(fit) = library_unwind {
+        ctx.progress(&format!(
+            "{entry}: no execution within the bounds runs a library loop more than {fit} times ({:.1} s): the check unwinds them {fit} times",
+            started.elapsed().as_secs_f64()
+        ));
+    }
     let failed = AtomicBool::new(false);
     let enumerate = || {
         product.enumerate(
@@ -606,6 +617,7 @@ fn run_product(
         self_check: Some(self_check),
         enumeration,
         unseen: Vec::new(),
+        library_unwind,
     })
 }
 

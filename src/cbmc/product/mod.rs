@@ -49,8 +49,9 @@ use super::error::CbmcRunError;
 use super::json;
 use super::library;
 use super::locate::Toolchain;
+use super::program::library_loops::library_loop_ids;
 use super::program::{
-    common_options, describe_status, goto_cc, library_loop_ids, more_object_bits, unwinding,
+    LIBRARY_UNWIND, common_options, describe_status, goto_cc, more_object_bits, unwinding,
     write_harness,
 };
 use super::run::{self, CbmcCounters, Outcome};
@@ -59,6 +60,7 @@ use crate::cprog::product::{ProductVersion, product_names};
 
 mod formula;
 mod harness;
+mod library_fit;
 mod log;
 mod shapes;
 mod sites;
@@ -216,6 +218,9 @@ pub struct ProductProgram {
     /// Whether CBMC runs with array field sensitivity: off (faster) until a run without it
     /// ran out of memory.
     field_sensitive: AtomicBool,
+    /// How often the loops of CBMC's library models may iterate: [`LIBRARY_UNWIND`] until
+    /// [`ProductProgram::fit_library_unwind`] proved a smaller bound cuts no execution.
+    library_unwind: AtomicU32,
 }
 
 /// What [`ProductProgram::self_check`] found.
@@ -323,6 +328,7 @@ impl ProductProgram {
             counters,
             object_bits: AtomicU32::new(0),
             field_sensitive: AtomicBool::new(false),
+            library_unwind: AtomicU32::new(LIBRARY_UNWIND),
         })
     }
 
@@ -597,25 +603,29 @@ impl ProductProgram {
 
     /// The CBMC command checking the property of harness `source` (written to a directory
     /// of its own, which the returned guard keeps) linked with `binary` at `unwind`. CBMC
-    /// links the harness with the product itself: no goto-cc run per query.
+    /// links the harness with the product itself: no goto-cc run per query. With `fit`, it
+    /// checks the unwinding assertions instead, the library's loops unwound `fit` times.
     fn command(
         &self,
         binary: &Binary,
         source: &str,
-        unwind: u32,
-        object_bits: Option<u32>,
+        (unwind, object_bits): (u32, Option<u32>),
+        fit: Option<u32>,
     ) -> Result<(TempDir, Command), CbmcRunError> {
         let (query_dir, harness_c) = write_harness(self.dir.path(), source)?;
+        let library_unwind = fit.unwrap_or_else(|| self.library_unwind.load(Ordering::Relaxed));
         let mut cmd = Command::new(&self.tools.cbmc);
-        cmd.arg(&harness_c)
-            .arg(&binary.path)
-            .args(unwinding(
-                unwind,
-                &binary.recursive,
-                &binary.library_loops,
-                super::program::LIBRARY_UNWIND,
-            ))
-            .args(["--property", "main.assertion.1"]);
+        cmd.arg(&harness_c).arg(&binary.path).args(unwinding(
+            unwind,
+            &binary.recursive,
+            &binary.library_loops,
+            library_unwind,
+        ));
+        if fit.is_some() {
+            cmd.arg("--unwinding-assertions");
+        } else {
+            cmd.args(["--property", "main.assertion.1"]);
+        }
         // Arrays as arrays, not element by element: on http-parser's
         // `http_parser_execute` one copy's symbolic execution took 314 s with CBMC's
         // field sensitivity and 32 s without it (its small arrays became one variable per
@@ -627,7 +637,11 @@ impl ProductProgram {
         if let Some(bits) = object_bits {
             cmd.arg("--object-bits").arg(bits.to_string());
         }
-        cmd.args(common_options(&self.tools));
+        cmd.args(
+            common_options(&self.tools)
+                .into_iter()
+                .filter(|o| fit.is_none() || *o != "--no-unwinding-assertions"),
+        );
         Ok((query_dir, cmd))
     }
 
@@ -668,7 +682,8 @@ impl ProductProgram {
         object_bits: Option<u32>,
     ) -> Result<json::Report, CbmcRunError> {
         let deadline = timeout.map(|t| Instant::now() + t);
-        let (dir, mut cmd) = self.command(query.binary, query.source, unwind, object_bits)?;
+        let (dir, mut cmd) =
+            self.command(query.binary, query.source, (unwind, object_bits), None)?;
         cmd.arg("--json-ui").arg("--trace");
         if query.slice {
             cmd.arg("--slice-formula");
@@ -784,7 +799,8 @@ impl ProductProgram {
         tags: &[char],
         room: usize,
     ) -> Result<Option<QuadrupleFormula>, CbmcRunError> {
-        let (dir, mut cmd) = self.command(&self.binary, source, unwind, self.object_bits())?;
+        let (dir, mut cmd) =
+            self.command(&self.binary, source, (unwind, self.object_bits()), None)?;
         let cnf = dir.path().join("search.cnf");
         cmd.args(["--slice-formula", "--dimacs", "--outfile"])
             .arg(&cnf);
