@@ -821,3 +821,58 @@ fn a_series_of_tags_with_remote_jobs_runs_its_steps_at_once_and_gives_the_local_
     let since = (engine.executed() - executed) as u64;
     assert_eq!(counts["executed"], since, "{counts} {stderr}");
 }
+
+#[test]
+fn remote_jobs_split_a_learnings_membership_runs_across_workers_with_the_same_answers() {
+    // The paper's baseline asks CBMC once per word: many runs of one query, which two
+    // workers take at the same time.
+    let engine = Engine::start_with(&["--workers", "2"]);
+    let dir = tempfile::tempdir().unwrap();
+    let (local, local_doc, local_stats) = learn(dir.path(), "loop_calls.c", &["--baseline"]);
+    assert!(local.status.success(), "{local:?}");
+    let (remote, remote_doc, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &[
+            "--baseline",
+            "--remote",
+            &engine.url,
+            "--remote-instance",
+            "main",
+            "--remote-jobs",
+            "2",
+            "--remote-cache",
+            "read-only",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&remote.stderr);
+    assert!(remote.status.success(), "{stderr}");
+    assert_eq!(local_doc, remote_doc, "the same automaton");
+    // The same runs: the counts of the learning's statistics are those of the local one.
+    assert!(
+        local_stats["cbmc_runs"].as_u64().unwrap() >= 2,
+        "{local_stats}"
+    );
+    for key in ["membership_queries", "cbmc_runs"] {
+        assert_eq!(stats[key], local_stats[key], "{key}: {stats}");
+    }
+    let words = |s: &serde_json::Value| s["teacher"]["words_to_cbmc"].clone();
+    assert_eq!(words(&stats), words(&local_stats), "{stats}");
+    assert_eq!(stats["remote"]["local_fallbacks"], 0, "{stats}");
+    let executed = stats["remote"]["executed"].as_u64().unwrap();
+    assert!(executed >= 2, "{stats}");
+    // Some two actions ran at the same time.
+    let times = std::fs::read_to_string(engine.executions.with_extension("txt.times")).unwrap();
+    let spans: Vec<(f64, f64)> = times
+        .lines()
+        .map(|l| {
+            let f: Vec<f64> = l.split(' ').skip(2).map(|x| x.parse().unwrap()).collect();
+            (f[0], f[1])
+        })
+        .collect();
+    let overlap = spans
+        .iter()
+        .enumerate()
+        .any(|(i, a)| spans[i + 1..].iter().any(|b| a.0 < b.1 && b.0 < a.1));
+    assert!(overlap, "no two actions at once: {times}");
+}
