@@ -875,4 +875,8 @@ fn remote_jobs_split_a_learnings_membership_runs_across_workers_with_the_same_an
         .enumerate()
         .any(|(i, a)| spans[i + 1..].iter().any(|b| a.0 < b.1 && b.0 < a.1));
     assert!(overlap, "no two actions at once: {times}");
+    // And none twice (runs at once share the program's `--show-loops`, run once before).
+    let digests: Vec<&str> = times.lines().filter_map(|l| l.split(' ').next()).collect();
+    let distinct: std::collections::HashSet<&&str> = digests.iter().collect();
+    assert_eq!(distinct.len(), digests.len(), "{times}");
 }

@@ -648,6 +648,13 @@ impl GotoProgram {
     /// `strlen` keeps the program's bound. The harnesses call no library function, so the
     /// program alone decides. If CBMC cannot list them (e.g. the entry is missing), there
     /// are none, and the query itself reports what is wrong.
+    /// Runs now what every query shares (the library's loops), so that queries started at
+    /// once do not each run it.
+    pub(crate) fn prepare_queries(&self, timeout: Option<Duration>) -> Result<(), CbmcRunError> {
+        self.library_loops(timeout.map(|t| Instant::now() + t))
+            .map(drop)
+    }
+
     fn library_loops(&self, deadline: Option<Instant>) -> Result<&[String], CbmcRunError> {
         if let Some(loops) = self.library_loops.get() {
             return Ok(loops);

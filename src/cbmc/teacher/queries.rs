@@ -183,6 +183,8 @@ impl CbmcTeacher<'_> {
     ) -> Result<Vec<Result<Vec<bool>, CbmcRunError>>, CbmcTeacherError> {
         let (bounds, end, timeout) = self.query_settings();
         let goto = self.goto()?;
+        // A failure here is each run's to meet again, and to report.
+        let _ = goto.prepare_queries(timeout);
         Ok(std::thread::scope(|scope| {
             let runs: Vec<_> = parts
                 .iter()
