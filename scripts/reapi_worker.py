@@ -16,7 +16,7 @@ tree in every action). Runs in the virtual environment scripts/install-buildgrid
 --executions FILE: each run appends one line (the action's digest) to FILE, so a test can
 count what was executed rather than answered from the cache (one line each: the action's
 digest, the worker's process id, its input root's digest, its timeout and its command line), and FILE.times one line per
-finished action (its digest and seconds).
+finished action (its digest, its seconds, and its start and end on the monotonic clock).
 """
 
 import argparse
@@ -237,7 +237,10 @@ def run_lease(cas, directories, lease, args):
         lease.status.message = str(e)
     if args.executions:
         with open(args.executions + ".times", "a") as f:
-            f.write(f"{digest} {time.monotonic() - started:.3f}\n")
+            # Seconds, then the start and the end on the machine's monotonic clock, which
+            # every worker shares: a test sees which actions ran at the same time.
+            ended = time.monotonic()
+            f.write(f"{digest} {ended - started:.3f} {started:.3f} {ended:.3f}\n")
     lease.state = bots_pb2.LeaseState.COMPLETED
 
 

@@ -30,6 +30,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 
+mod slot;
+
 use landlock::{
     AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr, path_beneath_rules,
 };
@@ -100,6 +102,8 @@ pub fn status() -> Status {
 /// when dropped.
 pub struct ChildrenConfined {
     temp: Option<PathBuf>,
+    /// The lock of a stable directory, let go of after the directory is removed.
+    slot: Option<slot::Slot>,
 }
 
 impl Drop for ChildrenConfined {
@@ -107,6 +111,7 @@ impl Drop for ChildrenConfined {
         if let Some(temp) = &self.temp {
             let _ = std::fs::remove_dir_all(temp);
         }
+        drop(self.slot.take());
     }
 }
 
@@ -118,30 +123,26 @@ pub fn confine_children() -> io::Result<ChildrenConfined> {
 }
 
 /// [`confine_children`], with a private directory whose name is the same from run to run:
-/// the first free of `mergelens-remote-0` to `-7` in the temporary directory (created by this
-/// process, private to its user), random when all are taken. A remote engine's action cache
-/// keys on the paths goto binaries record, which lie in it.
+/// the first of `mergelens-remote-0` to `-7` in the temporary directory that no live process
+/// holds (made by this process, private to its user, or a killed run's taken over and
+/// emptied: `slot`), random when all are held. A remote engine's action cache keys on the
+/// paths goto binaries record, which lie in it.
 pub fn confine_children_stable() -> io::Result<ChildrenConfined> {
     confine(true)
 }
 
 fn confine(stable: bool) -> io::Result<ChildrenConfined> {
     if !matches!(status(), Status::Available { .. }) || CONFINED.get().is_some() {
-        return Ok(ChildrenConfined { temp: None });
+        return Ok(ChildrenConfined {
+            temp: None,
+            slot: None,
+        });
     }
-    let slot = |n: u32| {
-        use std::os::unix::fs::DirBuilderExt;
-        let dir = std::env::temp_dir().join(format!("mergelens-remote-{n}"));
-        // Fails on any existing entry, a link included: a name made first by someone else
-        // (or left by a killed run) is never ours.
-        std::fs::DirBuilder::new()
-            .mode(0o700)
-            .create(&dir)
-            .ok()
-            .map(|()| dir)
-    };
-    let temp = match (0..8).filter(|_| stable).find_map(slot) {
-        Some(dir) => dir,
+    let slot = stable
+        .then(|| slot::claim(&std::env::temp_dir(), "mergelens-remote-", 8))
+        .flatten();
+    let temp = match &slot {
+        Some(slot) => slot.dir.clone(),
         None => tempfile::Builder::new()
             .prefix("mergelens-review-")
             .tempdir()?
@@ -154,7 +155,10 @@ fn confine(stable: bool) -> io::Result<ChildrenConfined> {
         temp: temp.clone(),
         allowed: Mutex::new(Vec::new()),
     });
-    Ok(ChildrenConfined { temp: Some(temp) })
+    Ok(ChildrenConfined {
+        temp: Some(temp),
+        slot,
+    })
 }
 
 /// Whether the children of this process are confined.

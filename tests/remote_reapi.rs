@@ -203,21 +203,43 @@ fn a_server_that_is_down_is_one_clear_error_before_any_work() {
 }
 
 /// The document's `remote` counts (`Null` when absent), and its Markdown report's line
-/// that says them.
+/// that says them; its HTML report says them too (and says nothing of an engine when the
+/// document has no counts).
 fn remote_counts(path: &Path) -> (serde_json::Value, Option<String>) {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let markdown = Command::new(env!("CARGO_BIN_EXE_mergelens"))
-        .args(["report", "--format", "md"])
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(markdown.status.success(), "{markdown:?}");
-    let line = String::from_utf8_lossy(&markdown.stdout)
+    let report = |format: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_mergelens"))
+            .args(["report", "--format", format])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let line = report("md")
         .lines()
         .find(|l| l.contains("remote engine:"))
         .map(str::to_string);
-    (v["remote"].clone(), line)
+    let html = report("html");
+    let counts = &v["remote"];
+    if counts.is_null() {
+        assert!(!html.contains("Remote engine"), "{html}");
+    } else {
+        let n = |key: &str| counts[key].as_u64().unwrap();
+        let sentence = format!(
+            "Remote engine: {} actions executed, {} answered by the action cache, {} retried, {} run locally instead.",
+            n("executed"),
+            n("cache_hits"),
+            n("retries"),
+            n("local_fallbacks")
+        );
+        assert!(
+            html.contains(&sentence),
+            "the HTML report lacks {sentence:?}"
+        );
+    }
+    (counts.clone(), line)
 }
 
 /// A review's document less what differs between any two runs (times, memory, the remote
@@ -649,4 +671,212 @@ fn a_grpcs_server_is_reached_over_tls_with_the_private_ca_in_the_environment() {
     let executed = stats["remote"]["executed"].as_u64().unwrap();
     assert!(executed >= 1, "{stats}");
     assert_eq!(executed as usize, engine.executed(), "{stats}");
+}
+
+/// Whether a process still runs with `TMPDIR=dir` (a tool a killed review started: the
+/// sandbox gives each its private directory as `TMPDIR`).
+fn a_tool_runs_in(dir: &Path) -> bool {
+    let wanted = format!("TMPDIR={}", dir.display());
+    std::fs::read_dir("/proc").unwrap().flatten().any(|p| {
+        std::fs::read(p.path().join("environ"))
+            .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == wanted.as_bytes()))
+    })
+}
+
+#[test]
+fn a_run_killed_with_sigkill_leaves_its_directory_to_the_next_run_and_the_cache_answers() {
+    let engine = Engine::start();
+    let repo = common::fig12();
+    let temp = tempfile::tempdir().unwrap();
+    let tmpdir = temp.path().to_str().unwrap();
+    let slot = temp.path().join("mergelens-remote-0");
+    let review = |name: &str| {
+        let mut cmd = repo.command(
+            Path::new(env!("CARGO_BIN_EXE_mergelens")),
+            &[("TMPDIR", tmpdir)],
+        );
+        let out = temp.path().join(name);
+        cmd.args(["review", "main", "feature", "--no-cache", "-o"])
+            .arg(out)
+            .args(["--remote", &engine.url, "--remote-instance", "main"]);
+        cmd
+    };
+    let first = review("first.json").output().unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", common::text(&first));
+    let executed = engine.executed();
+    assert!(executed >= 1);
+    assert!(!slot.exists(), "a run that ends removes its directory");
+    // The second run is killed as soon as it holds the directory: nothing removes it.
+    let mut second = review("second.json").stderr(Stdio::null()).spawn().unwrap();
+    while !slot.exists() {
+        assert!(
+            second.try_wait().unwrap().is_none(),
+            "ended before it was killed"
+        );
+        std::thread::yield_now();
+    }
+    second.kill().unwrap();
+    second.wait().unwrap();
+    assert!(slot.is_dir(), "SIGKILL leaves the directory behind");
+    // Tools it started may still run in it; they end by themselves.
+    while a_tool_runs_in(&slot) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // The third run takes the dead run's directory over, so its actions are the first's
+    // and the cache answers them all.
+    let third = review("third.json").output().unwrap();
+    let stderr = common::text(&third);
+    assert_eq!(third.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        engine.executed(),
+        executed,
+        "nothing executed again: {stderr}"
+    );
+    assert!(stderr.contains("0 actions executed"), "{stderr}");
+    let (l, r) = (
+        comparable(&temp.path().join("first.json")),
+        comparable(&temp.path().join("third.json")),
+    );
+    assert_eq!(l, r);
+    let left: Vec<_> = std::fs::read_dir(temp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("mergelens"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// v1 to v4, each tag changing one call of `main`.
+fn four_tags() -> common::Repo {
+    let repo = common::Repo::new();
+    for (k, (first, second)) in [("a", "b"), ("c", "b"), ("c", "d"), ("e", "d")]
+        .into_iter()
+        .enumerate()
+    {
+        repo.commit("prog.c", &calls(first, second), &format!("v{}", k + 1));
+        repo.git(&["tag", &format!("v{}", k + 1)]);
+    }
+    repo
+}
+
+#[test]
+fn a_series_of_tags_with_remote_jobs_runs_its_steps_at_once_and_gives_the_local_document() {
+    let engine = Engine::start();
+    let repo = four_tags();
+    let out = tempfile::tempdir().unwrap();
+    let diff = |name: &str, extra: &[&str]| {
+        let path = out.path().join(name);
+        let mergelens = Path::new(env!("CARGO_BIN_EXE_mergelens"));
+        let output = repo
+            .command(mergelens, &[("MERGELENS_PROGRESS_SECS", "0.2")])
+            .args(["diff", "--tags", "v*", "--no-cache", "-o"])
+            .arg(&path)
+            .args(extra)
+            .output()
+            .unwrap();
+        // Every step changes behaviour: exit code 1.
+        assert_eq!(output.status.code(), Some(1), "{}", common::text(&output));
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (path, stdout, stderr)
+    };
+    let (local, local_lines, _) = diff("local.json", &[]);
+    assert_eq!(local_lines.lines().count(), 3, "{local_lines}");
+    let remote = ["--remote", engine.url.as_str(), "--remote-instance", "main"];
+    let at_once = [&remote[..], &["--remote-jobs", "3"]].concat();
+    let (concurrent, lines, stderr) = diff("at-once.json", &at_once);
+    assert_eq!(lines, local_lines, "the steps' lines in order: {stderr}");
+    for step in ["v1..v2:", "v2..v3:", "v3..v4:"] {
+        assert!(
+            stderr.contains(&format!("mergelens: progress: step {step}")),
+            "each step's progress says which: {stderr}"
+        );
+    }
+    assert!(
+        comparable(&local) == comparable(&concurrent),
+        "the documents differ"
+    );
+    let executed = engine.executed();
+    assert!(executed >= 1, "{stderr}");
+    // The series' document counts the steps' actions together.
+    let (counts, line) = remote_counts(&concurrent);
+    assert_eq!(counts["executed"], executed as u64, "{counts}");
+    assert!(line.is_some(), "{counts}");
+    assert_eq!(remote_counts(&local), (serde_json::Value::Null, None));
+    // Under a time budget, one step at a time, saying so; the cache answers them all.
+    let budget = [&at_once[..], &["--time-budget", "600"]].concat();
+    let (sequential, lines, stderr) = diff("budget.json", &budget);
+    assert!(
+        stderr.contains("--remote-jobs: steps one at a time under --time-budget"),
+        "{stderr}"
+    );
+    assert_eq!(lines, local_lines);
+    assert!(
+        comparable(&local) == comparable(&sequential),
+        "the documents differ"
+    );
+    // Its own actions are counted; steps at once check out a version two steps share under
+    // a second name, so these are not all the same actions as theirs.
+    let (counts, _) = remote_counts(&sequential);
+    let since = (engine.executed() - executed) as u64;
+    assert_eq!(counts["executed"], since, "{counts} {stderr}");
+}
+
+#[test]
+fn remote_jobs_split_a_learnings_membership_runs_across_workers_with_the_same_answers() {
+    // The paper's baseline asks CBMC once per word: many runs of one query, which two
+    // workers take at the same time.
+    let engine = Engine::start_with(&["--workers", "2"]);
+    let dir = tempfile::tempdir().unwrap();
+    let (local, local_doc, local_stats) = learn(dir.path(), "loop_calls.c", &["--baseline"]);
+    assert!(local.status.success(), "{local:?}");
+    let (remote, remote_doc, stats) = learn(
+        dir.path(),
+        "loop_calls.c",
+        &[
+            "--baseline",
+            "--remote",
+            &engine.url,
+            "--remote-instance",
+            "main",
+            "--remote-jobs",
+            "2",
+            "--remote-cache",
+            "read-only",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&remote.stderr);
+    assert!(remote.status.success(), "{stderr}");
+    assert_eq!(local_doc, remote_doc, "the same automaton");
+    // The same runs: the counts of the learning's statistics are those of the local one.
+    assert!(
+        local_stats["cbmc_runs"].as_u64().unwrap() >= 2,
+        "{local_stats}"
+    );
+    for key in ["membership_queries", "cbmc_runs"] {
+        assert_eq!(stats[key], local_stats[key], "{key}: {stats}");
+    }
+    let words = |s: &serde_json::Value| s["teacher"]["words_to_cbmc"].clone();
+    assert_eq!(words(&stats), words(&local_stats), "{stats}");
+    assert_eq!(stats["remote"]["local_fallbacks"], 0, "{stats}");
+    let executed = stats["remote"]["executed"].as_u64().unwrap();
+    assert!(executed >= 2, "{stats}");
+    // Some two actions ran at the same time.
+    let times = std::fs::read_to_string(engine.executions.with_extension("txt.times")).unwrap();
+    let spans: Vec<(f64, f64)> = times
+        .lines()
+        .map(|l| {
+            let f: Vec<f64> = l.split(' ').skip(2).map(|x| x.parse().unwrap()).collect();
+            (f[0], f[1])
+        })
+        .collect();
+    let overlap = spans
+        .iter()
+        .enumerate()
+        .any(|(i, a)| spans[i + 1..].iter().any(|b| a.0 < b.1 && b.0 < a.1));
+    assert!(overlap, "no two actions at once: {times}");
+    // And none twice (runs at once share the program's `--show-loops`, run once before).
+    let digests: Vec<&str> = times.lines().filter_map(|l| l.split(' ').next()).collect();
+    let distinct: std::collections::HashSet<&&str> = digests.iter().collect();
+    assert_eq!(distinct.len(), digests.len(), "{times}");
 }

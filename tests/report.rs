@@ -692,6 +692,7 @@ fn the_series_page_runs_in_headless_chromium_as_a_timeline() {
         revisions: vec!["v1.0".into(), "v1.1".into(), "v1.2".into()],
         steps: vec![step("v1.0", "v1.1", true), step("v1.1", "v1.2", true)],
         tool: None,
+        remote: None,
     };
     let document = report::parse(&serde_json::to_string(&series).unwrap(), "s.json").unwrap();
     let dom = dom_in_chromium(&document, "report-series.html");

@@ -4,7 +4,7 @@
 //!
 //! Key items: [`AuditArgs`] and [`run`]. The merges are reviewed oldest first, one after
 //! the other (each review learns its versions in parallel), or with a remote engine up to
-//! `--remote-jobs` at once ([`in_order`] keeps rows and lines in order); the caches under
+//! `--remote-jobs` at once ([`super::remote::in_order`] keeps rows and lines in order); the caches under
 //! `.git/mergelens/` carry over between them, so a version several merges share is learned
 //! once, and a second audit of the same range runs no CBMC. `--time-budget` is per merge: a
 //! merge over it is `unfinished`, and the audit goes on. Ctrl-C or SIGTERM stops the
@@ -59,7 +59,11 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     anytime::start(None);
     let reports = repo.mergelens_dir().join("audit");
     let remote_start = mergelens::remote::stats();
-    let jobs = concurrent_jobs(args, merges.len());
+    let jobs = super::remote::concurrent_jobs(
+        args.time_budget.is_some(),
+        merges.len(),
+        "merges one at a time under --time-budget (a budget per merge)",
+    );
     let mut outcome = Outcome::Success;
     // The lines go where the document does not, in the merges' order.
     let document_to_stdout = args.output.is_none() && args.format.is_some();
@@ -86,7 +90,7 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
                 |repo| audit_at(&repo, &merges, k, args, &reports, true),
             )
         };
-        in_order(merges.len(), jobs, audit, &mut emit)
+        super::remote::in_order(merges.len(), jobs, audit, &mut emit)
     } else {
         (0..merges.len())
             .map(|k| emit(audit_at(&repo, &merges, k, args, &reports, false)))
@@ -120,58 +124,6 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<Outcome> {
     }
     errln!("mergelens: audit report: {}", last.display());
     Ok(outcome)
-}
-
-/// How many merges are reviewed at once: `--remote-jobs` with a remote engine, but one at a
-/// time under `--time-budget` (the budget is per merge, and the deadline is the process's).
-fn concurrent_jobs(args: &AuditArgs, merges: usize) -> usize {
-    let jobs = mergelens::remote::current().map_or(1, |r| r.config().jobs);
-    if jobs > 1 && args.time_budget.is_some() {
-        errln!(
-            "mergelens: warning: --remote-jobs: merges one at a time under --time-budget (a budget per merge)"
-        );
-        return 1;
-    }
-    jobs.min(merges)
-}
-
-/// `run(k)` of every `k` below `n` on `jobs` threads, each result given to `emit` in the
-/// order of `k` as soon as those before it are done; what `emit` returns, in that order.
-fn in_order<R: Send, T: Send>(
-    n: usize,
-    jobs: usize,
-    run: impl Fn(usize) -> R + Sync,
-    emit: &mut (impl FnMut(R) -> T + Send),
-) -> Vec<T> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    // The results not yet emitted, and those emitted.
-    let state = Mutex::new((
-        (0..n).map(|_| None).collect::<Vec<Option<R>>>(),
-        Vec::with_capacity(n),
-        emit,
-    ));
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    if k >= n {
-                        break;
-                    }
-                    let result = run(k);
-                    let mut guard = state.lock().unwrap_or_else(|p| p.into_inner());
-                    let (waiting, done, emit) = &mut *guard;
-                    waiting[k] = Some(result);
-                    while let Some(result) = waiting.get_mut(done.len()).and_then(Option::take) {
-                        done.push(emit(result));
-                    }
-                }
-            });
-        }
-    });
-    state.into_inner().unwrap_or_else(|p| p.into_inner()).1
 }
 
 /// The `k`th merge's row, and whether its findings fail its `fail-on`: reviewed, or not
@@ -342,29 +294,6 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn results_are_emitted_in_order_whichever_finishes_first() {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        // The first waits for the second to finish: the second is done first, and waits.
-        let second_done = AtomicBool::new(false);
-        let run = |k: usize| {
-            while k == 0 && !second_done.load(Ordering::SeqCst) {
-                std::thread::yield_now();
-            }
-            if k == 1 {
-                second_done.store(true, Ordering::SeqCst);
-            }
-            k * 10
-        };
-        let mut seen = Vec::new();
-        let mut emit = |r: usize| {
-            seen.push(r);
-            r + 1
-        };
-        assert_eq!(in_order(5, 2, run, &mut emit), [1, 11, 21, 31, 41]);
-        assert_eq!(seen, [0, 10, 20, 30, 40]);
-    }
 
     #[test]
     fn days_count_from_the_epoch() {

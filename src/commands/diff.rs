@@ -66,12 +66,14 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     // `--time-budget` and Ctrl-C stop the CBMC runs, as in a review.
     super::anytime::start(args.time_budget);
     let (ctx, mut progress) = context(&repo, &settings, args.no_cache)?;
+    let remote_start = mergelens::remote::stats();
     let report = review::diff_revisions(&repo, &from, &to, &settings, &ctx);
     progress.finish();
     for warning in ctx.take_warnings() {
         errln!("mergelens: warning: {warning}");
     }
-    let report = report?;
+    let mut report = report?;
+    report.document.remote = super::remote::counts_since(&remote_start);
     let document = Document::Diff(Box::new(report.document.clone()));
     let saved = save_last(&repo, "last-diff", &document);
     let to_stdout = write_requested(
@@ -168,7 +170,10 @@ fn summary(
 
 /// A behaviour changelog: the diff of each pair of consecutive `revisions`, one line each,
 /// each step's report kept under `.git/mergelens/series/`, and the `mergelens-series/1`
-/// document where `--format`/`-o` ask. The caches make each revision learned once.
+/// document where `--format`/`-o` ask. The caches make each revision learned once. With a
+/// remote engine, up to `--remote-jobs` steps run at once (one at a time under
+/// `--time-budget`, so that the budget leaves the earliest steps finished); the lines and
+/// the document keep the steps' order.
 fn series(
     repo: &GitRepo,
     revisions: &[String],
@@ -180,52 +185,78 @@ fn series(
         .map(|r| repo.resolve(r))
         .collect::<Result<Vec<_>, _>>()?;
     super::anytime::start(args.time_budget);
-    let (ctx, mut progress) = context(repo, settings, args.no_cache)?;
     let reports = repo.mergelens_dir().join("series");
     std::fs::create_dir_all(&reports)
         .with_context(|| format!("cannot create {}", reports.display()))?;
-    let document_to_stdout = args.output.is_none() && args.format.is_some();
-    let mut steps = Vec::new();
-    for (k, pair) in commits.windows(2).enumerate() {
-        let report = review::diff_revisions(repo, &pair[0], &pair[1], settings, &ctx)?;
-        let step_doc = Document::Diff(Box::new(report.document.clone()));
-        let html = reports.join(format!(
-            "{}-{}..{}.html",
-            k + 1,
-            &pair[0].sha()[..10],
-            &pair[1].sha()[..10]
-        ));
-        write_output(Some(&html), &render(&step_doc, DocFormat::Html)?)?;
-        let line = format!(
-            "{} -> {}: {}",
-            revisions[k],
-            revisions[k + 1],
-            step_words(&report)
-        );
-        if document_to_stdout {
-            errln!("{line}");
+    let remote_start = mergelens::remote::stats();
+    let pairs: Vec<_> = commits.windows(2).collect();
+    let jobs = super::remote::concurrent_jobs(
+        args.time_budget.is_some(),
+        pairs.len(),
+        "steps one at a time under --time-budget (the earliest finish first)",
+    );
+    let emit = |k: usize, report: review::DiffReport| {
+        let step = series_step(revisions, k, pairs[k], report, &reports)?;
+        if args.output.is_none() && args.format.is_some() {
+            errln!("{}", step.1);
         } else {
-            outln!("{line}");
+            outln!("{}", step.1);
         }
-        steps.push(SeriesStep {
-            from: revisions[k].clone(),
-            to: revisions[k + 1].clone(),
-            changed: report.changed,
-            inconclusive: report.inconclusive(),
-            report: Some(html.display().to_string()),
-            diff: report.document,
-        });
-    }
-    progress.finish();
-    for warning in ctx.take_warnings() {
-        errln!("mergelens: warning: {warning}");
-    }
+        Ok(step.0)
+    };
+    let steps: Vec<SeriesStep> = if jobs > 1 {
+        let step = |k: usize| -> anyhow::Result<review::DiffReport> {
+            // Its own repository handle and context, with lines that say which step.
+            let repo = GitRepo::from_env()?;
+            let dir = (!args.no_cache).then(|| repo.mergelens_dir());
+            let ctx = review::LearnContext::new(settings, dir.as_deref())?;
+            let label = format!("step {}..{}:", revisions[k], revisions[k + 1]);
+            let mut progress = super::progress::Progress::lines(label);
+            let ctx = ctx.with_progress(progress.phase_setter());
+            let report = review::diff_revisions(&repo, &pairs[k][0], &pairs[k][1], settings, &ctx);
+            progress.finish();
+            for warning in ctx.take_warnings() {
+                errln!("mergelens: warning: {warning}");
+            }
+            Ok(report?)
+        };
+        // Steps after a failed one are not reported (as one at a time, where it ends all).
+        let mut failed = false;
+        let mut emit_ok = |(k, r): (usize, anyhow::Result<review::DiffReport>)| {
+            let step = r.and_then(|r| {
+                if failed {
+                    Err(anyhow::anyhow!("a step before it failed"))
+                } else {
+                    emit(k, r)
+                }
+            });
+            failed |= step.is_err();
+            step
+        };
+        let run = |k: usize| (k, step(k));
+        super::remote::in_order(pairs.len(), jobs, run, &mut emit_ok)
+            .into_iter()
+            .collect::<anyhow::Result<_>>()?
+    } else {
+        let (ctx, mut progress) = context(repo, settings, args.no_cache)?;
+        let mut steps = Vec::new();
+        for (k, pair) in pairs.iter().enumerate() {
+            let report = review::diff_revisions(repo, &pair[0], &pair[1], settings, &ctx)?;
+            steps.push(emit(k, report)?);
+        }
+        progress.finish();
+        for warning in ctx.take_warnings() {
+            errln!("mergelens: warning: {warning}");
+        }
+        steps
+    };
     let changed = steps.iter().any(|s| s.changed);
     let document = Document::Series(Box::new(SeriesDocument {
         format: SERIES_FORMAT.to_string(),
         revisions: revisions.to_vec(),
         steps,
         tool: Some(format!("mergelens {}", env!("CARGO_PKG_VERSION"))),
+        remote: super::remote::counts_since(&remote_start),
     }));
     let saved = save_last(repo, "last-series", &document);
     write_requested(
@@ -242,6 +273,42 @@ fn series(
     } else {
         Outcome::Success
     })
+}
+
+/// The `k`th step of a series: its report written under `reports`, its line, and its
+/// place in the document (the engine's counts are the series', not a step's).
+fn series_step(
+    revisions: &[String],
+    k: usize,
+    pair: &[mergelens::git::CommitInfo],
+    report: review::DiffReport,
+    reports: &std::path::Path,
+) -> anyhow::Result<(SeriesStep, String)> {
+    let step_doc = Document::Diff(Box::new(report.document.clone()));
+    let html = reports.join(format!(
+        "{}-{}..{}.html",
+        k + 1,
+        &pair[0].sha()[..10],
+        &pair[1].sha()[..10]
+    ));
+    write_output(Some(&html), &render(&step_doc, DocFormat::Html)?)?;
+    let line = format!(
+        "{} -> {}: {}",
+        revisions[k],
+        revisions[k + 1],
+        step_words(&report)
+    );
+    Ok((
+        SeriesStep {
+            from: revisions[k].clone(),
+            to: revisions[k + 1].clone(),
+            changed: report.changed,
+            inconclusive: report.inconclusive(),
+            report: Some(html.display().to_string()),
+            diff: report.document,
+        },
+        line,
+    ))
 }
 
 /// What one step did, in a few words: the first example of each entry's added and removed

@@ -103,3 +103,82 @@ pub fn work_dir(prefix: &str, key: &[PathBuf]) -> anyhow::Result<WorkDir> {
         .collect();
     mergelens::remote::work_dir(prefix, &parts).context("cannot create a temporary directory")
 }
+
+/// How many of `n` pieces of work (an audit's merges, a series' steps) run at once:
+/// `--remote-jobs` with a remote engine, but one at a time under `--time-budget`, saying so
+/// (`why`: what goes one at a time, and why).
+pub fn concurrent_jobs(time_budget: bool, n: usize, why: &str) -> usize {
+    let jobs = mergelens::remote::current().map_or(1, |r| r.config().jobs);
+    if jobs > 1 && time_budget {
+        errln!("mergelens: warning: --remote-jobs: {why}");
+        return 1;
+    }
+    jobs.min(n).max(1)
+}
+
+/// `run(k)` of every `k` below `n` on `jobs` threads, each result given to `emit` in the
+/// order of `k` as soon as those before it are done; what `emit` returns, in that order.
+pub fn in_order<R: Send, T: Send>(
+    n: usize,
+    jobs: usize,
+    run: impl Fn(usize) -> R + Sync,
+    emit: &mut (impl FnMut(R) -> T + Send),
+) -> Vec<T> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    // The results not yet emitted, and those emitted.
+    let state = Mutex::new((
+        (0..n).map(|_| None).collect::<Vec<Option<R>>>(),
+        Vec::with_capacity(n),
+        emit,
+    ));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= n {
+                        break;
+                    }
+                    let result = run(k);
+                    let mut guard = state.lock().unwrap_or_else(|p| p.into_inner());
+                    let (waiting, done, emit) = &mut *guard;
+                    waiting[k] = Some(result);
+                    while let Some(result) = waiting.get_mut(done.len()).and_then(Option::take) {
+                        done.push(emit(result));
+                    }
+                }
+            });
+        }
+    });
+    state.into_inner().unwrap_or_else(|p| p.into_inner()).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_emitted_in_order_whichever_finishes_first() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        // The first waits for the second to finish: the second is done first, and waits.
+        let second_done = AtomicBool::new(false);
+        let run = |k: usize| {
+            while k == 0 && !second_done.load(Ordering::SeqCst) {
+                std::thread::yield_now();
+            }
+            if k == 1 {
+                second_done.store(true, Ordering::SeqCst);
+            }
+            k * 10
+        };
+        let mut seen = Vec::new();
+        let mut emit = |r: usize| {
+            seen.push(r);
+            r + 1
+        };
+        assert_eq!(in_order(5, 2, run, &mut emit), [1, 11, 21, 31, 41]);
+        assert_eq!(seen, [0, 10, 20, 30, 40]);
+    }
+}

@@ -403,6 +403,8 @@ pub struct DiffDocument {
     /// [`Review::inconclusive`]): an unreached changed hunk, an automaton exact only up to a
     /// shorter length, a version without the entry.
     pub inconclusive: Vec<String>,
+    /// With a remote engine: its actions for this diff (executed, cached, run here).
+    pub remote: Option<crate::remote::RemoteStats>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -646,6 +648,7 @@ struct DiffWire {
     tool: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     inconclusive: Vec<String>,
+    remote: Option<crate::remote::RemoteStats>,
 }
 
 impl From<DiffWire> for DiffDocument {
@@ -673,6 +676,7 @@ impl From<DiffWire> for DiffDocument {
             entries: w.entries,
             tool: w.tool,
             inconclusive: w.inconclusive,
+            remote: w.remote,
         }
     }
 }
@@ -694,6 +698,7 @@ impl From<DiffDocument> for DiffWire {
             repository: d.repository,
             tool: d.tool,
             inconclusive: d.inconclusive,
+            remote: d.remote,
         }
     }
 }

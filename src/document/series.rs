@@ -22,6 +22,9 @@ pub struct SeriesDocument {
     pub steps: Vec<SeriesStep>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
+    /// With a remote engine: its actions for the whole series (executed, cached, run here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<crate::remote::RemoteStats>,
 }
 
 /// One step of the series.

@@ -36,7 +36,7 @@ enum Detail {
 
 /// The series as a changelog: one section per step, newest last.
 pub(crate) fn series_page(page: &SeriesPage, options: &Options, limit: usize) -> String {
-    let tail = tail(options, &page.tool);
+    let tail = tail(options, &with_remote(&page.tool, page.remote.as_deref()));
     let head = format!("# {}\n\n{}\n\n", text(&page.title), banner(&page.banner));
     let blocks: Vec<String> = page
         .steps

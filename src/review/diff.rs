@@ -92,6 +92,7 @@ pub fn diff_revisions(
             entries,
             tool: tool(),
             inconclusive,
+            remote: None,
         },
         // Differences of partial automata are shown, but they are no findings.
         changed: tally.changed && !tally.stopped,

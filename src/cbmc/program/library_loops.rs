@@ -30,6 +30,13 @@ use crate::cbmc::run::{self, Outcome};
 pub(crate) const LIBRARY_FITS: [u32; 2] = [8, 32];
 
 impl GotoProgram {
+    /// Runs now what every query shares (the library's loops), so that queries started at
+    /// once do not each run it.
+    pub(crate) fn prepare_queries(&self, timeout: Option<Duration>) -> Result<(), CbmcRunError> {
+        self.library_loops(timeout.map(|t| Instant::now() + t))
+            .map(drop)
+    }
+
     /// The loop ids (`strncpy.0`) of CBMC's C library models that the program calls, from
     /// `cbmc --show-loops` (a fraction of a second, not counted as a query): CBMC adds a
     /// model only for a function the program declares and does not define, so a user's own

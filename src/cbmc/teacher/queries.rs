@@ -142,7 +142,9 @@ impl CbmcTeacher<'_> {
         Ok(!self.cut_loops()?.is_empty())
     }
 
-    /// One CBMC run over `words` (or, in the baseline, one per word).
+    /// One CBMC run over `words` (or, in the baseline, one per word). With a remote engine
+    /// and `--remote-jobs N`, N of the runs at once, on as many workers: the same runs and
+    /// answers, taken in the same order.
     pub(super) fn cbmc_membership(
         &mut self,
         words: &[Word],
@@ -152,23 +154,65 @@ impl CbmcTeacher<'_> {
         } else {
             self.options.batch_size.max(1)
         };
+        let at_once = crate::remote::current().map_or(1, |r| r.config().jobs.max(1));
+        let parts: Vec<&[Word]> = words.chunks(chunk).collect();
         let mut answers = Vec::with_capacity(words.len());
-        for part in words.chunks(chunk) {
-            self.stats.words_to_cbmc += part.len() as u64;
+        for group in parts.chunks(at_once) {
+            if group.len() == 1 {
+                self.stats.words_to_cbmc += group[0].len() as u64;
+                self.notify();
+                answers.extend(self.membership_batch(group[0])?);
+                continue;
+            }
+            self.stats.words_to_cbmc += group.iter().map(|p| p.len() as u64).sum::<u64>();
             self.notify();
-            answers.extend(self.membership_batch(part)?);
+            let results = self.membership_at_once(group)?;
+            for (part, result) in group.iter().zip(results) {
+                answers.extend(self.take_replies(part, result)?);
+            }
         }
         self.notify();
         Ok(answers)
     }
 
-    /// One batch in one CBMC run. A batch that times out is split in halves, each asked
-    /// again, and the smaller batch size kept for the rest of the run: one formula for many
-    /// words can be too big where each word alone is not, so a timeout is reported only for
-    /// a single word.
+    /// The CBMC runs of `parts`, each on a thread of its own (each waits for its remote
+    /// action).
+    fn membership_at_once(
+        &mut self,
+        parts: &[&[Word]],
+    ) -> Result<Vec<Result<Vec<bool>, CbmcRunError>>, CbmcTeacherError> {
+        let (bounds, end, timeout) = self.query_settings();
+        let goto = self.goto()?;
+        // A failure here is each run's to meet again, and to report.
+        let _ = goto.prepare_queries(timeout);
+        Ok(std::thread::scope(|scope| {
+            let runs: Vec<_> = parts
+                .iter()
+                .map(|part| scope.spawn(move || goto.membership(part, bounds, end, timeout)))
+                .collect();
+            runs.into_iter()
+                .map(|run| run.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        }))
+    }
+
+    /// One batch in one CBMC run.
     fn membership_batch(&mut self, part: &[Word]) -> Result<Vec<bool>, CbmcTeacherError> {
         let (bounds, end, timeout) = self.query_settings();
-        let replies = match self.goto()?.membership(part, bounds, end, timeout) {
+        let result = self.goto()?.membership(part, bounds, end, timeout);
+        self.take_replies(part, result)
+    }
+
+    /// What a batch's run answered, recorded. A batch that timed out is split in halves,
+    /// each asked again, and the smaller batch size kept for the rest of the run: one
+    /// formula for many words can be too big where each word alone is not, so a timeout is
+    /// reported only for a single word.
+    fn take_replies(
+        &mut self,
+        part: &[Word],
+        result: Result<Vec<bool>, CbmcRunError>,
+    ) -> Result<Vec<bool>, CbmcTeacherError> {
+        let replies = match result {
             Ok(replies) => replies,
             Err(CbmcRunError::Timeout { .. } | CbmcRunError::OutOfMemory { .. })
                 if part.len() > 1 && stop::stop_reason().is_none() =>

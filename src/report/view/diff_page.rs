@@ -61,7 +61,7 @@ pub(crate) fn diff_page(doc: &DiffDocument, draw: Draw) -> Page {
             bounds
         },
         tool: doc.tool.clone().unwrap_or_else(default_tool),
-        remote: None,
+        remote: doc.remote.map(|r| r.sentence()),
     }
 }
 

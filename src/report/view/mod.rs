@@ -386,6 +386,8 @@ pub(crate) struct SeriesPage {
     pub banner: Banner,
     pub steps: Vec<SeriesStepView>,
     pub tool: String,
+    /// What the remote engine did for the series, in words (`None`: no engine).
+    pub remote: Option<String>,
 }
 
 #[derive(Clone, Debug)]

@@ -67,5 +67,6 @@ pub(crate) fn series_page(doc: &SeriesDocument) -> SeriesPage {
         },
         steps,
         tool: doc.tool.clone().unwrap_or_else(default_tool),
+        remote: doc.remote.map(|r| r.sentence()),
     }
 }
