@@ -198,8 +198,9 @@ impl<'s, 't> Gen<'s, 't> {
         Ok((var, BUFFER))
     }
 
-    /// A value for a pointer to `to` at `depth`: a string for a character type, a stub for
-    /// a function, NULL past [`DEPTH`], else a nondeterministic object or NULL.
+    /// A value for a pointer to `to` at `depth`: a string for a character type (NULL past
+    /// [`DEPTH`] + 1), a stub for a function, NULL past [`DEPTH`], else a nondeterministic
+    /// object or NULL.
     fn pointer(&mut self, to: &Ty<'t>, base: &str, depth: usize) -> Result<String, HarnessError> {
         if let Ty::Function {
             returns,
@@ -213,7 +214,10 @@ impl<'s, 't> Gen<'s, 't> {
                 self.stub(returns, *params, *unit, base, depth)
             };
         }
-        if depth > DEPTH {
+        // A string one level past the others: it is a leaf, and NULL in its place would
+        // make every `strcmp` on it read through NULL, a different made-up byte in each
+        // copy of a version (tinyexpr's table of variables: `lookup[i].name`).
+        if depth > DEPTH + usize::from(to.is_char()) {
             return Ok("0".into());
         }
         if to.is_char() {

@@ -23,7 +23,8 @@
 //! * a struct's pointer field beside an integer field named as its length is a buffer
 //!   sized together with it, as for parameters;
 //! * a struct's pointer fields are built the same way, [`DEPTH`] objects deep (deeper ones
-//!   are NULL); an array of pointers in a struct is all NULL; a union holding pointers holds
+//!   are NULL, but for a string one level deeper: a `strcmp` on NULL would read made-up
+//!   bytes, different in each copy of a version); an array of pointers in a struct is all NULL; a union holding pointers holds
 //!   one of its pointer members, chosen nondeterministically; a struct of the system
 //!   headers (`FILE`) is an object whose fields are left to the library;
 //! * a function pointer (written out or through a typedef) is bound to a `static` stub that
