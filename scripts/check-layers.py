@@ -33,6 +33,7 @@ LAYERS = [
     ["git"],
     ["config"],
     ["trust"],
+    ["language"],
     ["review"],
     ["report"],
 ]

@@ -28,6 +28,7 @@
 //! | [`document`] | the documents reports are made from (`mergelens-review/1`, the report keys of `mergelens-dfa/1`) and the languages they carry: plain data over [`automaton`] |
 //! | [`config`] | `.mergelens.toml`, `compile_commands.json`, and the settings of a review |
 //! | [`trust`] | who may decide what (`docs/trust.md`): tools only from trusted places, the owner's committed settings govern a review and the hook, paths stay inside, panics are internal failures |
+//! | [`language`] | the language of one program as `learn` and `explain` compute it: the options they share, a learning run that keeps a stopped run's last conjecture, the choice of an assertion to explain, its example words and traces, the output documents |
 //! | [`review`] | versions → automata → the word-level differences (the fast first pass), the per-execution check (a product of the four versions on one input tape, call trees merged as diff3 merges lines), the coverage of the changed code, the verdict; `diff` between two revisions |
 //! | [`report`] | the HTML page and the Markdown comment people read, from a [`document`] |
 //!
@@ -67,6 +68,7 @@ pub mod document;
 pub mod failure;
 mod fingerprint;
 pub mod git;
+pub mod language;
 pub mod learn;
 pub mod limits;
 pub mod process;
@@ -123,6 +125,8 @@ error_types![
     cprog::UnknownEventKind,
     failure::InternalError,
     git::GitError,
+    language::ExplainError,
+    language::LanguageError,
     learn::LearnError,
     learn::ParseError,
     limits::LimitError,
