@@ -34,6 +34,7 @@ LAYERS = [
     ["config"],
     ["trust"],
     ["language"],
+    ["setup"],
     ["review"],
     ["report"],
 ]

@@ -29,6 +29,7 @@
 //! | [`config`] | `.mergelens.toml`, `compile_commands.json`, and the settings of a review |
 //! | [`trust`] | who may decide what (`docs/trust.md`): tools only from trusted places, the owner's committed settings govern a review and the hook, paths stay inside, panics are internal failures |
 //! | [`language`] | the language of one program as `learn` and `explain` compute it: the options they share, a learning run that keeps a stopped run's last conjecture, the choice of an assertion to explain, its example words and traces, the output documents |
+//! | [`setup`] | what `init` works out for a repository: the program's files, the candidate entries, the harness skeleton, the commented `.mergelens.toml`, one learning at small bounds and the bound it suggests |
 //! | [`review`] | versions → automata → the word-level differences (the fast first pass), the per-execution check (a product of the four versions on one input tape, call trees merged as diff3 merges lines), the coverage of the changed code, the verdict; `diff` between two revisions |
 //! | [`report`] | the HTML page and the Markdown comment people read, from a [`document`] |
 //!
@@ -76,6 +77,7 @@ pub mod remote;
 pub mod report;
 pub mod review;
 pub mod sandbox;
+pub mod setup;
 pub mod stop;
 pub mod trust;
 
@@ -135,6 +137,7 @@ error_types![
     report::ReportError,
     review::ReviewError,
     review::CoverageError,
+    setup::SetupError,
     stop::Stopped,
 ];
 
