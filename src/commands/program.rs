@@ -16,31 +16,42 @@ use mergelens::cprog::{FrontEndWarning, LISTED_WARNINGS, count_by_kind};
 use mergelens::language::{Ending, Notice, Watcher};
 
 /// A run's progress (a spinner on a terminal, else a plain line every few seconds) and its
-/// warnings and notes, on standard error.
+/// warnings and notes, on standard error. The progress starts with a phase and ends when
+/// learning is done; a later phase starts it again (`init`'s ladder learns several times).
 pub(crate) struct Watch {
-    progress: RefCell<Progress>,
+    what: &'static str,
+    progress: RefCell<Option<Progress>>,
 }
 
 impl Watch {
     /// `what` names the run in plain progress lines, e.g. `learning`.
     pub(crate) fn new(what: &'static str) -> Watch {
         Watch {
-            progress: RefCell::new(Progress::new(what)),
+            what,
+            progress: RefCell::new(None),
         }
+    }
+
+    /// Runs `f` on the progress, started if it is not running.
+    fn with<T>(&self, f: impl FnOnce(&Progress) -> T) -> T {
+        let mut progress = self.progress.borrow_mut();
+        f(progress.get_or_insert_with(|| Progress::new(self.what)))
     }
 }
 
 impl Watcher for Watch {
     fn phase(&self, phase: String) {
-        self.progress.borrow().set_phase(phase);
+        self.with(|p| p.set_phase(phase));
     }
 
     fn teacher(&self) -> Box<dyn FnMut(&TeacherStats)> {
-        Box::new(self.progress.borrow().observer())
+        self.with(|p| Box::new(p.observer()) as Box<dyn FnMut(&TeacherStats)>)
     }
 
     fn done(&self) {
-        self.progress.borrow_mut().finish();
+        if let Some(mut progress) = self.progress.borrow_mut().take() {
+            progress.finish();
+        }
     }
 
     fn notice(&self, notice: Notice) {
