@@ -18,12 +18,12 @@ use std::path::{Path, PathBuf};
 use super::anytime;
 use super::progress::Progress;
 use super::{Outcome, term, terms, write_output};
-use mergelens::config::{FileConfig, OnError, Overrides, Settings};
+use mergelens::config::{OnError, Overrides, Settings};
 use mergelens::document::{Difference, ExecutionKind, Review, Verdict};
 use mergelens::git::{GitRepo, MergeVersions, Merged};
 use mergelens::report::{self, Document, Format};
 use mergelens::review::{self, LearnContext, ReviewReport};
-use mergelens::trust::{self, OwnerConfig, UserConfig};
+use mergelens::trust::{self, UserConfig};
 
 /// The document format of `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,20 +232,7 @@ pub(crate) fn load_settings(
     repo: &GitRepo,
     flags: &Overrides,
 ) -> anyhow::Result<(Settings, trust::HarnessFiles)> {
-    let file = match &flags.config {
-        Some(path) => OwnerConfig::from_file(path)?.file,
-        None => FileConfig::load(repo.root())?,
-    };
-    let user = UserConfig::load()?;
-    let mut settings = Settings::resolve(&trust::under_user(&file, &user), flags, repo.root())?;
-    settings.cbmc = trust::cbmc_path(flags.cbmc.as_deref(), Some(repo), &user).0;
-    let harness = trust::attach_harness(
-        repo,
-        &file,
-        mergelens::config::FILE_NAME,
-        &user,
-        &mut settings,
-    )?;
+    let (settings, harness) = review::work_tree_setup(repo, flags)?;
     for warning in &settings.warnings {
         errln!("mergelens: warning: {}", term(warning));
     }

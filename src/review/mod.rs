@@ -61,6 +61,8 @@ pub(crate) use coverage::CoverageError;
 pub use diff::{DiffReport, diff_revisions};
 pub use error::ReviewError;
 pub use merge::{ReviewReport, review_merge};
-pub use request::{Gate, Request, ReviewSetup, gate, review_setup, versions_to_review};
+pub use request::{
+    Gate, Request, ReviewSetup, gate, review_setup, versions_to_review, work_tree_setup,
+};
 pub use results::{UNSEEN_CALLS, UNSEEN_CHANGE};
 pub use tally::{NO_CODE_CHANGE, NO_ENTRY_REVIEWED};

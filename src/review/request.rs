@@ -1,13 +1,14 @@
 //! What a review is asked to look at, before it learns anything: the merge's versions
 //! ([`versions_to_review`], from a hook, a merge commit or two names), the settings that
 //! govern it ([`review_setup`]: the owner's committed file under the user's, under the
-//! flags) and the rule of its gate ([`gate`]: whether `fail-on` lets the merge go ahead).
+//! flags; a diff's are the work tree's: [`work_tree_setup`]) and the rule of its gate
+//! ([`gate`]: whether `fail-on` lets the merge go ahead).
 //!
 //! Key types: [`Request`], [`ReviewSetup`] and [`Gate`].
 
 use super::error::ReviewError;
 use super::merge::ReviewReport;
-use crate::config::{ConfigError, FailOnName, Overrides, Settings};
+use crate::config::{ConfigError, FILE_NAME, FailOnName, FileConfig, Overrides, Settings};
 use crate::document::Verdict;
 use crate::git::{GitError, GitRepo, MergeVersions};
 use crate::trust::{self, HarnessFiles, OwnerConfig, UserConfig};
@@ -95,6 +96,24 @@ pub fn review_setup(
         harness,
         settings_change,
     })
+}
+
+/// The settings of a diff: the work tree's `.mergelens.toml` (or the file `flags.config`
+/// names) under the user's, under the flags, with CBMC from trusted places only; and the
+/// harness files they name, which must be kept while the diff runs.
+pub fn work_tree_setup(
+    repo: &GitRepo,
+    flags: &Overrides,
+) -> Result<(Settings, HarnessFiles), ConfigError> {
+    let file = match &flags.config {
+        Some(path) => OwnerConfig::from_file(path)?.file,
+        None => FileConfig::load(repo.root())?,
+    };
+    let user = UserConfig::load()?;
+    let mut settings = Settings::resolve(&trust::under_user(&file, &user), flags, repo.root())?;
+    settings.cbmc = trust::cbmc_path(flags.cbmc.as_deref(), Some(repo), &user).0;
+    let harness = trust::attach_harness(repo, &file, FILE_NAME, &user, &mut settings)?;
+    Ok((settings, harness))
 }
 
 /// What a review's gate says of the merge.
