@@ -220,3 +220,75 @@ pub fn add_stats(total: &mut LearnStats, run: &LearnStats) {
     total.teacher_seconds += run.teacher_seconds;
     total.finish_accuracy();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::failure::{FailureKind, HasKind};
+
+    fn timeout() -> LanguageError {
+        LanguageError::Teacher(CbmcTeacherError::Timeout {
+            query: "membership".into(),
+            seconds: 1.0,
+            unwind: 2,
+            max_word_length: 8,
+            hint: "",
+        })
+    }
+
+    #[test]
+    fn a_stop_keeps_a_partial_result_and_a_timeout_only_in_an_anytime_run() {
+        let stopped = LanguageError::Teacher(CbmcTeacherError::Stopped {
+            reason: StopReason::TimeBudget,
+        });
+        let cause = partial_cause(&stopped, false);
+        assert_eq!(cause, Some(PartialCause::Stopped(StopReason::TimeBudget)));
+        assert_eq!(cause.map(PartialCause::key), Some("time-budget"));
+        assert_eq!(partial_cause(&timeout(), false), None);
+        assert_eq!(
+            partial_cause(&timeout(), true),
+            Some(PartialCause::QueryTimeout)
+        );
+        let learner = LanguageError::Learn {
+            doing: "learning `main`".into(),
+            source: LearnError::Stopped(stop::Stopped(StopReason::Interrupted)),
+        };
+        assert_eq!(
+            partial_cause(&learner, false),
+            Some(PartialCause::Stopped(StopReason::Interrupted))
+        );
+        let other = LanguageError::Learn {
+            doing: "learning `main`".into(),
+            source: LearnError::TooManyStates { limit: 3 },
+        };
+        assert_eq!(partial_cause(&other, true), None);
+    }
+
+    #[test]
+    fn a_stopped_run_succeeds_unless_a_query_timed_out() {
+        let partial = |cause| Partial {
+            cause,
+            exact_up_to: 2,
+            error: timeout(),
+            allocation_failures: false,
+        };
+        let asked = partial(PartialCause::Stopped(StopReason::Interrupted));
+        assert!(asked.finish().is_ok());
+        let error = partial(PartialCause::QueryTimeout).finish().unwrap_err();
+        assert_eq!(error.kind(), FailureKind::Failed);
+        assert_eq!(error.to_string(), timeout().to_string());
+    }
+
+    #[test]
+    fn the_learners_error_says_the_run_then_its_cause_once() {
+        let error = LanguageError::Learn {
+            doing: "learning `main` at --unwind 1 --max-word-length 4".into(),
+            source: LearnError::WrongGuessRate(2.0),
+        };
+        assert_eq!(
+            crate::failure::text(&error),
+            "learning `main` at --unwind 1 --max-word-length 4: the wrong-guess rate must be between 0 and 1, not 2"
+        );
+        assert_eq!(error.kind(), FailureKind::BadInput);
+    }
+}

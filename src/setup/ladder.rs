@@ -1,8 +1,8 @@
 //! The bounds `mergelens init` learns a new configuration's entry at, and the bound it
 //! suggests from what it measured.
 //!
-//! Key items: [`LADDER`], [`climb`] (one learning per step, each measured: [`Step`]) and
-//! [`suggestion`] (the largest bounds that finished with executions in their language, and
+//! Key items: `LADDER`, [`climb`] (one learning per step, each measured: [`Step`]) and
+//! `suggestion` (the largest bounds that finished with executions in their language, and
 //! what the suggestion rests on; or no bound, and why).
 
 use std::path::Path;
@@ -49,7 +49,7 @@ pub struct Step {
     pub cbmc_runs: u64,
 }
 
-/// Learns `entry` at each bound of [`LADDER`] in turn while the one before finished within a
+/// Learns `entry` at each bound of `LADDER` in turn while the one before finished within a
 /// quarter of `budget`, giving each step to `on_step`; what the measurements suggest.
 pub fn climb(
     (instrumented, tools): (&InstrumentedProgram, &Toolchain),
