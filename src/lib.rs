@@ -33,8 +33,9 @@
 //! | [`review`] | versions → automata → the word-level differences (the fast first pass), the per-execution check (a product of the four versions on one input tape, call trees merged as diff3 merges lines), the coverage of the changed code, the verdict; `diff` between two revisions |
 //! | [`report`] | the HTML page and the Markdown comment people read, from a [`document`] |
 //!
-//! The binary (`src/main.rs`) adds the command line (`cli`), the orchestration of each
-//! command (`commands`) and the exit codes (`exit`); none of them is part of this library.
+//! The binary (`src/main.rs`) adds the command line (`cli`), the commands (`commands`: each
+//! parses its arguments, calls this library and prints what it returns) and the exit codes
+//! (`exit`); none of them is part of this library.
 //!
 //! # Example
 //!
