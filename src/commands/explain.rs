@@ -13,12 +13,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde::Serialize;
-
 use super::program::{Watch, draw_svg, print_ending, print_front_end_warnings, write_stats};
 use super::{Outcome, concise, write_output};
 use mergelens::automaton::{Dfa, Marks, Word, dot};
-use mergelens::cbmc::{CbmcCounters, LearnBounds, TeacherStats};
+use mergelens::cbmc::{CbmcCounters, LearnBounds};
 use mergelens::language::explain::{ExplainBounds, Explanation, Prepared, prepare};
 pub use mergelens::language::explain::{ExplainError, TargetChoice};
 use mergelens::language::{LanguageError, ProgramOptions, drawn};
@@ -53,22 +51,6 @@ pub struct ExplainArgs {
     pub traces: Option<PathBuf>,
 }
 
-#[derive(Serialize)]
-struct StatsDoc<'a> {
-    learn: &'a LearnStats,
-    pac: Option<&'a mergelens::cbmc::PacResult>,
-    teacher: TeacherStats,
-    /// The runs that answered the learner's queries (and replayed `--traces`).
-    cbmc_runs: u64,
-    cbmc_seconds: f64,
-    /// The largest memory one CBMC (or gcc, goto-cc) run took, in MiB.
-    peak_memory_mib: u64,
-    /// The runs that listed the program's assertions to find the target.
-    selection_cbmc_runs: u64,
-    baseline: bool,
-    lazy: bool,
-}
-
 pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     super::anytime::start(args.program.time_budget);
@@ -97,17 +79,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<Outcome> {
     let mut stats = explained.stats.clone();
     stats.wall_seconds = started.elapsed().as_secs_f64();
     if let Some(path) = &args.stats {
-        let doc = StatsDoc {
-            learn: &stats,
-            pac: explained.pac_result(),
-            teacher: explained.teacher.clone(),
-            cbmc_runs: counters.runs(),
-            cbmc_seconds: counters.seconds(),
-            peak_memory_mib: mergelens::process::peak_memory() >> 20,
-            selection_cbmc_runs: prepared.selection.runs(),
-            baseline: options.baseline,
-            lazy: options.lazy_learning(),
-        };
+        let doc = explanation.stats_document(&prepared, options, &stats, &counters);
         write_stats(path, &doc)?;
     }
     let line = summary(

@@ -18,14 +18,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde::Serialize;
-
 use super::program::{Watch, draw_svg, print_ending, print_front_end_warnings, write_stats};
 use super::sampling::label;
 use super::{Outcome, concise, write_output};
 use mergelens::automaton::dot;
-use mergelens::cbmc::cache_store::Exactness;
-use mergelens::cbmc::{CbmcCounters, LearnBounds, TeacherStats};
+use mergelens::cbmc::CbmcCounters;
 use mergelens::cprog::{self, InstrumentedProgram};
 use mergelens::language::ProgramOptions;
 pub use mergelens::language::learn::BoundsChoice;
@@ -74,7 +71,7 @@ pub fn run(args: &LearnArgs) -> anyhow::Result<Outcome> {
     let mut stats = learning.learned.stats.clone();
     stats.wall_seconds = started.elapsed().as_secs_f64();
     if let Some(path) = &args.stats {
-        write_stats(path, &stats_doc(args, &learning, &stats, &counters))?;
+        write_stats(path, &learning.stats_document(options, &stats, &counters))?;
     }
     let partial_note = result.partial.as_ref().map_or_else(String::new, |p| {
         format!(
@@ -121,42 +118,6 @@ fn render(
     })
 }
 
-/// The `--stats` document of `learning`, with `stats` (its learner's, timed).
-fn stats_doc<'a>(
-    args: &LearnArgs,
-    learning: &'a Learning,
-    stats: &'a LearnStats,
-    counters: &CbmcCounters,
-) -> StatsDoc<'a> {
-    let (result, learned) = (&learning.conclusion, &learning.learned);
-    StatsDoc {
-        learn: stats,
-        cbmc_runs: counters.runs(),
-        cbmc_seconds: counters.seconds(),
-        peak_memory_mib: mergelens::process::peak_memory() >> 20,
-        remote: mergelens::remote::current().map(|_| mergelens::remote::stats()),
-        cbmc_version: learning.cbmc_version.clone(),
-        bounds: BoundsDoc {
-            unwind: result.bounds.unwind,
-            max_word_length: result.bounds.max_word_length,
-            cbmc_unwind: result.bounds.cbmc().unwind,
-            auto: learned.converged.is_some(),
-            converged: learned.converged,
-            learn_runs: learned.runs.clone(),
-        },
-        exactness: result.exactness.clone(),
-        pac: result.pac_result().cloned(),
-        teacher: learning.teacher.clone(),
-        baseline: args.program.baseline,
-        lazy: args.program.lazy_learning(),
-        cache: CacheDoc {
-            path: learning.store.clone(),
-            loaded_answers: learning.loaded_answers,
-            saved: learning.saved,
-        },
-    }
-}
-
 /// ` · N answers from kept CBMC formulas` when some answers came from a formula CBMC wrote once
 /// per bounds (a SAT solver on CBMC's formula: CBMC's answers, without a run each).
 pub(super) fn formula_note(counters: &mergelens::cbmc::CbmcCounters) -> String {
@@ -184,47 +145,4 @@ fn summary(stats: &LearnStats, cbmc_runs: u64) -> String {
         by_teacher,
         stats.wall_seconds
     )
-}
-
-/// The `--stats` document: the learner's statistics (summed over the runs of a bounds
-/// search) and the teacher's.
-#[derive(Serialize)]
-struct StatsDoc<'a> {
-    #[serde(flatten)]
-    learn: &'a LearnStats,
-    cbmc_runs: u64,
-    cbmc_seconds: f64,
-    /// The largest memory one CBMC (or gcc, goto-cc) run took, in MiB.
-    peak_memory_mib: u64,
-    /// With `--remote`: actions run remotely, cache hits, local fallbacks.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    remote: Option<mergelens::remote::RemoteStats>,
-    cbmc_version: String,
-    bounds: BoundsDoc,
-    /// How far the exactness pass checked the result.
-    exactness: Option<Exactness>,
-    /// `--mode pac`: the guarantee instead of exactness.
-    pac: Option<mergelens::cbmc::PacResult>,
-    teacher: TeacherStats,
-    baseline: bool,
-    lazy: bool,
-    cache: CacheDoc,
-}
-
-#[derive(Serialize)]
-struct BoundsDoc {
-    unwind: u32,
-    max_word_length: usize,
-    cbmc_unwind: u32,
-    auto: bool,
-    converged: Option<bool>,
-    /// Every bounds pair learned at, in order.
-    learn_runs: Vec<LearnBounds>,
-}
-
-#[derive(Serialize)]
-struct CacheDoc {
-    path: Option<PathBuf>,
-    loaded_answers: usize,
-    saved: bool,
 }

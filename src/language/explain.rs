@@ -625,6 +625,48 @@ impl Explanation {
     }
 }
 
+/// The `--stats` document of an explanation: the learner's statistics, the teacher's, and
+/// the CBMC runs of the choice of the target apart.
+#[derive(Serialize)]
+pub struct StatsDocument<'a> {
+    learn: &'a LearnStats,
+    pac: Option<&'a crate::cbmc::PacResult>,
+    teacher: TeacherStats,
+    /// The runs that answered the learner's queries (and replayed `--traces`).
+    cbmc_runs: u64,
+    cbmc_seconds: f64,
+    /// The largest memory one CBMC (or gcc, goto-cc) run took, in MiB.
+    peak_memory_mib: u64,
+    /// The runs that listed the program's assertions to find the target.
+    selection_cbmc_runs: u64,
+    baseline: bool,
+    lazy: bool,
+}
+
+impl Explanation {
+    /// The `--stats` document, with `stats` (the learner's, timed by the caller).
+    pub fn stats_document<'a>(
+        &'a self,
+        prepared: &Prepared,
+        options: &ProgramOptions,
+        stats: &'a LearnStats,
+        counters: &CbmcCounters,
+    ) -> StatsDocument<'a> {
+        let explained = &self.explained;
+        StatsDocument {
+            learn: stats,
+            pac: explained.pac_result(),
+            teacher: explained.teacher.clone(),
+            cbmc_runs: counters.runs(),
+            cbmc_seconds: counters.seconds(),
+            peak_memory_mib: crate::process::peak_memory() >> 20,
+            selection_cbmc_runs: prepared.selection.runs(),
+            baseline: options.baseline,
+            lazy: options.lazy_learning(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -419,3 +419,84 @@ fn auto_bounds(
         converged: Some(search.converged),
     })
 }
+
+impl Learning {
+    /// The `--stats` document, with `stats` (the learner's, timed by the caller).
+    pub fn stats_document<'a>(
+        &'a self,
+        options: &ProgramOptions,
+        stats: &'a LearnStats,
+        counters: &CbmcCounters,
+    ) -> StatsDocument<'a> {
+        let (result, learned, learning) = (&self.conclusion, &self.learned, self);
+        StatsDocument {
+            learn: stats,
+            cbmc_runs: counters.runs(),
+            cbmc_seconds: counters.seconds(),
+            peak_memory_mib: crate::process::peak_memory() >> 20,
+            remote: crate::remote::current().map(|_| crate::remote::stats()),
+            cbmc_version: learning.cbmc_version.clone(),
+            bounds: BoundsDoc {
+                unwind: result.bounds.unwind,
+                max_word_length: result.bounds.max_word_length,
+                cbmc_unwind: result.bounds.cbmc().unwind,
+                auto: learned.converged.is_some(),
+                converged: learned.converged,
+                learn_runs: learned.runs.clone(),
+            },
+            exactness: result.exactness.clone(),
+            pac: result.pac_result().cloned(),
+            teacher: learning.teacher.clone(),
+            baseline: options.baseline,
+            lazy: options.lazy_learning(),
+            cache: CacheDoc {
+                path: learning.store.clone(),
+                loaded_answers: learning.loaded_answers,
+                saved: learning.saved,
+            },
+        }
+    }
+}
+
+/// The `--stats` document: the learner's statistics (summed over the runs of a bounds
+/// search) and the teacher's.
+#[derive(Serialize)]
+pub struct StatsDocument<'a> {
+    #[serde(flatten)]
+    learn: &'a LearnStats,
+    cbmc_runs: u64,
+    cbmc_seconds: f64,
+    /// The largest memory one CBMC (or gcc, goto-cc) run took, in MiB.
+    peak_memory_mib: u64,
+    /// With `--remote`: actions run remotely, cache hits, local fallbacks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remote: Option<crate::remote::RemoteStats>,
+    cbmc_version: String,
+    bounds: BoundsDoc,
+    /// How far the exactness pass checked the result.
+    exactness: Option<Exactness>,
+    /// `--mode pac`: the guarantee instead of exactness.
+    pac: Option<crate::cbmc::PacResult>,
+    teacher: TeacherStats,
+    baseline: bool,
+    lazy: bool,
+    cache: CacheDoc,
+}
+
+#[derive(Serialize)]
+struct BoundsDoc {
+    unwind: u32,
+    max_word_length: usize,
+    cbmc_unwind: u32,
+    auto: bool,
+    converged: Option<bool>,
+    /// Every bounds pair learned at, in order.
+    learn_runs: Vec<LearnBounds>,
+}
+
+#[derive(Serialize)]
+struct CacheDoc {
+    path: Option<PathBuf>,
+    loaded_answers: usize,
+    saved: bool,
+}
