@@ -33,6 +33,8 @@ LAYERS = [
     ["git"],
     ["config"],
     ["trust"],
+    ["language"],
+    ["setup"],
     ["review"],
     ["report"],
 ]

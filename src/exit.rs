@@ -12,7 +12,7 @@
 use mergelens::{FailureKind, HasKind};
 
 use crate::cli::{NotAShare, NotSeconds};
-use crate::commands::{explain::ExplainError, review::UsageError};
+use crate::commands::review::UsageError;
 
 pub const SUCCESS: u8 = 0;
 pub const DIFFERENT: u8 = 1;
@@ -27,9 +27,6 @@ pub const MISSING_TOOL: u8 = 5;
 /// missing here.
 fn binary_kind(error: &(dyn std::error::Error + 'static)) -> Option<FailureKind> {
     if let Some(e) = error.downcast_ref::<UsageError>() {
-        return Some(e.kind());
-    }
-    if let Some(e) = error.downcast_ref::<ExplainError>() {
         return Some(e.kind());
     }
     if let Some(e) = error.downcast_ref::<NotAShare>() {
@@ -67,17 +64,6 @@ impl HasKind for NotAShare {
 impl HasKind for NotSeconds {
     fn kind(&self) -> FailureKind {
         FailureKind::BadInput
-    }
-}
-
-impl HasKind for ExplainError {
-    fn kind(&self) -> FailureKind {
-        match self {
-            ExplainError::Choose { .. }
-            | ExplainError::UnknownProperty { .. }
-            | ExplainError::Usage { .. }
-            | ExplainError::NoAssertion => FailureKind::BadInput,
-        }
     }
 }
 
@@ -126,13 +112,10 @@ mod tests {
 
     #[test]
     fn every_error_type_of_the_binary_has_a_kind() {
-        assert_eq!(
-            declared(),
-            ["ExplainError", "NotAShare", "NotSeconds", "UsageError"]
-        );
+        assert_eq!(declared(), ["NotAShare", "NotSeconds", "UsageError"]);
         let usage = anyhow::Error::new(UsageError("--x".into())).context("learning");
         assert_eq!(code_for(&usage), BAD_INPUT);
-        let explain = anyhow::Error::new(ExplainError::NoAssertion);
+        let explain = anyhow::Error::new(mergelens::language::ExplainError::NoAssertion);
         assert_eq!(code_for(&explain), BAD_INPUT);
     }
 

@@ -28,11 +28,14 @@
 //! | [`document`] | the documents reports are made from (`mergelens-review/1`, the report keys of `mergelens-dfa/1`) and the languages they carry: plain data over [`automaton`] |
 //! | [`config`] | `.mergelens.toml`, `compile_commands.json`, and the settings of a review |
 //! | [`trust`] | who may decide what (`docs/trust.md`): tools only from trusted places, the owner's committed settings govern a review and the hook, paths stay inside, panics are internal failures |
+//! | [`language`] | the language of one program as `learn` and `explain` compute it: the options they share, a learning run that keeps a stopped run's last conjecture, the choice of an assertion to explain, its example words and traces, the output documents |
+//! | [`setup`] | what `init` works out for a repository: the program's files, the candidate entries, the harness skeleton, the commented `.mergelens.toml`, one learning at small bounds and the bound it suggests |
 //! | [`review`] | versions → automata → the word-level differences (the fast first pass), the per-execution check (a product of the four versions on one input tape, call trees merged as diff3 merges lines), the coverage of the changed code, the verdict; `diff` between two revisions |
 //! | [`report`] | the HTML page and the Markdown comment people read, from a [`document`] |
 //!
-//! The binary (`src/main.rs`) adds the command line (`cli`), the orchestration of each
-//! command (`commands`) and the exit codes (`exit`); none of them is part of this library.
+//! The binary (`src/main.rs`) adds the command line (`cli`), the commands (`commands`: each
+//! parses its arguments, calls this library and prints what it returns) and the exit codes
+//! (`exit`); none of them is part of this library.
 //!
 //! # Example
 //!
@@ -67,6 +70,7 @@ pub mod document;
 pub mod failure;
 mod fingerprint;
 pub mod git;
+pub mod language;
 pub mod learn;
 pub mod limits;
 pub mod process;
@@ -74,6 +78,7 @@ pub mod remote;
 pub mod report;
 pub mod review;
 pub mod sandbox;
+pub mod setup;
 pub mod stop;
 pub mod trust;
 
@@ -123,6 +128,8 @@ error_types![
     cprog::UnknownEventKind,
     failure::InternalError,
     git::GitError,
+    language::ExplainError,
+    language::LanguageError,
     learn::LearnError,
     learn::ParseError,
     limits::LimitError,
@@ -131,6 +138,7 @@ error_types![
     report::ReportError,
     review::ReviewError,
     review::CoverageError,
+    setup::SetupError,
     stop::Stopped,
 ];
 

@@ -35,6 +35,7 @@ mod header_only;
 mod hook_git;
 mod init_git;
 mod injection_git;
+mod language_api;
 mod learn_cbmc;
 mod learner;
 mod library_buffers_cbmc;

@@ -346,7 +346,7 @@ pub struct ProgramCli {
     #[arg(long, value_name = "FILE.c")]
     pub harness: Vec<PathBuf>,
     /// The longest one CBMC query may take, in seconds; 0 for no limit.
-    #[arg(long, value_name = "S", default_value_t = crate::commands::program::DEFAULT_QUERY_TIMEOUT_SECS, value_parser = seconds)]
+    #[arg(long, value_name = "S", default_value_t = mergelens::language::DEFAULT_QUERY_TIMEOUT_SECS, value_parser = seconds)]
     pub query_timeout: f64,
     /// The memory one CBMC run may take (4GiB, 512MiB; 0 for no limit): a run past it is
     /// an error naming the query, never a machine out of memory.
@@ -388,7 +388,7 @@ pub struct ProgramCli {
     pub exact: bool,
     /// The longest the SAT search for the smallest concise automaton may take, in seconds;
     /// past it, state merging gives a small one (not proved minimal).
-    #[arg(long, value_name = "S", default_value_t = crate::commands::concise::DEFAULT_CONCISE_SECONDS, value_parser = seconds)]
+    #[arg(long, value_name = "S", default_value_t = mergelens::language::DEFAULT_CONCISE_SECONDS, value_parser = seconds)]
     pub concise_time: f64,
     /// The paper's baseline, for benchmarks: one CBMC run per membership query, no
     /// pre-checks, no lazy learning, no cache.
@@ -407,10 +407,10 @@ pub struct ProgramCli {
 }
 
 impl ProgramCli {
-    pub fn into_args(self) -> crate::commands::program::ProgramArgs {
-        use crate::commands::program::{CacheChoice, ProgramArgs};
+    pub fn into_args(self) -> mergelens::language::ProgramOptions {
         use mergelens::cprog::EventKind;
-        ProgramArgs {
+        use mergelens::language::{CacheChoice, ProgramOptions};
+        ProgramOptions {
             files: self.files,
             entry: self.entry,
             events: match self.events {

@@ -18,7 +18,7 @@ pub struct SamplingCli {
     /// Concrete runs (gcc, inputs from a seeded generator) before learning: their words are
     /// "yes" answers without CBMC and the guesses of lazy learning; 200 is a good number, 0
     /// (the default) for none. A program gcc cannot build that way gets none.
-    #[arg(long, value_name = "N", default_value_t = crate::commands::sampling::DEFAULT_CONCRETE_RUNS)]
+    #[arg(long, value_name = "N", default_value_t = mergelens::language::DEFAULT_CONCRETE_RUNS)]
     pub concrete_runs: u64,
     /// `exact`, or `pac`: conjectures are checked on samples, not by CBMC's conjecture query
     /// (membership queries still go to CBMC).
@@ -33,8 +33,8 @@ pub struct SamplingCli {
 }
 
 impl SamplingCli {
-    pub fn into_args(self) -> crate::commands::sampling::SamplingArgs {
-        crate::commands::sampling::SamplingArgs {
+    pub fn into_args(self) -> mergelens::language::SamplingOptions {
+        mergelens::language::SamplingOptions {
             concrete_runs: self.concrete_runs,
             pac: (self.mode == ModeArg::Pac).then_some(mergelens::cbmc::Pac {
                 epsilon: self.epsilon,

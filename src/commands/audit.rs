@@ -24,7 +24,7 @@ use mergelens::document::audit::{AUDIT_FORMAT, AuditDocument, AuditedMerge};
 use mergelens::git::{CommitInfo, GitRepo};
 use mergelens::report::Document;
 use mergelens::review;
-use mergelens::trust::{self, OwnerConfig, UserConfig};
+use mergelens::trust::UserConfig;
 
 /// The options of `mergelens audit`.
 #[derive(Clone, Debug, Default)]
@@ -183,12 +183,10 @@ fn audit_one(
     }
     let versions = repo.commit_versions(&merge.sha())?;
     let user = UserConfig::load()?;
-    let owner = match &args.flags.config {
-        Some(path) => OwnerConfig::from_file(path)?,
-        None => OwnerConfig::committed(repo, &versions.ours)?,
-    };
-    let mut settings = trust::review_settings(repo, &versions.ours, &owner, &user, &args.flags)?;
-    let _harness = trust::attach_harness(repo, &owner.file, &owner.origin, &user, &mut settings)?;
+    let setup = review::review_setup(repo, &versions, &user, &args.flags)?;
+    let settings = setup.settings;
+    // Kept until the review ends: the repository's harness files are temporary copies.
+    let _harness = setup.harness;
     for warning in settings.unconfigured.iter().chain(&settings.warnings) {
         errln!(
             "mergelens: warning: merge {}: {}",

@@ -50,7 +50,6 @@ pub mod doctor;
 pub mod explain;
 pub mod hook;
 pub mod init;
-mod ladder;
 pub mod learn;
 pub mod learn_target;
 pub mod program;
@@ -60,7 +59,6 @@ pub mod report;
 pub mod review;
 pub mod sampling;
 mod signals;
-mod skeleton;
 
 use std::io::Write;
 use std::path::Path;

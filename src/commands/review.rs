@@ -18,12 +18,12 @@ use std::path::{Path, PathBuf};
 use super::anytime;
 use super::progress::Progress;
 use super::{Outcome, term, terms, write_output};
-use mergelens::config::{FileConfig, OnError, Overrides, Settings};
+use mergelens::config::{OnError, Overrides, Settings};
 use mergelens::document::{Difference, ExecutionKind, Review, Verdict};
-use mergelens::git::{GitError, GitRepo, MergeVersions, Merged};
+use mergelens::git::{GitRepo, MergeVersions, Merged};
 use mergelens::report::{self, Document, Format};
 use mergelens::review::{self, LearnContext, ReviewReport};
-use mergelens::trust::{self, OwnerConfig, UserConfig};
+use mergelens::trust::{self, UserConfig};
 
 /// The document format of `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,22 +106,15 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         return Ok(Outcome::Success);
     };
     // The owner's committed settings govern, never the work tree's or theirs'.
-    let owner = match &args.flags.config {
-        Some(path) => OwnerConfig::from_file(path)?,
-        None => OwnerConfig::committed(&repo, &versions.ours)?,
-    };
-    let mut settings = trust::review_settings(&repo, &versions.ours, &owner, &user, &args.flags)?;
+    let setup = review::review_setup(&repo, &versions, &user, &args.flags)?;
+    let settings = setup.settings;
     // Kept until the review ends: the repository's harness files are temporary copies.
-    let _harness = trust::attach_harness(&repo, &owner.file, &owner.origin, &user, &mut settings)?;
+    let _harness = setup.harness;
     *on_error = settings.on_error;
     for warning in &settings.warnings {
         errln!("mergelens: warning: {}", term(warning));
     }
-    // Settings the user named are no branch's to change.
-    let settings_change = match &args.flags.config {
-        Some(_) => None,
-        None => trust::settings_change(&repo, &versions, owner.text.as_deref()),
-    };
+    let settings_change = setup.settings_change;
     if let Merged::Conflict(paths) = &versions.merged {
         errln!(
             "mergelens: git cannot merge {} textually; learning the base and both branches to show how they differ",
@@ -163,13 +156,9 @@ fn review(args: &ReviewArgs, on_error: &mut OnError) -> anyhow::Result<Outcome> 
         in_repository(&repo, saved.as_deref()),
     )?;
     let mut summary = summary(&report, saved.as_deref(), args.output.as_deref());
-    let mut outcome = outcome(&report, &settings);
+    let outcome = gate_outcome(review::gate(&report, &settings, settings_change.is_some()));
     if let Some(diff) = &settings_change {
         summary.push_str(&trust::settings_change_summary(diff));
-        let any = mergelens::config::FailOnName::Any;
-        if settings.fail_on.contains(any) && outcome == Outcome::Success {
-            outcome = Outcome::Different;
-        }
     }
     if args.hook && outcome == Outcome::Success && !report.document.unfinished.is_empty() {
         summary.push_str(&format!(
@@ -219,35 +208,17 @@ fn stop_warning(report: &ReviewReport, budget: Option<std::time::Duration>, args
 /// The versions to review: those git shows a hook, a merge commit's, or git's merge of the
 /// named branches (a merge in progress without names); `None` when a hook finds no merge.
 fn merge_versions(repo: &GitRepo, args: &ReviewArgs) -> anyhow::Result<Option<MergeVersions>> {
-    Ok(Some(if args.hook {
-        match repo.hook_versions()? {
-            Some(v) => v,
-            // git is committing a merge (the script says which hook runs), yet names no
-            // branch: say so, and let on-error decide.
-            None if std::env::var("MERGELENS_HOOK_NAME").is_ok_and(|n| n == "pre-merge-commit") => {
-                return Err(GitError::HookContext(format!(
-                    "git is committing a merge but names no merged branch (no MERGE_HEAD, no GITHEAD_* variable, GIT_REFLOG_ACTION = {:?})",
-                    std::env::var("GIT_REFLOG_ACTION").unwrap_or_default()
-                ))
-                .into());
-            }
-            None => return Ok(None),
-        }
+    let request = if args.hook {
+        review::Request::Hook
     } else if let Some(rev) = &args.commit {
-        repo.commit_versions(rev)?
+        review::Request::Commit(rev)
     } else {
-        match (&args.ours, &args.theirs) {
-            (Some(ours), Some(theirs)) => repo.merge_versions(ours, theirs)?,
-            (None, Some(theirs)) | (Some(theirs), None) => repo.merge_versions("HEAD", theirs)?,
-            (None, None) => match repo.hook_versions()? {
-                // A merge in progress (MERGE_HEAD): its staged result.
-                Some(v) => v,
-                None => anyhow::bail!(UsageError(
-                    "name the branch to merge: mergelens review [OURS] THEIRS".into()
-                )),
-            },
+        review::Request::Branches {
+            ours: args.ours.as_deref(),
+            theirs: args.theirs.as_deref(),
         }
-    }))
+    };
+    Ok(review::versions_to_review(repo, request)?)
 }
 
 /// A usage error (exit code 2) that is not clap's.
@@ -261,20 +232,7 @@ pub(crate) fn load_settings(
     repo: &GitRepo,
     flags: &Overrides,
 ) -> anyhow::Result<(Settings, trust::HarnessFiles)> {
-    let file = match &flags.config {
-        Some(path) => OwnerConfig::from_file(path)?.file,
-        None => FileConfig::load(repo.root())?,
-    };
-    let user = UserConfig::load()?;
-    let mut settings = Settings::resolve(&trust::under_user(&file, &user), flags, repo.root())?;
-    settings.cbmc = trust::cbmc_path(flags.cbmc.as_deref(), Some(repo), &user).0;
-    let harness = trust::attach_harness(
-        repo,
-        &file,
-        mergelens::config::FILE_NAME,
-        &user,
-        &mut settings,
-    )?;
+    let (settings, harness) = review::work_tree_setup(repo, flags)?;
     for warning in &settings.warnings {
         errln!("mergelens: warning: {}", term(warning));
     }
@@ -379,20 +337,17 @@ pub(crate) fn write_requested(
     Ok(output.is_none())
 }
 
-/// The exit outcome of a review under its settings' `fail-on`: exit code 1 when a name
-/// flags a finding, a review that did not finish (whatever else it found: its reasons say
-/// what was not done), or an inconclusive verdict.
+/// The exit outcome of a review under its settings' `fail-on` ([`review::gate`]).
 pub(crate) fn outcome(report: &ReviewReport, settings: &Settings) -> Outcome {
-    let fail_on = settings.fail_on;
-    if report.verdict() == Verdict::Conflict {
-        Outcome::Conflict
-    } else if fail_on.fails(report.unexpected, report.lost, report.overlapping)
-        || (!report.document.unfinished.is_empty() && fail_on.fails_unfinished())
-        || (report.verdict() == Verdict::Inconclusive && fail_on.fails_inconclusive())
-    {
-        Outcome::Different
-    } else {
-        Outcome::Success
+    gate_outcome(review::gate(report, settings, false))
+}
+
+/// Exit code 1 for a gate that fails, 3 for a conflict.
+fn gate_outcome(gate: review::Gate) -> Outcome {
+    match gate {
+        review::Gate::Pass => Outcome::Success,
+        review::Gate::Fail => Outcome::Different,
+        review::Gate::Conflict => Outcome::Conflict,
     }
 }
 

@@ -31,6 +31,9 @@ pub enum ReviewError {
         .files.join(", ")
     )]
     UnmatchedFiles { files: Vec<String> },
+    /// Neither branch named, and no merge in progress.
+    #[error("name the branch to merge: mergelens review [OURS] THEIRS")]
+    NoBranch,
     #[error("the entry function `{entry}` is defined in no version; name another with --entry")]
     EntryNowhere { entry: String },
     #[error("{version} ({revision}), entry `{entry}`")]
@@ -113,7 +116,8 @@ impl HasKind for ReviewError {
         match self {
             ReviewError::NoSources { .. }
             | ReviewError::UnmatchedFiles { .. }
-            | ReviewError::EntryNowhere { .. } => FailureKind::BadInput,
+            | ReviewError::EntryNowhere { .. }
+            | ReviewError::NoBranch => FailureKind::BadInput,
             ReviewError::Git(e) => e.kind(),
             ReviewError::Config(e) => e.kind(),
             ReviewError::Cbmc(e) => e.kind(),

@@ -19,6 +19,8 @@
 //!   with the source changes of the functions in it.
 //! * [`LearnContext`]: CBMC, the rayon pool (`--jobs`), the caches under `.git/mergelens/`
 //!   and progress reporting, shared by all versions and entries.
+//! * [`versions_to_review`], [`review_setup`] and [`gate`] (`request`): which merge, the
+//!   settings that govern its review, and whether `fail-on` lets it go ahead.
 //! * [`ReviewError`]: why a review could not be made, naming the version and entry.
 //!
 //! The stages, one file each: `versions` (the checkouts and what is learned from them),
@@ -47,6 +49,7 @@ mod execution_cache;
 mod learn;
 mod merge;
 mod merged_lines;
+mod request;
 mod results;
 mod source;
 mod store;
@@ -58,5 +61,8 @@ pub(crate) use coverage::CoverageError;
 pub use diff::{DiffReport, diff_revisions};
 pub use error::ReviewError;
 pub use merge::{ReviewReport, review_merge};
+pub use request::{
+    Gate, Request, ReviewSetup, gate, review_setup, versions_to_review, work_tree_setup,
+};
 pub use results::{UNSEEN_CALLS, UNSEEN_CHANGE};
 pub use tally::{NO_CODE_CHANGE, NO_ENTRY_REVIEWED};

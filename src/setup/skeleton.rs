@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use mergelens::cprog::{self, FrontEndConfig};
-use mergelens::git::paths::shown_relative;
+use super::error::SetupError;
+use crate::cprog::{self, FrontEndConfig};
+use crate::git::paths::shown_relative;
 
 /// The harness skeleton `--harness-for` writes, at the repository root.
 pub const HARNESS_FILE: &str = "mergelens-harness.c";
@@ -22,18 +22,18 @@ const BUFFER: usize = cprog::HARNESS_BUFFER;
 const DEPTH: usize = cprog::HARNESS_DEPTH;
 
 /// A function that could be an entry.
-pub(super) struct Candidate {
-    pub(super) name: String,
-    pub(super) parameters: Vec<String>,
-    pub(super) file: PathBuf,
-    pub(super) line: u32,
+pub struct Candidate {
+    pub name: String,
+    pub parameters: Vec<String>,
+    pub file: PathBuf,
+    pub line: u32,
     /// How many other functions of the program it calls, directly or not (by the call
     /// graph): a parser reaches much of a library, a getter little.
-    pub(super) reaches: usize,
+    pub reaches: usize,
 }
 
 /// The text before a function's name, from the start of the line before it.
-pub(super) fn head(file: &Path, line: u32, name: &str) -> Option<String> {
+pub fn head(file: &Path, line: u32, name: &str) -> Option<String> {
     let text = std::fs::read_to_string(file).ok()?;
     let lines: Vec<&str> = text.lines().collect();
     let at = (line as usize).checked_sub(1)?;
@@ -50,14 +50,16 @@ pub(super) fn head(file: &Path, line: u32, name: &str) -> Option<String> {
 /// The harness skeleton: `entry` calls `c` exactly as the review's generated entry harness
 /// would (the one generator, [`cprog::harness_skeleton`]), with readable names, after the
 /// local includes of `c`'s file.
-pub(super) fn skeleton(
+pub fn skeleton(
     config: &FrontEndConfig,
     c: &Candidate,
     entry: &str,
     root: &Path,
-) -> anyhow::Result<String> {
-    let file = std::fs::read_to_string(&c.file)
-        .with_context(|| format!("cannot read {}", c.file.display()))?;
+) -> Result<String, SetupError> {
+    let file = std::fs::read_to_string(&c.file).map_err(|source| SetupError::Read {
+        path: c.file.clone(),
+        source,
+    })?;
     // The function's own file's local includes declare what its parameters use: `"x.h"`,
     // and `<x.h>` where an include directory of the program holds it (a library including
     // its own header by angle brackets), not the system's.
@@ -69,7 +71,7 @@ pub(super) fn skeleton(
                 .is_some_and(|(name, _)| config.include_dirs.iter().any(|d| d.join(name).is_file()))
     };
     let includes: Vec<&str> = file.lines().filter(|l| own_header(l)).collect();
-    let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+    let dir = tempfile::tempdir().map_err(SetupError::TempDir)?;
     let mut config = config.clone();
     config.entry.clone_from(&c.name);
     let h = cprog::harness_skeleton(&config, dir.path())?;

@@ -1,22 +1,23 @@
 //! The bounds `mergelens init` learns a new configuration's entry at, and the bound it
 //! suggests from what it measured.
 //!
-//! Key items: [`LADDER`], [`learn_step`] (one learning, measured and printed) and
-//! [`suggestion`] (the largest bounds that finished with executions in their language, and
+//! Key items: `LADDER`, [`climb`] (one learning per step, each measured: [`Step`]) and
+//! `suggestion` (the largest bounds that finished with executions in their language, and
 //! what the suggestion rests on; or no bound, and why).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-use mergelens::automaton::{Dfa, ops};
-use mergelens::cbmc::learning::{LearningError, learn_with_teacher};
-use mergelens::cbmc::{CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, Toolchain};
-use mergelens::config::FILE_NAME;
-use mergelens::cprog::InstrumentedProgram;
-use mergelens::learn::GuessPolicy;
-
-use super::progress::Progress;
+use super::error::SetupError;
+use crate::automaton::{Dfa, ops};
+use crate::cbmc::learning::{LearningError, learn_with_teacher};
+use crate::cbmc::{CbmcTeacher, CbmcTeacherError, LearnBounds, TeacherOptions, Toolchain};
+use crate::config::FILE_NAME;
+use crate::cprog::InstrumentedProgram;
+use crate::git::GitRepo;
+use crate::language::Watcher;
+use crate::learn::GuessPolicy;
+use crate::trust::{self, UserConfig};
 
 /// The bounds `init` learns at, smallest first: each step is tried while the one before
 /// finished in at most a quarter of the budget, and the suggestion is the largest that
@@ -37,26 +38,30 @@ const LADDER: [LearnBounds; 3] = [
 ];
 
 /// One learning of `init`'s ladder, as measured.
-struct Step {
-    bounds: LearnBounds,
-    took: Duration,
-    stopped: bool,
+pub struct Step {
+    pub bounds: LearnBounds,
+    pub took: Duration,
+    pub stopped: bool,
     /// The language is empty (only said of a learning that finished).
-    empty: bool,
+    pub empty: bool,
+    /// The minimal automaton's states, and the CBMC runs the learning took.
+    pub states: usize,
+    pub cbmc_runs: u64,
 }
 
-/// Learns `entry` at each bound of [`LADDER`] in turn while the one before finished within a
-/// quarter of `budget`, printing each; what the measurements suggest.
-pub(super) fn climb(
-    instrumented: &InstrumentedProgram,
-    tools: &Toolchain,
+/// Learns `entry` at each bound of `LADDER` in turn while the one before finished within a
+/// quarter of `budget`, giving each step to `on_step`; what the measurements suggest.
+pub fn climb(
+    (instrumented, tools): (&InstrumentedProgram, &Toolchain),
     root: &Path,
-    entry: &str,
-    budget: Duration,
-) -> anyhow::Result<String> {
+    (entry, budget): (&str, Duration),
+    watcher: &dyn Watcher,
+    on_step: &mut dyn FnMut(&Step),
+) -> Result<String, SetupError> {
     let mut steps: Vec<Step> = Vec::new();
     for bounds in LADDER {
-        let step = learn_step(instrumented, tools, root, entry, bounds, budget)?;
+        let step = learn_step((instrumented, tools), root, entry, bounds, watcher)?;
+        on_step(&step);
         let go_on = !step.stopped && step.took * 4 <= budget;
         steps.push(step);
         if !go_on {
@@ -66,16 +71,14 @@ pub(super) fn climb(
     Ok(suggestion(&steps, entry, budget))
 }
 
-/// Learns `entry` at `bounds` (what is left of the budget), prints the line that says how
-/// it went, and returns the measurement.
+/// Learns `entry` at `bounds` (what is left of the budget) and returns the measurement.
 fn learn_step(
-    instrumented: &InstrumentedProgram,
-    tools: &Toolchain,
+    (instrumented, tools): (&InstrumentedProgram, &Toolchain),
     root: &Path,
     entry: &str,
     bounds: LearnBounds,
-    budget: Duration,
-) -> anyhow::Result<Step> {
+    watcher: &dyn Watcher,
+) -> Result<Step, SetupError> {
     let started = Instant::now();
     let mut teacher = CbmcTeacher::new(
         instrumented,
@@ -84,16 +87,15 @@ fn learn_step(
         bounds,
         TeacherOptions::default(),
     );
-    let mut progress = Progress::new("init: learning");
-    progress.set_phase(format!(
+    watcher.phase(format!(
         "`{entry}` at --unwind {} --max-word-length {}",
         bounds.unwind, bounds.max_word_length
     ));
-    teacher.on_progress(progress.observer());
+    teacher.on_progress(watcher.teacher());
     let result = learn_with_teacher(&mut teacher, instrumented, GuessPolicy::Constant(true));
-    progress.finish();
+    watcher.done();
     let took = started.elapsed();
-    let runs = teacher.stats().cbmc_runs;
+    let cbmc_runs = teacher.stats().cbmc_runs;
     let (dfa, stopped) = match result {
         Ok(run) => (ops::minimize(&run.dfa), false),
         Err(LearningError::Teacher(CbmcTeacherError::Stopped { .. })) => (
@@ -103,34 +105,30 @@ fn learn_step(
                 .unwrap_or_else(|| Dfa::new(instrumented.alphabet.clone())),
             true,
         ),
-        Err(e) => return Err(e).context(format!("learning `{entry}` at small bounds")),
-    };
-    // A stopped learning's automaton is a conjecture: it proves nothing empty.
-    let empty = !stopped && !dfa.states().any(|q| dfa.is_accepting(q));
-    outln!(
-        "learned `{entry}` at --unwind {} --max-word-length {} in {:.1} s: {} states, {} CBMC runs{}",
-        bounds.unwind,
-        bounds.max_word_length,
-        took.as_secs_f64(),
-        dfa.num_states(),
-        runs,
-        if stopped {
-            format!(
-                " (PARTIAL: stopped by the time budget of {:.0} s, so its automaton is a conjecture)",
-                budget.as_secs_f64()
-            )
-        } else if empty {
-            " (empty: no execution returns within these bounds)".to_string()
-        } else {
-            String::new()
+        Err(source) => {
+            return Err(SetupError::Learning {
+                entry: entry.to_string(),
+                source: Box::new(source),
+            });
         }
-    );
+    };
+    let empty = !stopped && !dfa.states().any(|q| dfa.is_accepting(q));
     Ok(Step {
         bounds,
         took,
         stopped,
         empty,
+        states: dfa.num_states(),
+        cbmc_runs,
     })
+}
+
+/// The CBMC of the repository around the current directory: `cbmc`, else as the trust
+/// rules find it (the user's configuration, the `PATH`).
+pub fn toolchain(cbmc: Option<&Path>) -> Result<Toolchain, SetupError> {
+    let user = UserConfig::load()?;
+    let (cbmc, _) = trust::cbmc_path(cbmc, Some(&GitRepo::from_env()?), &user);
+    Ok(Toolchain::locate(cbmc.as_deref())?)
 }
 
 /// What the ladder's measurements suggest: the largest bounds that finished with executions
@@ -185,6 +183,8 @@ mod tests {
             took: Duration::from_secs(secs),
             stopped,
             empty,
+            states: 1,
+            cbmc_runs: 1,
         }
     }
 
