@@ -14,11 +14,8 @@ use std::time::{Duration, Instant};
 
 use super::harness::{Goal, harness};
 use super::{CbmcRunError, LIBRARY_UNWIND, Outcome, ProductProgram, json, more_object_bits, run};
-use crate::cbmc::program::library_loops::{LIBRARY_FITS, library_loop_reached};
+use crate::cbmc::program::library_loops::{LIBRARY_FITS, UNTIMED_SHARE, library_loop_reached};
 use crate::cbmc::teacher::LearnBounds;
-
-/// The test's time without a query timeout: a quarter of the default one (300 s).
-const UNTIMED_SHARE: Duration = Duration::from_secs(75);
 
 impl ProductProgram {
     /// Fits the unwinding of the library's loops to the executions within `bounds` (the
@@ -62,8 +59,8 @@ impl ProductProgram {
     }
 
     /// One run of the unwinding assertions of `source` with the library loops unwound
-    /// `fit` times (more object bits, or field sensitivity back on, as the product's other
-    /// runs get them); `None` past `share`.
+    /// `fit` times (with more object bits, as the product's other runs get them); `None`
+    /// past `share` or out of memory.
     fn fit_run(
         &self,
         source: &str,
@@ -77,11 +74,8 @@ impl ProductProgram {
             cmd.args(["--json-ui", "--slice-formula"]);
             let deadline = Some(Instant::now() + share);
             let finished = match run::run(cmd, "cbmc", deadline, Some(&self.counters)) {
-                Err(CbmcRunError::OutOfMemory { .. }) if self.turn_field_sensitivity_on() => {
-                    continue;
-                }
                 Ok(Outcome::Finished(f)) => f,
-                Ok(Outcome::TimedOut) => return Ok(None),
+                Ok(Outcome::TimedOut) | Err(CbmcRunError::OutOfMemory { .. }) => return Ok(None),
                 Err(e) => return Err(e),
             };
             let report = json::parse(&finished.stdout)?;

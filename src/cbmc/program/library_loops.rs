@@ -29,6 +29,10 @@ use crate::cbmc::run::{self, Outcome};
 /// The library unwindings tried, smallest first (those below the program's bound).
 pub(crate) const LIBRARY_FITS: [u32; 2] = [8, 32];
 
+/// How long one test may take without a query timeout: a quarter of the default one
+/// (300 s), as with one (see [`GotoProgram::fitted_library_unwind`]).
+pub(crate) const UNTIMED_SHARE: Duration = Duration::from_secs(75);
+
 impl GotoProgram {
     /// Runs now what every query shares (the library's loops), so that queries started at
     /// once do not each run it.
@@ -91,7 +95,9 @@ impl GotoProgram {
     /// [`LIBRARY_FITS`] that no execution within `bounds` (at most `max_word_length - 1`
     /// events, whether it ends or not: every query's executions) runs a library loop past,
     /// else the program's bound. One CBMC run a candidate, counted in the program's
-    /// counters, the first time bounds at least as large are asked; queries wait for it.
+    /// counters, the first time bounds at least as large are asked (queries wait for it),
+    /// each given a quarter of `timeout`: a test past that, or out of memory, ends the
+    /// search where it is.
     pub(super) fn fitted_library_unwind(
         &self,
         bounds: Bounds,
@@ -120,12 +126,20 @@ impl GotoProgram {
             .into_iter()
             .filter(|&k| k < self.library_unwind)
         {
+            // A test that would cost what the queries it speeds up cost is not run out: the
+            // bound stays where it was.
+            let share = timeout.map_or(UNTIMED_SHARE, |t| t / 4);
+            let end = deadline.map_or(Instant::now() + share, |d| d.min(Instant::now() + share));
             let what = || format!("the test of the library loops at {k} iterations");
-            let (report, _) =
-                self.check_output_at(&source, &options, (bounds, k), (deadline, timeout), what)?;
-            if !library_loop_reached(loops, &report) {
-                fitted = k;
-                break;
+            let within = (Some(end), Some(share));
+            match self.check_output_at(&source, &options, (bounds, k), within, what) {
+                Ok((report, _)) if !library_loop_reached(loops, &report) => {
+                    fitted = k;
+                    break;
+                }
+                Ok(_) => {}
+                Err(CbmcRunError::Timeout { .. } | CbmcRunError::OutOfMemory { .. }) => break,
+                Err(e) => return Err(e),
             }
         }
         fits.push((bounds, fitted));
