@@ -61,7 +61,7 @@ pub(crate) struct EntryCheck {
 }
 
 pub(crate) enum CheckOutcome {
-    Ran(EntryCheck),
+    Ran(Box<EntryCheck>),
     /// The check cannot run on these versions; the reason, for the notes.
     Skipped(String),
     /// The check started and did not finish (stopped, or a CBMC run past a limit): the
@@ -111,16 +111,7 @@ pub(crate) fn check_entry(
     let counters = Arc::new(CbmcCounters::new());
     let from_cache = cached.is_some();
     let run = match cached {
-        _ if one_sided => CachedEnumeration {
-            format: CACHE_FORMAT.to_string(),
-            self_check: None,
-            enumeration: Enumeration {
-                complete: true,
-                ..Enumeration::default()
-            },
-            unseen: Vec::new(),
-            library_unwind: None,
-        },
+        _ if one_sided => CachedEnumeration::nothing_to_enumerate(),
         Some(c) => {
             ctx.progress(&format!("{entry}: per-execution check from the cache"));
             c
@@ -177,12 +168,12 @@ pub(crate) fn check_entry(
         judge(&trees, &run.enumeration, learned, &mut check, &mut notes)?
     };
     check.wall_seconds = started.elapsed().as_secs_f64();
-    Ok(CheckOutcome::Ran(EntryCheck {
+    Ok(CheckOutcome::Ran(Box::new(EntryCheck {
         executions,
         check,
         notes,
         disagreements,
-    }))
+    })))
 }
 
 /// The four versions' product parts (read in parallel, as the learning reads them), the

@@ -36,6 +36,22 @@ pub(super) struct CachedEnumeration {
     pub(super) library_unwind: Option<u32>,
 }
 
+impl CachedEnumeration {
+    /// The check of a merge that runs one branch's code: complete without a CBMC run.
+    pub(super) fn nothing_to_enumerate() -> CachedEnumeration {
+        CachedEnumeration {
+            format: CACHE_FORMAT.to_string(),
+            self_check: None,
+            enumeration: Enumeration {
+                complete: true,
+                ..Enumeration::default()
+            },
+            unseen: Vec::new(),
+            library_unwind: None,
+        }
+    }
+}
+
 /// Executions found by a run that stopped before its enumeration ended.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct PartialEnumeration {
