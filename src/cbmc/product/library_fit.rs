@@ -4,10 +4,9 @@
 //! [`LIBRARY_FITS`], when CBMC's unwinding assertions prove that no execution of the four
 //! versions within the bounds runs a library loop past it; else [`LIBRARY_UNWIND`].
 //!
-//! Only the first candidate, and with a quarter of the query timeout: the test runs all
-//! four copies, as the check does, so a product whose loops need more (hiredis' reader
-//! copies a buffer of 1,024 bytes) would pay for each candidate nearly what the check
-//! itself costs, and find nothing.
+//! With a quarter of the query timeout: the test runs all four copies, as the check does,
+//! so a product whose loops need more (hiredis' reader copies a buffer of 1,024 bytes)
+//! would pay for a long test nearly what the check itself costs, and find nothing.
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
