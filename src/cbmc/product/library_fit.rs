@@ -5,8 +5,9 @@
 //! versions within the bounds runs a library loop past it; else [`LIBRARY_UNWIND`].
 //!
 //! With a quarter of the query timeout: the test runs all four copies, as the check does,
-//! so a product whose loops need more (hiredis' reader copies a buffer of 1,024 bytes)
-//! would pay for a long test nearly what the check itself costs, and find nothing.
+//! so a product whose loops need more would pay for a long test nearly what the check
+//! itself costs, and find nothing (hiredis' reader: its check ran out of time and memory
+//! where it had failed its self-check in 60 s).
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
