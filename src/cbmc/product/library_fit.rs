@@ -6,8 +6,7 @@
 //!
 //! With a quarter of the query timeout: the test runs all four copies, as the check does,
 //! so a product whose loops need more would pay for a long test nearly what the check
-//! itself costs, and find nothing (hiredis' reader: its check ran out of time and memory
-//! where it had failed its self-check in 60 s).
+//! itself costs, and find nothing.
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
