@@ -74,6 +74,9 @@ pub(crate) struct EntryAutomata {
     /// The versions whose learning `--time-budget` or Ctrl-C cut short, each as a reason
     /// for the verdict `unfinished`.
     pub stopped: Vec<String>,
+    /// How often each learned version's queries unwound the library's loops, where they
+    /// tested it ([`crate::cbmc::GotoProgram::tested_library_unwind`]).
+    pub library_unwind: BTreeMap<Version, u32>,
 }
 
 /// A version instrumented for one entry.
@@ -243,6 +246,7 @@ pub(crate) fn learn_entry(
 
     let mut automata = BTreeMap::new();
     let mut stats = BTreeMap::new();
+    let mut library_unwind = BTreeMap::new();
     let mut inexact = Vec::new();
     let mut stopped = Vec::new();
     for (p, result) in prepared.iter().zip(results) {
@@ -264,6 +268,7 @@ pub(crate) fn learn_entry(
             crate::document::languages::over(&result.dfa, &alphabet),
         );
         stats.insert(p.version, result.stats);
+        library_unwind.extend(result.library_unwind.map(|k| (p.version, k)));
     }
     for &version in &absent {
         automata.insert(version, crate::document::languages::empty(&alphabet));
@@ -285,6 +290,7 @@ pub(crate) fn learn_entry(
             .map(|p| (p.version, Arc::new(p)))
             .collect(),
         stopped,
+        library_unwind,
     })
 }
 
@@ -486,6 +492,8 @@ struct VersionResult {
     precheck_note: Option<String>,
     /// Learning was cut short (`--time-budget`, Ctrl-C).
     stopped: Option<super::budget::Stopped>,
+    /// How often the queries unwound the library's loops, when they tested it.
+    library_unwind: Option<u32>,
 }
 
 /// Learns every prepared version at `bounds`: the base first, the others in parallel with
@@ -631,6 +639,7 @@ fn from_cache(
         exact_up_to: cached.exact_up_to,
         precheck_note: None,
         stopped: None,
+        library_unwind: None,
     })
 }
 
@@ -702,6 +711,7 @@ fn learn_one(
             exact_up_to,
             precheck_note: None,
             stopped: learned.stopped,
+            library_unwind: learned.library_unwind,
         });
     }
     if let Some(store) = &ctx.automata
@@ -724,6 +734,7 @@ fn learn_one(
         exact_up_to,
         precheck_note: learned.precheck_note,
         stopped: None,
+        library_unwind: learned.library_unwind,
     })
 }
 

@@ -42,7 +42,7 @@ use crate::automaton::Alphabet;
 use crate::cbmc::product::{
     Enumeration, Execution as RawExecution, Item, ProductProgram, TAPE_LENGTH, log_room,
 };
-use crate::cbmc::{CbmcCounters, CbmcRunError};
+use crate::cbmc::{CbmcCounters, CbmcRunError, LIBRARY_UNWIND};
 use crate::config::Settings;
 use crate::cprog::product::{INPUT_BYTES, ProductError, ProductVersion, product_version};
 use crate::cprog::{self, EventKind, FrontEndError};
@@ -560,15 +560,7 @@ fn run_product(
         "{entry}: per-execution check (with its self-check) at --unwind {} --max-word-length {}",
         bounds.unwind, bounds.max_word_length
     ));
-    let started = Instant::now();
-    let counts = |l: &str| alphabet.letter(l).is_some();
-    let library_unwind = product.fit_library_unwind(counts, bounds, settings.query_timeout)?;
-    if let Some(fit) = library_unwind {
-        ctx.progress(&format!(
-            "{entry}: no execution within the bounds runs a library loop more than {fit} times ({:.1} s): the check unwinds them {fit} times",
-            started.elapsed().as_secs_f64()
-        ));
-    }
+    let library_unwind = library_unwind(product, entry, settings, ctx, learned)?;
     let failed = AtomicBool::new(false);
     let enumerate = || {
         product.enumerate(
@@ -610,6 +602,45 @@ fn run_product(
         unseen: Vec::new(),
         library_unwind,
     })
+}
+
+/// How often the product unwinds the library's loops: what every version's learning
+/// tested, when each did and none needed more (each copy runs a subset of its version's
+/// executions within the bounds: the tapes bound its inputs, the review's letters count
+/// towards the word bound); else the product's own test, unless a version's learning found
+/// a loop past the candidate already.
+fn library_unwind(
+    product: &ProductProgram,
+    entry: &str,
+    settings: &Settings,
+    ctx: &LearnContext,
+    learned: &EntryAutomata,
+) -> Result<Option<u32>, CbmcRunError> {
+    let tested: Vec<Option<u32>> = learned
+        .programs
+        .keys()
+        .map(|v| learned.library_unwind.get(v).copied())
+        .collect();
+    if tested
+        .iter()
+        .any(|k| k.is_some_and(|k| k >= LIBRARY_UNWIND))
+    {
+        return Ok(None);
+    }
+    if !tested.is_empty() && tested.iter().all(Option::is_some) {
+        let k = tested.into_iter().flatten().max();
+        return Ok(k.map(|k| product.use_library_unwind(k)));
+    }
+    let started = Instant::now();
+    let counts = |l: &str| learned.alphabet.letter(l).is_some();
+    let fit = product.fit_library_unwind(counts, learned.bounds, settings.query_timeout)?;
+    if let Some(fit) = fit {
+        ctx.progress(&format!(
+            "{entry}: no execution within the bounds runs a library loop more than {fit} times ({:.1} s): the check unwinds them {fit} times",
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(fit)
 }
 
 /// Reports the executions found so far and keeps them beside the cache entry, against a

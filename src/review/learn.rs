@@ -47,6 +47,9 @@ pub(crate) struct LearnedProgram {
     pub stopped: Option<super::budget::Stopped>,
     /// The answer store's file when it failed its check (its answers were not used).
     pub store_rejected: Option<Rejected>,
+    /// How often the queries unwound the library's loops, when they tested it
+    /// ([`crate::cbmc::GotoProgram::tested_library_unwind`]).
+    pub library_unwind: Option<u32>,
 }
 
 /// Learns `job.program` at `job.bounds`, reading and extending the answer store.
@@ -94,6 +97,7 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
                     precheck_note: None,
                     stopped: Some(stopped),
                     store_rejected: store_note,
+                    library_unwind: teacher.tested_library_unwind(),
                 });
             }
             None => return Err(e),
@@ -108,6 +112,7 @@ pub(crate) fn learn_program(job: &LearnJob<'_>) -> Result<LearnedProgram, Learni
         precheck_note: teacher.precheck_note(),
         stopped: None,
         store_rejected: store_note,
+        library_unwind: teacher.tested_library_unwind(),
     })
 }
 

@@ -57,6 +57,13 @@ impl ProductProgram {
         Ok(Some(fit))
     }
 
+    /// Unwinds the library's loops `k` times from now on, as the versions' own tests
+    /// proved enough for each ([`crate::cbmc::GotoProgram::tested_library_unwind`]); `k`.
+    pub fn use_library_unwind(&self, k: u32) -> u32 {
+        self.library_unwind.store(k, Ordering::Relaxed);
+        k
+    }
+
     /// One run of the unwinding assertions of `source` with the library loops unwound
     /// `fit` times (with more object bits, as the product's other runs get them); `None`
     /// past `share` or out of memory.

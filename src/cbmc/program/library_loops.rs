@@ -149,6 +149,21 @@ impl GotoProgram {
     }
 }
 
+impl GotoProgram {
+    /// What the test of the library loops gave queries at `bounds` (those at least as
+    /// large): the unwinding they ran with. `None` before a test, and when the program
+    /// calls no library loop.
+    pub fn tested_library_unwind(&self, bounds: Bounds) -> Option<u32> {
+        let fits = self
+            .library_fits
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        fits.iter()
+            .find(|(b, _)| b.unwind >= bounds.unwind && b.max_word_length >= bounds.max_word_length)
+            .map(|&(_, k)| k)
+    }
+}
+
 /// Whether some execution of `report`'s run (with unwinding assertions) reaches the
 /// unwinding bound of one of the library `loops`: its assertion (`strncmp.unwind.0` for
 /// loop `strncmp.0`) fails.

@@ -362,6 +362,14 @@ impl<'p> CbmcTeacher<'p> {
         self.exactness.as_ref()
     }
 
+    /// How often the library's loops were unwound at the current bounds, once the test of
+    /// them ran ([`GotoProgram::tested_library_unwind`]).
+    pub fn tested_library_unwind(&self) -> Option<u32> {
+        self.goto
+            .as_ref()?
+            .tested_library_unwind(self.bounds.cbmc())
+    }
+
     /// The `--object-bits` CBMC needed for this program, when its default was too few;
     /// said in a note, since it changes nothing but what CBMC can handle.
     pub fn object_bits(&self) -> Option<u32> {
