@@ -97,7 +97,7 @@ pub struct GotoProgram {
     /// with [`LIBRARY_UNWIND`]; found on the first query.
     library_loops: std::sync::OnceLock<Vec<String>>,
     pub(super) library_unwind: u32,
-    /// The library unwinding proved enough at each bounds asked ([`super::reach`]).
+    /// The library unwinding tested at each bounds asked ([`library_loops`]).
     pub(super) library_fits: Mutex<Vec<(Bounds, u32)>>,
     counters: Arc<CbmcCounters>,
     /// `--object-bits` once CBMC found the default too small (0: the default).

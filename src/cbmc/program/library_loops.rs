@@ -9,12 +9,13 @@
 //! sooner, but CBMC unwinds each call's loop that often all the same: tinyexpr's
 //! `next_token` (a binary search of its function table by `strncmp`) ran past the 300 s
 //! query timeout in the per-execution check, and took 32 s with the loops unwound 8 times.
-//! So each program (and each product of four versions) first asks CBMC, with unwinding
-//! assertions, whether some execution within the bounds runs a library loop more than 8
-//! times (a generated harness gives 4 bytes; a walk over a buffer of the program's own is
-//! longer); if none does, 8 is used for every later query at those bounds. It changes no answer: every execution runs exactly
-//! as under the program's bound, so the fit is a proof, not a guess, and where every
-//! candidate is reached the bound stays.
+//! So each program first asks CBMC, with unwinding assertions, whether some execution
+//! within the bounds runs a library loop more than 8 times (a generated harness gives 4
+//! bytes; a walk over a buffer of the program's own is longer); if none does, 8 is used for
+//! every later query at those bounds. It changes no answer: every execution runs exactly as
+//! under the program's bound, so the fit is a proof, not a guess, and where the candidate
+//! is reached the bound stays. The per-execution check's product takes what its versions'
+//! tests gave ([`GotoProgram::tested_library_unwind`]).
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -114,11 +115,7 @@ impl GotoProgram {
             .library_fits
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        // Smaller bounds run a subset of the executions: what fits larger ones fits them.
-        if let Some(&(_, k)) = fits
-            .iter()
-            .find(|(b, _)| b.unwind >= bounds.unwind && b.max_word_length >= bounds.max_word_length)
-        {
+        if let Some(k) = fit_for(&fits, bounds) {
             return Ok(k);
         }
         let source = crate::cbmc::coverage::harness(bounds.max_word_length, 0);
@@ -147,9 +144,7 @@ impl GotoProgram {
         fits.push((bounds, fitted));
         Ok(fitted)
     }
-}
 
-impl GotoProgram {
     /// What the test of the library loops gave queries at `bounds` (those at least as
     /// large): the unwinding they ran with. `None` before a test, and when the program
     /// calls no library loop.
@@ -158,10 +153,16 @@ impl GotoProgram {
             .library_fits
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        fits.iter()
-            .find(|(b, _)| b.unwind >= bounds.unwind && b.max_word_length >= bounds.max_word_length)
-            .map(|&(_, k)| k)
+        fit_for(&fits, bounds)
     }
+}
+
+/// The unwinding tested at bounds at least as large as `bounds`: smaller bounds run a
+/// subset of the executions, so what fits larger ones fits them.
+fn fit_for(fits: &[(Bounds, u32)], bounds: Bounds) -> Option<u32> {
+    fits.iter()
+        .find(|(b, _)| b.unwind >= bounds.unwind && b.max_word_length >= bounds.max_word_length)
+        .map(|&(_, k)| k)
 }
 
 /// Whether some execution of `report`'s run (with unwinding assertions) reaches the
