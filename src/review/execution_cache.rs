@@ -30,8 +30,8 @@ pub(super) struct CachedEnumeration {
     /// return as the base does on every input within the bounds.
     #[serde(default)]
     pub(super) unseen: Vec<String>,
-    /// The unwinding of the library's loops the check proved enough
-    /// ([`crate::cbmc::ProductProgram::fit_library_unwind`]); absent: CBMC's default bound.
+    /// The unwinding of the library's loops proved enough for the check (by the versions'
+    /// tests or the product's own); absent: the default bound.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) library_unwind: Option<u32>,
 }

@@ -218,8 +218,9 @@ pub struct ProductProgram {
     /// Whether CBMC runs with array field sensitivity: off (faster) until a run without it
     /// ran out of memory.
     field_sensitive: AtomicBool,
-    /// How often the loops of CBMC's library models may iterate: [`LIBRARY_UNWIND`] until
-    /// [`ProductProgram::fit_library_unwind`] proved a smaller bound cuts no execution.
+    /// How often the loops of CBMC's library models may iterate: [`LIBRARY_UNWIND`] until a
+    /// test proved a smaller bound cuts no execution (the versions' own, given by
+    /// [`ProductProgram::use_library_unwind`], or [`ProductProgram::fit_library_unwind`]).
     library_unwind: AtomicU32,
 }
 
